@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Janus developer entry point (see README.md).
+#   ./dev.sh main   install what is missing, build Release, run the main job
+#   ./dev.sh test   install what is missing, build Release + sanitizer builds, run every test
+# Works on a fresh Debian 12 machine as root or with sudo.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+APT_PACKAGES=(
+  build-essential cmake ninja-build pkg-config git python3 clang
+  libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libcli11-dev libzstd-dev zstd
+  libcpp-httplib-dev nlohmann-json3-dev
+  stockfish ethereal-chess toga2 glaurung
+)
+JOBS=$(nproc)
+
+log() { printf '\n== %s ==\n' "$*"; }
+
+install_deps() {
+  local missing=()
+  for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    log "installing ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+# build <dir> <cmake args...>
+build() {
+  local dir=$1
+  shift
+  log "building $dir"
+  cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
+  cmake --build "$dir" -j "$JOBS"
+}
+
+build_release() { build build -DCMAKE_BUILD_TYPE=Release; }
+
+run_main() {
+  log "Janus vs Stockfish (UCI_Elo 1800), 10+0.1"
+  build/janus match \
+    --engine "name=Janus cmd=build/janus" \
+    --engine "name=Stockfish-1800 cmd=/usr/games/stockfish option.UCI_LimitStrength=true option.UCI_Elo=1800" \
+    --tc 10+0.1 --games 1 --random-opening --show-moves --pgnout main-game.pgn
+}
+
+run_tests() {
+  log "unit and integration tests (Release)"
+  ctest --test-dir build --output-on-failure -j "$JOBS"
+  tools/perft-suite.sh --quick
+
+  build build-asan -DCMAKE_BUILD_TYPE=Debug -DJANUS_SANITIZE=address,undefined -DJANUS_GLIBCXX_ASSERTIONS=ON
+  log "unit and integration tests (ASan + UBSan, _GLIBCXX_ASSERTIONS)"
+  ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j "$JOBS"
+}
+
+case "${1:-}" in
+  main) install_deps; build_release; run_main ;;
+  test) install_deps; build_release; run_tests ;;
+  *) echo "usage: $0 main|test" >&2; exit 2 ;;
+esac
