@@ -1,0 +1,22 @@
+#pragma once
+// Each janus subcommand lives in its own file and registers itself here. main() parses the
+// command line and runs the action of the subcommand that was given.
+
+#include <functional>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace janus::apps {
+
+/// A registered subcommand: its CLI11 node and the action to run (returns the exit code).
+struct Command {
+  CLI::App* app;
+  std::function<int()> run;
+};
+
+using Commands = std::vector<Command>;
+
+void addPerftCommands(CLI::App& app, Commands& out);   // perft, divide, perftsuite (perft_command.cpp)
+
+}  // namespace janus::apps
