@@ -1,0 +1,90 @@
+#pragma once
+// Engine facade: owns the game (position and history), the options, and the selected search
+// with its transposition table and threads. UCI, `janus bench`, `janus match` and the web GUI
+// are thin clients: they call go()/stop() (which never block) and receive results through
+// callbacks (STYLE.md practice 1).
+//
+// Threading contract: every public method may be called from any one client thread
+// (calls are serialised by the client). go() starts the search on an engine-owned thread and
+// returns at once; the info and bestmove callbacks run on that search thread. stop() and
+// ponderhit() do not block; wait() blocks until the bestmove callback has returned.
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "engine/options.h"
+#include "eval/evaluator.h"
+#include "search/search.h"
+
+namespace janus {
+
+class Engine {
+ public:
+  using BestMoveCallback = std::function<void(const SearchResult&)>;
+
+  Engine();
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // ---- Options -------------------------------------------------------------------------------
+  [[nodiscard]] const Options& options() const { return m_options; }
+  /// Sets an option (see Options::set for the errors). Throws janus::Error while a search runs.
+  void setOption(const std::string& name, const std::string& value);
+
+  // ---- Game ----------------------------------------------------------------------------------
+  /// Forgets hash and histories (UCI ucinewgame). Stops and waits for a running search.
+  void newGame();
+  /// Sets the position from a FEN (or "startpos") and UCI moves played from it. On any error
+  /// (bad FEN, malformed or illegal move) throws janus::Error naming it and keeps the previous
+  /// position. A running search is not affected (it searches its own copy).
+  void setPosition(const std::string& fenOrStartpos, const std::vector<std::string>& uciMoves);
+  void setPosition(const Position& pos) { m_position = pos; }
+  [[nodiscard]] const Position& position() const { return m_position; }
+  /// True when moves are written and read as king-takes-rook (option UCI_Chess960).
+  [[nodiscard]] bool chess960() const { return m_options.boolean("UCI_Chess960"); }
+
+  // ---- Search --------------------------------------------------------------------------------
+  /// Starts searching the current position. Does not block. Throws janus::Error if a search is
+  /// already running. In infinite and ponder mode the bestmove callback waits for stop() or
+  /// (ponder) ponderhit() followed by the end of the search, as UCI requires.
+  void go(const SearchLimits& limits);
+  void stop();
+  void ponderhit();
+  /// Blocks until the current search (if any) has delivered its bestmove.
+  void wait();
+  [[nodiscard]] bool searching() const { return m_searching.load(); }
+
+  void onInfo(InfoCallback cb) { m_onInfo = std::move(cb); }
+  void onBestMove(BestMoveCallback cb) { m_onBestMove = std::move(cb); }
+
+  // ---- Evaluation ----------------------------------------------------------------------------
+  /// Static evaluation of the current position in centipawns from the side to move's view.
+  [[nodiscard]] int staticEval() const;
+
+  /// The search in use (for tests and benchmarks).
+  [[nodiscard]] Search& search() { return *m_search; }
+
+ private:
+  void declareOptions();
+  [[nodiscard]] SearchConfig searchConfig() const;
+
+  Options m_options;
+  Position m_position;
+  std::unique_ptr<Evaluator> m_evaluator;  ///< prototype (also used for staticEval)
+  std::unique_ptr<Search> m_search;
+
+  std::thread m_thread;
+  std::atomic<bool> m_searching{false};
+  std::mutex m_mutex;
+  std::condition_variable m_cv;
+  SearchSignals m_signals;  ///< reset by go() before the search thread starts
+
+  InfoCallback m_onInfo;
+  BestMoveCallback m_onBestMove;
+};
+
+}  // namespace janus

@@ -1,0 +1,63 @@
+#pragma once
+// Alpha-beta search: iterative deepening negamax with principal variation search,
+// aspiration windows, a shared transposition table, quiescence search, null-move pruning,
+// late move reductions, futility/reverse-futility pruning, singular and check extensions,
+// killer/history/countermove ordering and Lazy SMP (several threads searching the same
+// tree and sharing only the TT). See alphabeta.cpp for the step-by-step map of search().
+
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "eval/evaluator.h"
+#include "search/history.h"
+#include "search/search.h"
+#include "search/timeman.h"
+#include "search/tt.h"
+
+namespace janus {
+
+class AlphaBetaSearch final : public Search {
+ public:
+  /// `evaluator` is the prototype cloned for every search thread.
+  explicit AlphaBetaSearch(std::unique_ptr<Evaluator> evaluator);
+  ~AlphaBetaSearch() override;
+
+  SearchResult run(const Position& root, const SearchLimits& limits, const SearchConfig& config,
+                   const InfoCallback& onInfo, const SearchSignals& signals) override;
+  void newGame() override;
+  void setHashMiB(size_t mib) override;
+  [[nodiscard]] std::string name() const override { return "alphabeta"; }
+
+  /// Replaces the evaluator prototype (e.g. switching HCE <-> NNUE). Not during a search.
+  void setEvaluator(std::unique_ptr<Evaluator> evaluator);
+  [[nodiscard]] TranspositionTable& tt() { return m_tt; }
+
+ private:
+  friend class Worker;
+  class Worker;
+
+  [[nodiscard]] u64 totalNodes() const;
+  /// True when the client asked to stop or the limits ended the search.
+  [[nodiscard]] bool stopRequested() const {
+    return m_stop.load(std::memory_order_relaxed) || m_signals->stop.load(std::memory_order_relaxed);
+  }
+  /// True while pondering (ponder search without ponderhit yet): no time limits apply.
+  [[nodiscard]] bool pondering() const {
+    return m_limits.ponder && !m_signals->ponderhit.load(std::memory_order_relaxed);
+  }
+  void stopInternally() { m_stop.store(true, std::memory_order_relaxed); }
+
+  TranspositionTable m_tt;
+  std::unique_ptr<Evaluator> m_evalPrototype;
+  std::vector<std::unique_ptr<Worker>> m_workers;
+  std::atomic<bool> m_stop{false};  ///< set by the search itself (limits reached)
+  const SearchSignals* m_signals = nullptr;
+  SearchLimits m_limits;
+  SearchConfig m_config;
+  TimeManager m_time;
+  const InfoCallback* m_onInfo = nullptr;
+};
+
+}  // namespace janus

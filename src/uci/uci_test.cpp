@@ -1,0 +1,138 @@
+#include "uci/uci.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "core/notation.h"
+
+namespace janus {
+namespace {
+
+/// Runs a UCI script through the protocol and returns everything it printed. Like a GUI, it
+/// waits for the bestmove of a finite "go" before sending the next command.
+std::string runScript(const std::string& script) {
+  Engine engine;
+  std::ostringstream out;
+  UciProtocol uci(engine, out);
+  std::istringstream in(script);
+  for (std::string line; std::getline(in, line);) {
+    if (!uci.handle(line)) break;
+    if (line.rfind("go", 0) == 0 && line.find("infinite") == std::string::npos) engine.wait();
+  }
+  engine.stop();
+  engine.wait();
+  return out.str();
+}
+
+bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+TEST(Uci, HandshakeListsOptions) {
+  std::string out = runScript("uci\nisready\nquit\n");
+  EXPECT_TRUE(contains(out, "id name Janus"));
+  EXPECT_TRUE(contains(out, "option name Hash type spin default 16 min 1 max 65536"));
+  EXPECT_TRUE(contains(out, "option name Ponder type check default false"));
+  EXPECT_TRUE(contains(out, "option name Clear Hash type button"));
+  EXPECT_TRUE(contains(out, "option name UCI_Chess960 type check default false"));
+  EXPECT_TRUE(contains(out, "uciok"));
+  EXPECT_TRUE(contains(out, "readyok"));
+}
+
+TEST(Uci, GoDepthPrintsInfoAndBestmove) {
+  std::string out = runScript("position startpos moves e2e4 e7e5\ngo depth 5\nisready\n");
+  EXPECT_TRUE(contains(out, "info depth 5 seldepth"));
+  EXPECT_TRUE(contains(out, " score cp "));
+  EXPECT_TRUE(contains(out, " pv "));
+  EXPECT_TRUE(contains(out, "bestmove "));
+}
+
+TEST(Uci, MateScoresAreInMoves) {
+  std::string out = runScript("position fen 6k1/4Rppp/8/8/8/8/5PPP/6K1 w - - 0 1\ngo depth 4\n");
+  EXPECT_TRUE(contains(out, "score mate 1")) << out;
+  EXPECT_TRUE(contains(out, "bestmove e7e8"));
+}
+
+TEST(Uci, MalformedInputGivesErrorsAndKeepsState) {
+  std::string out = runScript(
+      "position startpos moves e2e4\n"
+      "position startpos moves e2e4 e2e4\n"      // illegal second move
+      "position fen 8/8/8/8/8/2R5/1R6/6k1 w - - 0 1\n"  // no white king
+      "position sideways\n"
+      "setoption name Hash value 0\n"
+      "setoption name Nonsense value 1\n"
+      "setoption value 3\n"
+      "go depth x\n"
+      "go wtime\n"
+      "go flying\n"
+      "xyzzy\n"
+      "d\n");
+  EXPECT_TRUE(contains(out, "info string error: move 2 of the position command: illegal move 'e2e4'"));
+  EXPECT_TRUE(contains(out, "info string error: FEN field 1 (placement): White has no king"));
+  EXPECT_TRUE(contains(out, "info string error: position: expected 'startpos' or 'fen <FEN>'"));
+  EXPECT_TRUE(contains(out, "info string error: option Hash: 0 is out of range 1..65536"));
+  EXPECT_TRUE(contains(out, "info string error: unknown option 'Nonsense'"));
+  EXPECT_TRUE(contains(out, "info string error: setoption: expected 'name <id> [value <x>]'"));
+  EXPECT_TRUE(contains(out, "info string error: go depth: 'x' is not an integer"));
+  EXPECT_TRUE(contains(out, "info string error: go wtime: missing value"));
+  EXPECT_TRUE(contains(out, "info string error: go: unknown parameter 'flying'"));
+  EXPECT_TRUE(contains(out, "info string error: unknown command 'xyzzy'"));
+  // The position after the first command survived every bad one.
+  EXPECT_TRUE(contains(out, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
+}
+
+TEST(Uci, SetOptionWithSpacesInNameAndValue) {
+  std::string out = runScript("setoption name Move Overhead value 50\nsetoption name Clear Hash\nisready\n");
+  EXPECT_FALSE(contains(out, "error")) << out;
+}
+
+TEST(Uci, Chess960CastlingNotation) {
+  // King b1, rooks a1/h1: castling queen side is b1a1 in Chess960 notation.
+  std::string out = runScript(
+      "setoption name UCI_Chess960 value true\n"
+      "position fen 1k6/8/8/8/8/8/8/RK5R w HA - 0 1 moves b1a1\nd\n");
+  EXPECT_TRUE(contains(out, "Fen: 1k6/8/8/8/8/8/8/2KR3R b - - 1 1")) << out;
+  std::string std = runScript("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1\nd\n");
+  EXPECT_TRUE(contains(std, "RNBQ1RK1 b kq")) << std;
+}
+
+TEST(Uci, SearchMovesAndMultiPv) {
+  std::string out = runScript("setoption name MultiPV value 2\nposition startpos\ngo depth 4 searchmoves a2a3 b2b3\n");
+  EXPECT_TRUE(contains(out, "multipv 2"));
+  EXPECT_TRUE(contains(out, "bestmove a2a3") || contains(out, "bestmove b2b3"));
+}
+
+TEST(Uci, GoPerft) {
+  std::string out = runScript("position startpos\ngo perft 3\n");
+  EXPECT_TRUE(contains(out, "Nodes searched: 8902"));
+}
+
+TEST(Uci, StopAndQuitEndAnInfiniteSearch) {
+  std::string out = runScript("position startpos\ngo infinite\nisready\nstop\n");
+  EXPECT_TRUE(contains(out, "bestmove "));
+  // End of input behaves like quit: the search is stopped and loop() returns.
+  Engine engine;
+  std::ostringstream o;
+  UciProtocol uci(engine, o);
+  std::istringstream in("go infinite\n");
+  uci.loop(in);
+  EXPECT_FALSE(engine.searching());
+  EXPECT_TRUE(contains(o.str(), "bestmove "));
+}
+
+TEST(Uci, FormatInfoBounds) {
+  SearchInfo i;
+  i.depth = 3;
+  i.selDepth = 5;
+  i.score = 25;
+  i.bound = Bound::kLower;
+  i.nodes = 100;
+  i.pv = {Move(kE2, kE4)};
+  EXPECT_EQ(UciProtocol::formatInfo(i, false),
+            "info depth 3 seldepth 5 multipv 1 score cp 25 lowerbound nodes 100 nps 0 hashfull 0 tbhits 0 time 0 pv e2e4");
+  i.score = matedIn(4);
+  i.bound = Bound::kUpper;
+  EXPECT_NE(UciProtocol::formatInfo(i, false).find("score mate -2 upperbound"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace janus
