@@ -1,8 +1,8 @@
 # Compiler flags shared by every Janus target, collected on the interface target janus_flags.
 add_library(janus_flags INTERFACE)
 target_compile_options(janus_flags INTERFACE -Wall -Wextra -Wshadow -Wno-missing-field-initializers)
-if(JANUS_NATIVE)
-  target_compile_options(janus_flags INTERFACE -march=native)
+if(JANUS_ARCH)
+  target_compile_options(janus_flags INTERFACE -march=${JANUS_ARCH})
 endif()
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   target_compile_options(janus_flags INTERFACE -O3 -fno-plt)

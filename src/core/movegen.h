@@ -25,6 +25,9 @@ enum class GenType { kAll, kNoisy, kQuiet };
 /// A fixed-capacity list of moves (no heap allocation). Capacity kMaxMoves = 256.
 class MoveList {
  public:
+  // The array lives in an anonymous union so that it is not zero-initialised on construction
+  // (a MoveList is made at every search node; only the first size() entries are ever read).
+  MoveList() {}
   void add(Move m) { m_moves[m_size++] = m; }
   [[nodiscard]] int size() const { return m_size; }
   [[nodiscard]] bool empty() const { return m_size == 0; }
@@ -37,7 +40,9 @@ class MoveList {
   void clear() { m_size = 0; }
 
  private:
-  Move m_moves[kMaxMoves];
+  union {
+    Move m_moves[kMaxMoves];
+  };
   int m_size = 0;
 };
 

@@ -430,6 +430,14 @@ bool Position::givesCheck(Move m) const {
 // Make / unmake
 // ------------------------------------------------------------------------------------------------
 
+u64 Position::keyAfter(Move m) const {
+  Piece pc = m_board[m.from()];
+  u64 k = key() ^ zobrist::side() ^ zobrist::psq(pc, m.from());
+  if (m.isCastling()) return k ^ zobrist::psq(pc, castlingKingTo(m_sideToMove, m.to() > m.from()));
+  if (m_board[m.to()] != kNoPiece) k ^= zobrist::psq(m_board[m.to()], m.to());
+  return k ^ zobrist::psq(m.isPromotion() ? makePiece(m_sideToMove, m.promotion()) : pc, m.to());
+}
+
 void Position::makeMove(Move m) {
   StateInfo st = m_states.back();
   Color us = m_sideToMove, them = ~us;

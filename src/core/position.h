@@ -122,6 +122,10 @@ class Position {
   /// True if `m` (legal) gives check.
   [[nodiscard]] bool givesCheck(Move m) const;
 
+  /// Key after `m`, ignoring castling-right and en passant changes: good enough to prefetch the
+  /// transposition table entry of the child before making the move.
+  [[nodiscard]] u64 keyAfter(Move m) const;
+
   /// Makes a legal move. The caller guarantees legality (use isLegal for untrusted moves).
   void makeMove(Move m);
   /// Unmakes the last move made with makeMove. Restores every field exactly.

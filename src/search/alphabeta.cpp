@@ -115,6 +115,7 @@ class AlphaBetaSearch::Worker {
     ss->currentMove = m;
     ss->movedPiece = m_pos.movedPiece(m);
     ss->contHist = &m_hist->continuation[ss->movedPiece][m.to()];
+    m_owner.m_tt.prefetch(m_pos.keyAfter(m));
     m_eval->onMakeMove(m_pos, m);
     m_pos.makeMove(m);
   }

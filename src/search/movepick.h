@@ -54,7 +54,9 @@ class MovePicker {
   Move m_ttMove, m_killers[2], m_counter;
   int m_threshold = 0;
   Stage m_stage;
-  ScoredMove m_moves[kMaxMoves];
+  union {  // not initialised on construction (see MoveList)
+    ScoredMove m_moves[kMaxMoves];
+  };
   int m_cur = 0, m_end = 0, m_badEnd = 0;
 };
 
