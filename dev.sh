@@ -49,14 +49,23 @@ run_main() {
     --tc 10+0.1 --games 1 --random-opening --show-moves --pgnout main-game.pgn
 }
 
+# Tests that run several threads (Lazy SMP search, engine, UCI, match runner): also under TSan.
+THREADED_TESTS='AlphaBeta|Engine|Uci|TranspositionTable|JanusBinary|Match'
+
 run_tests() {
   log "unit and integration tests (Release)"
   ctest --test-dir build --output-on-failure -j "$JOBS"
   tools/perft-suite.sh --quick
+  tools/bench-signature.sh build/janus
 
   build build-asan -DCMAKE_BUILD_TYPE=Debug -DJANUS_SANITIZE=address,undefined -DJANUS_GLIBCXX_ASSERTIONS=ON
-  log "unit and integration tests (ASan + UBSan, _GLIBCXX_ASSERTIONS)"
+  log "unit and integration tests (ASan + UBSan, _GLIBCXX_ASSERTIONS, assertions on)"
   ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j "$JOBS"
+  tools/bench-signature.sh build-asan/janus
+
+  build build-tsan -DCMAKE_BUILD_TYPE=Debug -DJANUS_SANITIZE=thread
+  log "multi-threaded tests (TSan)"
+  TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -j "$JOBS" -R "$THREADED_TESTS"
 }
 
 case "${1:-}" in

@@ -18,5 +18,9 @@ struct Command {
 using Commands = std::vector<Command>;
 
 void addPerftCommands(CLI::App& app, Commands& out);   // perft, divide, perftsuite (perft_command.cpp)
+void addMatchCommand(CLI::App& app, Commands& out);     // match (match_command.cpp)
+void addEvalCommand(CLI::App& app, Commands& out);     // eval (eval_command.cpp)
+void addBenchCommand(CLI::App& app, Commands& out);    // bench (bench_command.cpp)
+void addEpdCommand(CLI::App& app, Commands& out);      // epdtest (epd_command.cpp)
 
 }  // namespace janus::apps

@@ -3,6 +3,8 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "engine/engine.h"
+#include "uci/uci.h"
 #include "util/error.h"
 
 int main(int argc, char** argv) {
@@ -11,13 +13,19 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   apps::Commands commands;
   apps::addPerftCommands(app, commands);
+  apps::addMatchCommand(app, commands);
+  apps::addEvalCommand(app, commands);
+  apps::addBenchCommand(app, commands);
+  apps::addEpdCommand(app, commands);
   CLI11_PARSE(app, argc, argv);
 
   try {
     for (auto& c : commands)
       if (c.app->parsed()) return c.run();
-    std::cerr << "UCI mode is not built yet\n";
-    return 1;
+    Engine engine;
+    UciProtocol uci(engine, std::cout);
+    uci.loop(std::cin);
+    return 0;
   } catch (const Error& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 1;

@@ -1,0 +1,249 @@
+#include "match/match.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "core/pgn.h"
+#include "util/error.h"
+
+using namespace janus;
+using namespace janus::match;
+using namespace std::chrono_literals;
+
+namespace {
+std::string tempPath(const std::string& name) {
+  auto p = std::filesystem::temp_directory_path() / ("janus_match_test_" + std::to_string(::getpid()) + "_" + name);
+  std::filesystem::remove(p);
+  return p.string();
+}
+
+EngineConfig fake(const std::string& name, const std::vector<std::string>& args = {}) {
+  EngineConfig c;
+  c.name = name;
+  c.command = JANUS_FAKE_ENGINE;
+  c.args = args;
+  return c;
+}
+
+MatchConfig baseConfig(EngineConfig a, EngineConfig b, int games) {
+  MatchConfig c;
+  c.engines = {std::move(a), std::move(b)};
+  c.timeControl = TimeControl::parse("5+0.05");
+  c.games = games;
+  c.stopGrace = 300ms;
+  c.seed = 7;
+  return c;
+}
+
+std::vector<PgnGame> readPgn(const std::string& path) {
+  auto reader = PgnReader::open(path);
+  std::vector<PgnGame> games;
+  PgnGame g;
+  while (reader->next(g)) games.push_back(g);
+  EXPECT_TRUE(reader->errors().empty()) << reader->errors().front().message;
+  return games;
+}
+
+bool isRuleEnding(const std::string& reason) {
+  static const std::set<std::string> kRules = {"White mates",
+                                               "Black mates",
+                                               "Draw by stalemate",
+                                               "Draw by 3-fold repetition",
+                                               "Draw by fifty moves rule",
+                                               "Draw by insufficient mating material"};
+  return kRules.count(reason) > 0;
+}
+}  // namespace
+
+TEST(Match, RandomEnginesWithConcurrencyWritePgn) {
+  std::string pgn = tempPath("random.pgn");
+  MatchConfig c = baseConfig(fake("R1", {"--seed", "11"}), fake("R2", {"--seed", "12"}), 6);
+  c.concurrency = 2;
+  c.pgnOut = pgn;
+  c.randomOpenings = true;
+  std::ostringstream out;
+  Match m(c, out);
+  MatchResult r = m.run();
+  EXPECT_EQ(r.gamesPlayed, 6);
+  EXPECT_EQ(r.wins + r.draws + r.losses, 6);
+  int pairs = 0;
+  for (int p : r.pairs) pairs += p;
+  EXPECT_EQ(pairs, 3);
+  EXPECT_TRUE(r.incidents.empty());
+  for (const auto& [reason, count] : r.endings) EXPECT_TRUE(isRuleEnding(reason)) << reason;
+
+  auto games = readPgn(pgn);
+  ASSERT_EQ(games.size(), 6u);
+  std::set<std::string> rounds;
+  int firstEnginePoints2 = 0;  // twice the points of R1
+  for (const auto& g : games) {
+    rounds.insert(g.tag("Round"));
+    EXPECT_EQ(g.tag("TimeControl"), "5+0.05");
+    EXPECT_EQ(g.tag("Termination"), "normal");
+    EXPECT_EQ(g.tag("PlyCount"), std::to_string(g.moves.size()));
+    ASSERT_GE(g.comments.size(), 17u);
+    EXPECT_EQ(g.comments[0], "book");
+    EXPECT_TRUE(isRuleEnding(g.comments.back().substr(g.comments.back().rfind(", ") + 2))) << g.comments.back();
+    bool r1White = g.tag("White") == "R1";
+    if (g.result == "1/2-1/2") firstEnginePoints2 += 1;
+    if ((g.result == "1-0" && r1White) || (g.result == "0-1" && !r1White)) firstEnginePoints2 += 2;
+  }
+  EXPECT_EQ(rounds.size(), 6u);
+  EXPECT_EQ(firstEnginePoints2, 2 * r.wins + r.draws);
+  std::string text = out.str();
+  EXPECT_NE(text.find("[6/6] Game"), std::string::npos) << text;
+  EXPECT_NE(text.find("R1: none"), std::string::npos) << text;
+  EXPECT_NE(text.find("R2: none"), std::string::npos) << text;
+  std::filesystem::remove(pgn);
+}
+
+TEST(Match, CrashingEngineIsRestartedEveryGame) {
+  MatchConfig c = baseConfig(fake("Crasher", {"--crash-at", "3"}), fake("Steady"), 4);
+  std::ostringstream out;
+  MatchResult r = Match(c, out).run();
+  EXPECT_EQ(r.gamesPlayed, 4);
+  EXPECT_EQ(r.losses, 4);
+  ASSERT_EQ(r.incidents.size(), 4u);
+  for (const auto& i : r.incidents) {
+    EXPECT_EQ(i.engine, 0);
+    EXPECT_EQ(i.kind, Incident::Kind::kCrash);
+  }
+  EXPECT_NE(out.str().find("Crasher: 0 time forfeits, 0 illegal moves, 4 crashes, 0 stalls"), std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("Steady: none"), std::string::npos);
+}
+
+TEST(Match, HangingAndIllegalEnginesAreReportedAndTheMatchGoesOn) {
+  MatchConfig c = baseConfig(fake("Hangs", {"--hang-at", "2"}), fake("Illegal", {"--illegal-at", "4"}), 4);
+  c.timeControl = TimeControl::parse("0.3+0");
+  std::ostringstream out;
+  MatchResult r = Match(c, out).run();
+  EXPECT_EQ(r.gamesPlayed, 4);
+  // In every game Hangs is asked for its 2nd move before Illegal for its 4th: every game is a
+  // time forfeit of Hangs, which is killed and restarted each time.
+  ASSERT_EQ(r.incidents.size(), 4u);
+  for (const auto& i : r.incidents) {
+    EXPECT_EQ(i.engine, 0);
+    EXPECT_EQ(i.kind, Incident::Kind::kTimeForfeit);
+  }
+  EXPECT_EQ(r.losses, 4);
+}
+
+TEST(Match, IllegalMovesAreListed) {
+  MatchConfig c = baseConfig(fake("Good"), fake("Bad", {"--illegal-at", "1"}), 2);
+  std::ostringstream out;
+  MatchResult r = Match(c, out).run();
+  EXPECT_EQ(r.wins, 2);
+  ASSERT_EQ(r.incidents.size(), 2u);
+  EXPECT_EQ(r.incidents[0].kind, Incident::Kind::kIllegalMove);
+  EXPECT_NE(out.str().find("makes an illegal move"), std::string::npos);
+  EXPECT_NE(out.str().find("Bad: 0 time forfeits, 2 illegal moves"), std::string::npos) << out.str();
+}
+
+TEST(Match, SprtStopsWhenH1IsAccepted) {
+  MatchConfig c = baseConfig(fake("Strong", {"--score", "900"}), fake("Weak", {"--score", "-900"}), 400);
+  c.adjudication.resignMoveCount = 1;
+  c.adjudication.resignScore = 500;
+  c.sprt = SprtConfig{0, 10, 0.05, 0.05};
+  std::ostringstream out;
+  MatchResult r = Match(c, out).run();
+  EXPECT_EQ(r.decision, SprtDecision::kAcceptH1);
+  EXPECT_LT(r.gamesPlayed, 400);
+  EXPECT_EQ(r.losses, 0);
+  ASSERT_TRUE(r.llr);
+  EXPECT_GE(*r.llr, 2.94);
+  EXPECT_EQ(r.stopReason, "SPRT: H1 accepted");
+  EXPECT_NE(out.str().find("| LLR "), std::string::npos);
+}
+
+TEST(Match, Chess960BookSetsTheUciOption) {
+  std::string book = tempPath("960.epd");
+  std::ofstream(book) << "rk4r1/pppppppp/8/8/8/8/PPPPPPPP/RK4R1 w GAga - 0 1\n"
+                      << "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9\n";
+  std::string log = tempPath("960.log");
+  std::string pgn = tempPath("960.pgn");
+  MatchConfig c = baseConfig(fake("A"), fake("B"), 4);
+  c.openingsPath = book;
+  c.debugLog = log;
+  c.pgnOut = pgn;
+  c.adjudication.maxMoves = 40;
+  std::ostringstream out;
+  MatchResult r = Match(c, out).run();
+  EXPECT_EQ(r.gamesPlayed, 4);
+  EXPECT_TRUE(r.incidents.empty());
+  std::ifstream in(log);
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(all.find("> setoption name UCI_Chess960 value true"), std::string::npos);
+  auto games = readPgn(pgn);
+  ASSERT_EQ(games.size(), 4u);
+  for (const auto& g : games) {
+    EXPECT_TRUE(g.chess960);
+    EXPECT_FALSE(g.startFen.empty());
+  }
+  std::filesystem::remove(book);
+  std::filesystem::remove(log);
+  std::filesystem::remove(pgn);
+}
+
+TEST(Match, ConfigurationErrors) {
+  std::ostringstream out;
+  MatchConfig noLimit = baseConfig(fake("A"), fake("B"), 2);
+  noLimit.timeControl = TimeControl{};
+  EXPECT_THROW(Match(noLimit, out), Error);
+  MatchConfig zeroGames = baseConfig(fake("A"), fake("B"), 0);
+  EXPECT_THROW(Match(zeroGames, out), Error);
+  MatchConfig badBook = baseConfig(fake("A"), fake("B"), 2);
+  badBook.openingsPath = "/nonexistent/book.epd";
+  EXPECT_THROW(Match(badBook, out), Error);
+  MatchConfig missing = baseConfig(fake("A"), EngineConfig{"Missing", "/nonexistent/engine"}, 2);
+  Match m(missing, out);
+  try {
+    (void)m.run();
+    FAIL() << "a missing engine must stop the match";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/engine"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Match, StockfishSelfPlay) {
+  if (access("/usr/games/stockfish", X_OK) != 0) GTEST_SKIP() << "/usr/games/stockfish is not installed";
+  std::string pgn = tempPath("sf.pgn");
+  EngineConfig a{"SF-a", "/usr/games/stockfish"};
+  a.options = {{"Hash", "8"}};
+  EngineConfig b{"SF-b", "/usr/games/stockfish"};
+  b.options = {{"Hash", "8"}};
+  MatchConfig c = baseConfig(a, b, 2);
+  c.concurrency = 2;
+  c.timeControl = TimeControl::parse("1+0.01");
+  c.pgnOut = pgn;
+  c.adjudication.resignMoveCount = 3;
+  c.adjudication.resignScore = 600;
+  c.adjudication.drawMoveNumber = 30;
+  c.adjudication.drawMoveCount = 6;
+  c.adjudication.drawScore = 10;
+  std::ostringstream out;
+  MatchResult r = Match(c, out).run();
+  EXPECT_EQ(r.gamesPlayed, 2);
+  EXPECT_EQ(r.wins + r.draws + r.losses, 2);
+  auto games = readPgn(pgn);
+  ASSERT_EQ(games.size(), 2u);
+  int points2 = 0;
+  for (const auto& g : games) {
+    EXPECT_NE(g.result, "*");
+    EXPECT_GT(g.moves.size(), 16u);
+    bool aWhite = g.tag("White") == "SF-a";
+    if (g.result == "1/2-1/2") points2 += 1;
+    if ((g.result == "1-0" && aWhite) || (g.result == "0-1" && !aWhite)) points2 += 2;
+    // Engine moves carry "score/depth time" comments.
+    EXPECT_NE(g.comments[16].find('/'), std::string::npos) << g.comments[16];
+    EXPECT_NE(g.comments[16].find('s'), std::string::npos) << g.comments[16];
+  }
+  EXPECT_EQ(points2, 2 * r.wins + r.draws);
+  std::filesystem::remove(pgn);
+}

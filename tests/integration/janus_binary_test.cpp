@@ -1,0 +1,171 @@
+// Drives the real janus binary through pipes, as a GUI would.
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <memory>
+#include <regex>
+
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "match/process.h"
+
+namespace janus {
+namespace {
+
+using namespace std::chrono_literals;
+using match::ChildProcess;
+
+class JanusProcess {
+ public:
+  explicit JanusProcess(std::vector<std::string> args = {}) { m_proc.start(JANUS_BINARY, args, ""); }
+  ~JanusProcess() { m_proc.stop(2000ms); }
+
+  void send(const std::string& line) { ASSERT_TRUE(m_proc.writeLine(line)) << line; }
+  /// Reads lines until one starts with `prefix`; returns it ("" on timeout or EOF).
+  std::string expect(const std::string& prefix, std::chrono::milliseconds timeout = 20000ms) {
+    auto deadline = ChildProcess::Clock::now() + timeout;
+    std::string line;
+    while (m_proc.readLine(line, deadline) == ChildProcess::ReadStatus::kLine) {
+      m_log += line + "\n";
+      if (line.rfind(prefix, 0) == 0) return line;
+    }
+    return "";
+  }
+  [[nodiscard]] const std::string& log() const { return m_log; }
+  ChildProcess& process() { return m_proc; }
+
+ private:
+  ChildProcess m_proc;
+  std::string m_log;
+};
+
+/// Runs janus with arguments and returns (exit description, stdout+stderr text).
+std::pair<std::string, std::string> runCli(const std::string& args) {
+  std::string cmd = std::string(JANUS_BINARY) + " " + args + " 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe.get())) > 0) out.append(buf, n);
+  int status = pclose(pipe.release());
+  return {WIFEXITED(status) ? "exit " + std::to_string(WEXITSTATUS(status)) : "signal", out};
+}
+
+TEST(JanusBinary, HandshakeAndSearchOverPipes) {
+  JanusProcess j;
+  j.send("uci");
+  ASSERT_NE(j.expect("uciok"), "");
+  EXPECT_NE(j.log().find("option name Hash type spin"), std::string::npos);
+  j.send("isready");
+  ASSERT_EQ(j.expect("readyok"), "readyok");
+  j.send("position startpos moves e2e4 e7e5 g1f3");
+  j.send("go depth 8");
+  std::string best = j.expect("bestmove");
+  ASSERT_NE(best, "");
+  Position pos;
+  for (const char* m : {"e2e4", "e7e5", "g1f3"}) pos.makeMove(parseUci(pos, m, false));
+  EXPECT_NO_THROW((void)parseUci(pos, best.substr(9, best.find(' ', 9) - 9), false)) << best;
+  EXPECT_NE(j.log().find("info depth 8 "), std::string::npos);
+}
+
+TEST(JanusBinary, MalformedInputKeepsTheEngineRunning) {
+  JanusProcess j;
+  j.send("position startpos moves e2e4");
+  j.send("position startpos moves e2e4 e7e9");
+  j.send("position fen 8/8/8/8/8/2R5/1R6/6k1 w - - 0 1");
+  j.send("go depth -3");
+  j.send("setoption name Threads value 99999");
+  j.send("flibbertigibbet");
+  j.send(std::string("\x01\x02\xff\xfe garbage \x7f", 14));
+  j.send("go before position is fine");
+  j.send("isready");
+  ASSERT_EQ(j.expect("readyok"), "readyok") << j.log();
+  EXPECT_NE(j.log().find("info string error: move 2 of the position command: move 'e7e9': not a UCI move"),
+            std::string::npos)
+      << j.log();
+  EXPECT_NE(j.log().find("info string error: FEN field 1 (placement): White has no king"), std::string::npos);
+  EXPECT_NE(j.log().find("info string error: go depth: -3 is out of range"), std::string::npos);
+  EXPECT_NE(j.log().find("info string error: option Threads: 99999 is out of range"), std::string::npos);
+  EXPECT_NE(j.log().find("info string error: unknown command 'flibbertigibbet'"), std::string::npos);
+  // The first position survived: the engine plays for Black.
+  j.send("go depth 4");
+  std::string best = j.expect("bestmove");
+  Position pos;
+  pos.makeMove(parseUci(pos, "e2e4", false));
+  EXPECT_NO_THROW((void)parseUci(pos, best.substr(9, 4), false)) << best;
+}
+
+TEST(JanusBinary, TenThousandMovePositionCommand) {
+  JanusProcess j;
+  std::string cmd = "position startpos moves";
+  for (int i = 0; i < 2500; ++i) cmd += " g1f3 g8f6 f3g1 f6g8";
+  j.send(cmd);
+  j.send("go depth 5");
+  EXPECT_NE(j.expect("bestmove"), "") << j.log();
+}
+
+TEST(JanusBinary, GoBeforePositionSearchesTheStartPosition) {
+  JanusProcess j;
+  j.send("go depth 3");
+  std::string best = j.expect("bestmove");
+  Position pos;
+  EXPECT_NO_THROW((void)parseUci(pos, best.substr(9, 4), false)) << best;
+}
+
+TEST(JanusBinary, PonderThenPonderhit) {
+  JanusProcess j;
+  j.send("setoption name Ponder value true");
+  j.send("position startpos moves e2e4 e7e5");
+  j.send("go ponder wtime 2000 btime 2000 winc 0 binc 0");
+  EXPECT_EQ(j.expect("bestmove", 500ms), "") << "no bestmove while pondering";
+  j.send("ponderhit");
+  EXPECT_NE(j.expect("bestmove", 10000ms), "");
+}
+
+TEST(JanusBinary, StopEndsInfiniteSearch) {
+  JanusProcess j;
+  j.send("position startpos");
+  j.send("go infinite");
+  EXPECT_EQ(j.expect("bestmove", 300ms), "");
+  j.send("stop");
+  EXPECT_NE(j.expect("bestmove", 5000ms), "");
+}
+
+TEST(JanusBinary, ClosedStdinExitsCleanlyEvenWhileSearching) {
+  JanusProcess j;
+  j.send("go infinite");
+  j.expect("info depth 3");
+  j.process().stop(5000ms);  // closes stdin and waits for the exit
+  EXPECT_EQ(j.process().exitDescription(), "exited with code 0");
+}
+
+TEST(JanusBinary, QuitExitsWithCodeZero) {
+  JanusProcess j;
+  j.send("go infinite");
+  j.expect("info depth 2");
+  j.send("quit");
+  j.process().stop(5000ms);
+  EXPECT_EQ(j.process().exitDescription(), "exited with code 0");
+}
+
+TEST(JanusBinary, CommandLineTools) {
+  auto [code, out] = runCli("perft 4");
+  EXPECT_EQ(code, "exit 0");
+  EXPECT_NE(out.find("Nodes searched: 197281"), std::string::npos);
+  std::tie(code, out) = runCli("divide 2 \"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\"");
+  EXPECT_NE(out.find("e1g1: 43"), std::string::npos) << out;
+  EXPECT_NE(out.find("Nodes searched: 2039"), std::string::npos);
+  std::tie(code, out) = runCli("bench 5");
+  EXPECT_EQ(code, "exit 0");
+  EXPECT_TRUE(std::regex_search(out, std::regex("\\n[0-9]+ nodes [0-9]+ nps\\n$"))) << out;
+  std::tie(code, out) = runCli("eval");
+  EXPECT_EQ(code, "exit 0");
+  EXPECT_NE(out.find("Total"), std::string::npos);
+  std::tie(code, out) = runCli("perft 3 \"8/8/8/8/8/2R5/1R6/6k1 w - - 0 1\"");
+  EXPECT_EQ(code, "exit 1");
+  EXPECT_NE(out.find("White has no king"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace janus
