@@ -22,5 +22,6 @@ void addMatchCommand(CLI::App& app, Commands& out);     // match (match_command.
 void addEvalCommand(CLI::App& app, Commands& out);     // eval (eval_command.cpp)
 void addBenchCommand(CLI::App& app, Commands& out);    // bench (bench_command.cpp)
 void addEpdCommand(CLI::App& app, Commands& out);      // epdtest (epd_command.cpp)
+void addDepthStudyCommand(CLI::App& app, Commands& out);  // depthstudy (depthstudy_command.cpp)
 
 }  // namespace janus::apps

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   apps::addEvalCommand(app, commands);
   apps::addBenchCommand(app, commands);
   apps::addEpdCommand(app, commands);
+  apps::addDepthStudyCommand(app, commands);
   CLI11_PARSE(app, argc, argv);
 
   try {

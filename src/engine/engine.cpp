@@ -27,13 +27,17 @@ Engine::~Engine() {
 void Engine::declareOptions() {
   m_options.add({"Hash", Type::kSpin, "16", 1, kMaxHashMiB, {}, "Transposition table size in MiB"},
                 [this](const std::string& v) { m_search->setHashMiB(size_t(std::stoll(v))); });
-  m_options.add({"Threads", Type::kSpin, "1", 1, 1024, {}, "Search threads (Lazy SMP)"});
+  m_options.add({"Threads", Type::kSpin, "1", 1, std::max<i64>(1, std::thread::hardware_concurrency()), {},
+                 "Search threads (Lazy SMP), up to the number of hardware threads"});
   m_options.add({"MultiPV", Type::kSpin, "1", 1, 256, {}, "Number of principal variations to report"});
   m_options.add({"Ponder", Type::kCheck, "false", 0, 0, {}, "Allow thinking on the opponent's time"});
   m_options.add({"Move Overhead", Type::kSpin, "10", 0, 5000, {}, "Milliseconds reserved per move for delays"});
   m_options.add({"Clear Hash", Type::kButton, "", 0, 0, {}, "Clear the hash table and histories"},
                 [this](const std::string&) { m_search->newGame(); });
   m_options.add({"UCI_Chess960", Type::kCheck, "false", 0, 0, {}, "Chess960 castling notation (king takes rook)"});
+  m_options.add({"UCI_LimitStrength", Type::kCheck, "false", 0, 0, {}, "Play at the strength set by UCI_Elo"});
+  m_options.add({"UCI_Elo", Type::kSpin, "2000", kMinElo, kMaxElo, {}, "Playing strength in Elo (with UCI_LimitStrength)"});
+  m_options.add({"Skill Level", Type::kSpin, "20", 0, 20, {}, "Playing level 0..20 (20: full strength)"});
 }
 
 void Engine::setOption(const std::string& name, const std::string& value) {
@@ -68,15 +72,45 @@ void Engine::setPosition(const std::string& fenOrStartpos, const std::vector<std
   m_position = std::move(pos);
 }
 
-void Engine::go(const SearchLimits& limits) {
+std::optional<StrengthLevel> Engine::strengthLevel() const {
+  if (m_options.boolean("UCI_LimitStrength")) return strengthForElo(int(m_options.integer("UCI_Elo")));
+  if (int skill = int(m_options.integer("Skill Level")); skill < 20) return strengthForElo(eloForSkill(skill));
+  return std::nullopt;
+}
+
+void Engine::go(const SearchLimits& userLimits) {
   if (searching()) throw Error("a search is already running (send stop first)");
   if (m_thread.joinable()) m_thread.join();
   m_signals.stop = false;
   m_signals.ponderhit = false;
+  SearchLimits limits = userLimits;
+  SearchConfig config = searchConfig();
+  std::optional<StrengthLevel> level = limits.infinite ? std::nullopt : strengthLevel();
+  if (level) {
+    config.multiPv = std::max(config.multiPv, level->multiPv);
+    u64 budget = staticEval() >= kTechniqueCp ? level->nodes * kTechniqueNodeFactor : level->nodes;
+    limits.nodes = limits.nodes ? std::min(limits.nodes, budget) : budget;
+  }
   m_searching = true;
-  m_thread = std::thread([this, limits, pos = m_position, config = searchConfig()] {
-    InfoCallback info = m_onInfo ? m_onInfo : [](const SearchInfo&) {};
+  m_thread = std::thread([this, limits, level, pos = m_position, config, userMultiPv = searchConfig().multiPv] {
+    // With a playing level, keep the MultiPV lines of the last completed iteration (the search
+    // reports all lines of an iteration together, best first) to choose from, and show the user
+    // only the lines they asked for.
+    std::vector<SearchInfo> lines;
+    InfoCallback info = [&](const SearchInfo& i) {
+      if (level && i.bound == Bound::kExact && !i.pv.empty()) {
+        if (!lines.empty() && (i.depth != lines.front().depth || i.multiPv == 1)) lines.clear();
+        lines.push_back(i);
+      }
+      if (m_onInfo && i.multiPv <= userMultiPv) m_onInfo(i);
+    };
     SearchResult result = m_search->run(pos, limits, config, info, m_signals);
+    if (level && result.best && !lines.empty()) {
+      const SearchInfo& chosen = lines[size_t(chooseLine(lines, *level, m_rng))];
+      result.best = chosen.pv[0];
+      result.ponder = chosen.pv.size() > 1 ? chosen.pv[1] : Move::none();
+      result.score = chosen.score;
+    }
     // UCI: in infinite or ponder mode, bestmove is sent only after stop (or ponderhit).
     if (limits.infinite || limits.ponder) {
       std::unique_lock lock(m_mutex);

@@ -13,9 +13,12 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <random>
 #include <thread>
 
 #include "engine/options.h"
+#include "engine/strength.h"
 #include "eval/evaluator.h"
 #include "search/search.h"
 
@@ -68,6 +71,11 @@ class Engine {
   /// The search in use (for tests and benchmarks).
   [[nodiscard]] Search& search() { return *m_search; }
 
+  /// The playing level in force (UCI_LimitStrength + UCI_Elo, or Skill Level below 20), if any.
+  [[nodiscard]] std::optional<StrengthLevel> strengthLevel() const;
+  /// Seeds the move choice of playing levels (for reproducible tests). Not during a search.
+  void seedLevels(u64 seed) { m_rng.seed(seed); }
+
  private:
   void declareOptions();
   [[nodiscard]] SearchConfig searchConfig() const;
@@ -85,6 +93,7 @@ class Engine {
 
   InfoCallback m_onInfo;
   BestMoveCallback m_onBestMove;
+  std::mt19937_64 m_rng{std::random_device{}()};
 };
 
 }  // namespace janus

@@ -473,7 +473,7 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
     const int newDepth = depth - 1 + extension;
 
     makeMove(ss, m);
-    int score;
+    int score = -kInfinite;
 
     // Late move reductions, then principal variation search.
     if (depth >= 2 && moveCount > 1 + (kRoot ? 1 : 0) && (!noisy || !ss->ttPv)) {

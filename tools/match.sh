@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Plays build/janus against a reference engine from Debian's packages and prints W/D/L and Elo.
+#   tools/match.sh OPPONENT [GAMES] [TC] [CONCURRENCY] [extra janus match options...]
+# OPPONENT: stockfish-<elo> (Stockfish with UCI_LimitStrength and UCI_Elo), stockfish,
+#           ethereal, toga2, glaurung, phalanx, gnuchess (UCI mode)
+# Defaults: 100 games, 10+0.1, concurrency 1. PGN and log go to results/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+opponent=${1:?usage: tools/match.sh OPPONENT [GAMES] [TC] [CONCURRENCY]}
+games=${2:-100}
+tc=${3:-10+0.1}
+concurrency=${4:-1}
+shift $(($# < 4 ? $# : 4))
+case "$opponent" in
+  stockfish-*) spec="name=Stockfish-${opponent#stockfish-} cmd=/usr/games/stockfish option.UCI_LimitStrength=true option.UCI_Elo=${opponent#stockfish-}" ;;
+  stockfish) spec="name=Stockfish cmd=/usr/games/stockfish" ;;
+  ethereal) spec="name=Ethereal cmd=/usr/games/ethereal-chess" ;;
+  toga2) spec="name=Toga2 cmd=/usr/games/toga2" ;;
+  glaurung) spec="name=Glaurung cmd=/usr/games/glaurung" ;;
+  phalanx) spec="name=Phalanx cmd=/usr/games/phalanx" ;;
+  gnuchess) spec="name=GNUChess cmd=/usr/games/gnuchess arg=--uci" ;;
+  *) echo "unknown opponent '$opponent'" >&2; exit 2 ;;
+esac
+mkdir -p results
+stamp=$(date +%Y%m%d-%H%M%S)
+pgn="results/$stamp-janus-vs-$opponent.pgn"
+build/janus match --engine "name=Janus cmd=build/janus option.Hash=64" --engine "$spec" \
+  --tc "$tc" --games "$games" --concurrency "$concurrency" --pgnout "$pgn" "$@" 2>&1 | tee "results/$stamp-janus-vs-$opponent.log"
