@@ -5,6 +5,8 @@
 #include "core/notation.h"
 #include "eval/hce.h"
 #include "search/alphabeta.h"
+#include "search/tunables.h"
+#include "tb/gaviota.h"
 #include "util/error.h"
 
 namespace janus {
@@ -12,10 +14,20 @@ namespace janus {
 namespace {
 using Type = OptionSpec::Type;
 constexpr i64 kMaxHashMiB = 65536;
+
+/// The Gaviota library keeps its state in globals, so every Engine of the process shares one
+/// tablebase object (GaviotaTablebases serialises its calls).
+GaviotaTablebases& sharedTablebases() {
+  static GaviotaTablebases tb;
+  return tb;
+}
+std::mutex gTablebaseMutex;  // serialises (re)initialisation from several engines
 }  // namespace
 
 Engine::Engine() : m_evaluator(makeHceEvaluator()) {
-  m_search = std::make_unique<AlphaBetaSearch>(m_evaluator->clone());
+  auto search = std::make_unique<AlphaBetaSearch>(m_evaluator->clone());
+  search->setTablebases(&sharedTablebases());
+  m_search = std::move(search);
   declareOptions();
 }
 
@@ -38,6 +50,29 @@ void Engine::declareOptions() {
   m_options.add({"UCI_LimitStrength", Type::kCheck, "false", 0, 0, {}, "Play at the strength set by UCI_Elo"});
   m_options.add({"UCI_Elo", Type::kSpin, "2000", kMinElo, kMaxElo, {}, "Playing strength in Elo (with UCI_LimitStrength)"});
   m_options.add({"Skill Level", Type::kSpin, "20", 0, 20, {}, "Playing level 0..20 (20: full strength)"});
+  // A JANUS_TUNE build exposes every search constant for SPSA (values are process-wide).
+  for (const auto& t : tunables::all())
+    if (t.value)
+      m_options.add({t.name, Type::kSpin, std::to_string(t.defaultValue), t.min, t.max, {}, "search tunable"},
+                    [p = t.value](const std::string& v) { *p = std::stoi(v); });
+  m_options.add({"OwnBook", Type::kCheck, "false", 0, 0, {}, "Play moves from the Polyglot book BookFile"});
+  m_options.add({"BookFile", Type::kString, "", 0, 0, {}, "Polyglot opening book (.bin)"},
+                [this](const std::string& v) { m_book = v.empty() ? PolyglotBook() : PolyglotBook::open(v); });
+  m_options.add({"BookBestMove", Type::kCheck, "false", 0, 0, {},
+                 "Always play the book move with the highest weight (else: weighted random)"});
+  m_options.add({"GaviotaTbPath", Type::kString, "", 0, 0, {},
+                 "Directories of Gaviota tablebase files, separated by ';'"},
+                [this](const std::string& v) {
+                  std::lock_guard lock(gTablebaseMutex);
+                  if (!sharedTablebases().init(v, size_t(m_options.integer("GaviotaTbCache"))) && !v.empty())
+                    throw Error("option GaviotaTbPath: no Gaviota tablebase files (*.gtb.cp1..4) in '" + v + "'");
+                });
+  m_options.add({"GaviotaTbCache", Type::kSpin, "32", 1, 65536, {}, "Gaviota tablebase cache in MiB"},
+                [this](const std::string& v) {
+                  std::lock_guard lock(gTablebaseMutex);
+                  if (sharedTablebases().initialised())
+                    sharedTablebases().init(m_options.value("GaviotaTbPath"), size_t(std::stoll(v)));
+                });
 }
 
 void Engine::setOption(const std::string& name, const std::string& value) {
@@ -91,8 +126,13 @@ void Engine::go(const SearchLimits& userLimits) {
     u64 budget = staticEval() >= kTechniqueCp ? level->nodes * kTechniqueNodeFactor : level->nodes;
     limits.nodes = limits.nodes ? std::min(limits.nodes, budget) : budget;
   }
+  Move bookMove = Move::none();
+  if (m_options.boolean("OwnBook") && !m_book.empty() && !limits.infinite && limits.searchMoves.empty())
+    bookMove = m_book.pick(m_position,
+                           m_options.boolean("BookBestMove") ? BookPickMode::kBest : BookPickMode::kWeightedRandom, m_rng());
   m_searching = true;
-  m_thread = std::thread([this, limits, level, pos = m_position, config, userMultiPv = searchConfig().multiPv] {
+  m_thread = std::thread([this, limits, level, bookMove, pos = m_position, config,
+                          userMultiPv = searchConfig().multiPv] {
     // With a playing level, keep the MultiPV lines of the last completed iteration (the search
     // reports all lines of an iteration together, best first) to choose from, and show the user
     // only the lines they asked for.
@@ -104,7 +144,12 @@ void Engine::go(const SearchLimits& userLimits) {
       }
       if (m_onInfo && i.multiPv <= userMultiPv) m_onInfo(i);
     };
-    SearchResult result = m_search->run(pos, limits, config, info, m_signals);
+    SearchResult result;
+    if (bookMove) {
+      result.best = bookMove;  // book moves are played without searching (and without a score)
+    } else {
+      result = m_search->run(pos, limits, config, info, m_signals);
+    }
     if (level && result.best && !lines.empty()) {
       const SearchInfo& chosen = lines[size_t(chooseLine(lines, *level, m_rng))];
       result.best = chosen.pv[0];

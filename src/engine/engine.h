@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "engine/options.h"
+#include "book/polyglot.h"
 #include "engine/strength.h"
 #include "eval/evaluator.h"
 #include "search/search.h"
@@ -94,6 +95,7 @@ class Engine {
   InfoCallback m_onInfo;
   BestMoveCallback m_onBestMove;
   std::mt19937_64 m_rng{std::random_device{}()};
+  PolyglotBook m_book;  ///< empty unless BookFile names a book
 };
 
 }  // namespace janus

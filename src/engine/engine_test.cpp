@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <thread>
 
 #include "core/notation.h"
@@ -93,6 +94,92 @@ TEST(Engine, OptionsAreDeclared) {
   Engine e;
   for (const char* name : {"Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "Clear Hash", "UCI_Chess960"})
     EXPECT_TRUE(e.options().contains(name)) << name;
+}
+
+}  // namespace
+}  // namespace janus
+
+namespace janus {
+namespace {
+
+SearchResult searchOnce(Engine& e, SearchLimits l, std::vector<SearchInfo>* infos = nullptr) {
+  SearchResult r;
+  e.onBestMove([&](const SearchResult& res) { r = res; });
+  e.onInfo([infos](const SearchInfo& i) {
+    if (infos) infos->push_back(i);
+  });
+  e.go(l);
+  e.wait();
+  return r;
+}
+
+TEST(EngineBook, OwnBookPlaysPolyglotMoves) {
+  Engine e;
+  e.setOption("BookFile", std::string(JANUS_SHARED_DATA) + "/books/performance.bin");
+  e.setOption("OwnBook", "true");
+  e.setOption("BookBestMove", "true");
+  e.setPosition("startpos", {});
+  SearchLimits l;
+  l.depth = 30;  // a book move comes back at once, without searching
+  std::vector<SearchInfo> infos;
+  SearchResult r = searchOnce(e, l, &infos);
+  std::string m = toUci(r.best, false);
+  EXPECT_TRUE(m == "e2e4" || m == "d2d4" || m == "c2c4") << m;
+  EXPECT_TRUE(infos.empty());
+  // Out of book: a normal search.
+  e.setPosition("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", {});
+  l.depth = 4;
+  r = searchOnce(e, l, &infos);
+  EXPECT_FALSE(infos.empty());
+}
+
+TEST(EngineBook, BadBookFileIsRejectedAndTheOldBookKept) {
+  Engine e;
+  EXPECT_THROW(e.setOption("BookFile", "/nonexistent/book.bin"), Error);
+  EXPECT_EQ(e.options().value("BookFile"), "");
+}
+
+const char* kGaviota = "/usr/share/gaviotatb/gtb4";
+
+TEST(EngineTablebases, RootProbeGivesExactMateDistance) {
+  if (!std::ifstream(std::string(kGaviota) + "/kqk.gtb.cp4")) GTEST_SKIP() << "Debian's gaviotatb not installed";
+  Engine e;
+  e.setOption("GaviotaTbPath", kGaviota);
+  // KQ vs K: the tablebase knows the exact distance to mate; the engine plays a DTM-optimal move.
+  e.setPosition("8/8/8/2k5/8/8/8/3QK3 w - - 0 1", {});
+  std::vector<SearchInfo> infos;
+  SearchLimits l;
+  l.depth = 10;
+  SearchResult r = searchOnce(e, l, &infos);
+  ASSERT_FALSE(infos.empty());
+  EXPECT_TRUE(isMateScore(r.score));
+  EXPECT_GT(infos.back().tbHits, 0u);
+  // Mate in N moves for White means 2N - 1 plies; K+Q vs K from here needs at least 4 moves.
+  EXPECT_GE(mateInMoves(r.score), 4);
+  EXPECT_LE(mateInMoves(r.score), 10);
+  e.setOption("GaviotaTbPath", "");
+}
+
+TEST(EngineTablebases, SearchProbesAfterCaptures) {
+  if (!std::ifstream(std::string(kGaviota) + "/krk.gtb.cp4")) GTEST_SKIP() << "Debian's gaviotatb not installed";
+  Engine e;
+  e.setOption("GaviotaTbPath", kGaviota);
+  // The rook takes the knight: the resulting K+R vs K is a tablebase win found in search.
+  e.setPosition("8/8/3k4/8/8/3n4/8/3RK3 w - - 0 1", {});
+  std::vector<SearchInfo> infos;
+  SearchLimits l;
+  l.depth = 6;
+  SearchResult r = searchOnce(e, l, &infos);
+  EXPECT_EQ(toUci(r.best, false), "d1d3");
+  EXPECT_GE(r.score, kTbWinInMaxPly);
+  EXPECT_GT(infos.back().tbHits, 0u);
+  e.setOption("GaviotaTbPath", "");
+}
+
+TEST(EngineTablebases, BadPathIsAnError) {
+  Engine e;
+  EXPECT_THROW(e.setOption("GaviotaTbPath", "/nonexistent"), Error);
+  EXPECT_EQ(e.options().value("GaviotaTbPath"), "");
 }
 
 }  // namespace

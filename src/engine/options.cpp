@@ -88,8 +88,9 @@ void Options::set(const std::string& name, const std::string& rawValue) {
     case OptionSpec::Type::kString:
       break;
   }
-  if (s.type != OptionSpec::Type::kButton) entry.value = value;
+  // onChange first: if it throws (e.g. the hash memory cannot be allocated) the old value stays.
   if (entry.onChange) entry.onChange(value);
+  if (s.type != OptionSpec::Type::kButton) entry.value = value;
 }
 
 }  // namespace janus

@@ -30,13 +30,15 @@ class Options {
  public:
   using OnChange = std::function<void(const std::string& value)>;
 
-  /// Declares an option. `onChange` runs after every successful set (not for the default).
+  /// Declares an option. `onChange` runs on every set whose value passed validation (not for
+  /// the default), before the value is stored: if it throws, the option keeps its old value.
   void add(OptionSpec spec, OnChange onChange = {});
 
   /// Validates and sets a value. Throws janus::Error naming the option and the problem:
   /// "unknown option 'Hsh'", "option Hash: 'abc' is not an integer",
   /// "option Hash: 0 is out of range 1..65536", "option Ponder: 'yes' is not true or false".
-  /// For buttons the value is ignored.
+  /// For buttons the value is ignored. The option's onChange runs before the value is stored; if
+  /// it throws, the old value is kept and the exception propagates.
   void set(const std::string& name, const std::string& value);
 
   [[nodiscard]] bool contains(const std::string& name) const;

@@ -56,5 +56,19 @@ TEST(Options, RejectsBadValuesAndKeepsTheOldOne) {
   EXPECT_EQ(changes, 0);
 }
 
+// Regression: a Hash value whose memory cannot be allocated used to be stored although the table
+// kept its old size. Now an onChange that throws leaves the old value.
+TEST(Options, FailingOnChangeKeepsTheOldValue) {
+  Options o;
+  o.add({"Hash", OptionSpec::Type::kSpin, "16", 1, 65536, {}, ""}, [](const std::string& v) {
+    if (v == "65536") throw Error("cannot allocate 65536 MiB for the hash table (out of memory); it keeps 16 MiB");
+  });
+  EXPECT_EQ(errorOf(o, "Hash", "65536"),
+            "cannot allocate 65536 MiB for the hash table (out of memory); it keeps 16 MiB");
+  EXPECT_EQ(o.integer("Hash"), 16);
+  o.set("Hash", "32");
+  EXPECT_EQ(o.integer("Hash"), 32);
+}
+
 }  // namespace
 }  // namespace janus

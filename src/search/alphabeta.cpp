@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 
 #include "core/movegen.h"
 #include "search/movepick.h"
@@ -83,6 +84,7 @@ class AlphaBetaSearch::Worker {
     m_rootMoves.clear();
     for (Move m : rootMoves) m_rootMoves.push_back({m, -kInfinite, -kInfinite, 0, {m}});
     m_nodes.store(0, std::memory_order_relaxed);
+    m_tbHits.store(0, std::memory_order_relaxed);
     m_completedDepth = 0;
     m_selDepth = 0;
     m_bestMoveChanges = 0;
@@ -95,6 +97,7 @@ class AlphaBetaSearch::Worker {
   void iterativeDeepening();
 
   [[nodiscard]] u64 nodes() const { return m_nodes.load(std::memory_order_relaxed); }
+  [[nodiscard]] u64 tbHits() const { return m_tbHits.load(std::memory_order_relaxed); }
   [[nodiscard]] const std::vector<RootMove>& rootMoves() const { return m_rootMoves; }
   [[nodiscard]] int completedDepth() const { return m_completedDepth; }
 
@@ -139,6 +142,7 @@ class AlphaBetaSearch::Worker {
   std::unique_ptr<Evaluator> m_eval;
   std::unique_ptr<Histories> m_hist;
   std::atomic<u64> m_nodes{0};
+  std::atomic<u64> m_tbHits{0};
   std::vector<RootMove> m_rootMoves;
   int m_rootDepth = 0;
   int m_pvIdx = 0;
@@ -181,6 +185,7 @@ void AlphaBetaSearch::Worker::report(int depth, int alpha, int beta) {
     info.timeMs = elapsed;
     info.nps = elapsed > 0 ? nodes * 1000 / u64(elapsed) : nodes * 1000;
     info.hashfull = m_owner.m_tt.hashfull();
+    info.tbHits = m_owner.totalTbHits();
     info.pv = rm.pv;
     (*m_owner.m_onInfo)(info);
   }
@@ -294,9 +299,9 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
 
   // Step 2. Draws and mate distance pruning.
   if (!kRoot) {
-    if (m_pos.isSearchRepetition(ply) || m_pos.isInsufficientMaterial()) return kDraw;
-    if (m_pos.isFiftyMoveDraw()) return (inCheck && !hasLegalMove(m_pos)) ? matedIn(ply) : kDraw;
-    if (ply >= kMaxPly - 1) return inCheck ? kDraw : evaluate();
+    if (m_pos.isSearchRepetition(ply) || m_pos.isInsufficientMaterial()) return kDrawScore;
+    if (m_pos.isFiftyMoveDraw()) return (inCheck && !hasLegalMove(m_pos)) ? matedIn(ply) : kDrawScore;
+    if (ply >= kMaxPly - 1) return inCheck ? kDrawScore : evaluate();
     alpha = std::max(matedIn(ply), alpha);
     beta = std::min(mateIn(ply + 1), beta);
     if (alpha >= beta) return alpha;
@@ -316,6 +321,34 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
     if (ttMove && ttScore >= beta && !m_pos.isNoisy(ttMove) && m_pos.isLegal(ttMove))
       updateQuietStats(ss, ttMove, historyBonus(depth), nullptr, 0);
     if (m_pos.halfmoveClock() < 90) return ttScore;
+  }
+
+  int tbFloor = -kInfinite, tbCeiling = kInfinite;  // PV nodes: range proven by the tablebases
+
+  // Step 3b. Endgame tablebases (WDL), probed right after a capture or pawn move, where the
+  // material just changed and the 50-move counter is zero (so the 50-move rule cannot spoil a
+  // tablebase win). Near the leaves only cached blocks are used.
+  if (!kRoot && !excluded && m_owner.m_tb && m_pos.halfmoveClock() == 0 &&
+      popCount(m_pos.pieces()) <= m_owner.m_tb->maxPieces() && m_owner.m_tb->available(m_pos)) {
+    if (auto wdl = m_owner.m_tb->probeWdl(m_pos, depth < 3)) {
+      m_tbHits.fetch_add(1, std::memory_order_relaxed);
+      int v = *wdl == TbWdl::kWin ? tbWinIn(ply) : *wdl == TbWdl::kLoss ? -tbWinIn(ply) : kDrawScore;
+      Bound b = *wdl == TbWdl::kWin ? Bound::kLower : *wdl == TbWdl::kLoss ? Bound::kUpper : Bound::kExact;
+      if (b == Bound::kExact || (b == Bound::kLower ? v >= beta : v <= alpha)) {
+        m_owner.m_tt.store(key, scoreToTT(v, ply), kScoreNone, Move::none(), std::min(depth + 6, kMaxPly - 1), b,
+                           ss->ttPv);
+        return v;
+      }
+      // In PV nodes the search goes on for a PV, but its score cannot leave the proven range.
+      if (kPvNode) {
+        if (b == Bound::kLower) {
+          tbFloor = v;
+          alpha = std::max(alpha, v);
+        } else {
+          tbCeiling = v;
+        }
+      }
+    }
   }
 
   // Step 4. Static evaluation.
@@ -343,19 +376,19 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
 
   if (!kPvNode && !inCheck && !excluded) {
     // Step 5. Razoring: hopeless positions at low depth go straight to quiescence.
-    if (depth <= 2 && eval + tunables::RazorMargin * depth < alpha) {
+    if (depth <= 3 && eval + tunables::RazorBase + tunables::RazorPerDepthSq * depth * depth < alpha) {
       int v = qsearch<NodeType::kNonPV>(ss, alpha - 1, alpha);
       if (v < alpha) return v;
     }
 
     // Step 6. Reverse futility pruning.
-    if (depth <= tunables::RfpMaxDepth && eval < kMateInMaxPly &&
+    if (depth <= tunables::RfpMaxDepth && eval < kTbWinInMaxPly &&
         eval - tunables::RfpMargin * depth + (improving ? tunables::RfpImprovingMargin : 0) >= beta)
       return (eval + beta) / 2;
 
     // Step 7. Null move pruning with a zugzwang guard (only with pieces) and verification.
     if (depth >= tunables::NmpMinDepth && eval >= beta && staticEval >= beta && (ss - 1)->currentMove != Move::null() &&
-        ply >= m_nmpMinPly && m_pos.hasNonPawnMaterial(m_pos.sideToMove()) && beta > -kMateInMaxPly) {
+        ply >= m_nmpMinPly && m_pos.hasNonPawnMaterial(m_pos.sideToMove()) && beta > -kTbWinInMaxPly) {
       int r = tunables::NmpBaseReduction + depth / tunables::NmpDepthDivisor +
               std::min((eval - beta) / tunables::NmpEvalDivisor, 3);
       ss->currentMove = Move::null();
@@ -367,7 +400,7 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
       m_eval->onUnmakeMove(m_pos, Move::null());
       if (aborted()) return 0;
       if (v >= beta) {
-        if (v >= kMateInMaxPly) v = beta;
+        if (v >= kTbWinInMaxPly) v = beta;
         if (depth < tunables::NmpVerifyDepth) return v;
         m_nmpMinPly = ply + 3 * (depth - r) / 4;
         int verified = search<NodeType::kNonPV>(ss, beta - 1, beta, depth - r, false);
@@ -378,7 +411,7 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
 
     // Step 8. ProbCut: a capture that beats beta by a margin in a reduced search cuts.
     const int probBeta = beta + tunables::ProbCutMargin;
-    if (depth >= tunables::ProbCutMinDepth && std::abs(beta) < kMateInMaxPly &&
+    if (depth >= tunables::ProbCutMinDepth && std::abs(beta) < kTbWinInMaxPly &&
         !(ttHit && tte.depth >= depth - 3 && ttScore != kScoreNone && ttScore < probBeta)) {
       MovePicker mp(m_pos, ttMove, probBeta - staticEval, *m_hist);
       while (Move m = mp.next()) {
@@ -406,13 +439,12 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
   MovePicker mp(m_pos, ttMove, ss->killers, counter, *m_hist, contHist);
 
   const Color us = m_pos.sideToMove();
-  int bestScore = -kInfinite, moveCount = 0, quietCount = 0, captureCount = 0;
+  int bestScore = tbFloor, moveCount = 0, quietCount = 0, captureCount = 0;
   Move bestMove = Move::none();
   Move quiets[64], captures[32];
-  bool skipQuiets = false;
   const bool ttNoisy = ttMove && m_pos.isNoisy(ttMove);
 
-  while (Move m = mp.next(skipQuiets)) {
+  while (Move m = mp.next()) {
     if (m == excluded) continue;
     if (kRoot && std::find_if(m_rootMoves.begin() + m_pvIdx, m_rootMoves.end(),
                               [m](const RootMove& rm) { return rm.move == m; }) == m_rootMoves.end())
@@ -426,21 +458,17 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
                                     contHist[1]->get(moved, m.to());
 
     // Shallow-depth pruning (never before a move has proved we are not getting mated).
-    if (!kRoot && bestScore > -kMateInMaxPly && m_pos.hasNonPawnMaterial(us)) {
+    if (!kRoot && bestScore > -kTbWinInMaxPly && m_pos.hasNonPawnMaterial(us)) {
       int lmrDepth = std::max(0, depth - 1 - reduction(depth, moveCount));
       if (!noisy && !givesCheck) {
-        // Late move pruning: enough quiets tried at this depth.
-        if (depth <= tunables::LmpMaxDepth &&
-            moveCount >= (tunables::LmpBase + depth * depth) / (improving ? 1 : 2)) {
-          skipQuiets = true;
+        // Late move pruning and futility pruning skip quiet moves one at a time rather than
+        // telling the move picker to drop all quiets: quiet checks (often mates) still come.
+        if (depth <= tunables::LmpMaxDepth && moveCount >= (tunables::LmpBase + depth * depth) / (improving ? 1 : 2))
           continue;
-        }
         if (lmrDepth <= tunables::HistoryPruneMaxDepth && history < -tunables::HistoryPruneMargin * depth) continue;
         if (!inCheck && lmrDepth <= tunables::FutilityMaxDepth &&
-            staticEval + tunables::FutilityBase + tunables::FutilityPerDepth * lmrDepth <= alpha) {
-          skipQuiets = true;
+            staticEval + tunables::FutilityBase + tunables::FutilityPerDepth * lmrDepth <= alpha)
           continue;
-        }
         if (!seeGe(m_pos, m, -tunables::SeeQuietMargin * lmrDepth)) continue;
       } else if (depth <= tunables::SeePruneMaxDepth && !seeGe(m_pos, m, -tunables::SeeNoisyMargin * depth)) {
         continue;
@@ -451,7 +479,7 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
     // check extension.
     int extension = 0;
     if (!kRoot && m == ttMove && !excluded && depth >= tunables::SingularMinDepth && ttHit &&
-        (u8(tte.bound) & u8(Bound::kLower)) && tte.depth >= depth - 3 && std::abs(ttScore) < kMateInMaxPly &&
+        (u8(tte.bound) & u8(Bound::kLower)) && tte.depth >= depth - 3 && std::abs(ttScore) < kTbWinInMaxPly &&
         ply < 2 * m_rootDepth) {
       int singularBeta = ttScore - tunables::SingularMarginX10 * depth / 10;
       ss->excludedMove = m;
@@ -531,7 +559,7 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
 
   // Step 11. No legal move: mate or stalemate. Otherwise reward the move that cut off.
   if (moveCount == 0) {
-    bestScore = excluded ? alpha : inCheck ? matedIn(ply) : kDraw;
+    bestScore = excluded ? alpha : inCheck ? matedIn(ply) : kDrawScore;
   } else if (bestMove && bestScore >= beta) {
     int bonus = historyBonus(depth);
     if (!m_pos.isNoisy(bestMove)) {
@@ -543,6 +571,8 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
       if (PieceType cap = capturedType(m_pos, captures[i]); cap != kNoPieceType)
         applyGravity(m_hist->capture[m_pos.movedPiece(captures[i])][captures[i].to()][cap], -bonus);
   }
+
+  if (kPvNode) bestScore = std::min(bestScore, tbCeiling);
 
   // Step 12. Store.
   if (!excluded) {
@@ -594,11 +624,11 @@ int AlphaBetaSearch::Worker::qsearch(StackEntry* ss, int alpha, int beta) {
   if (isMain()) checkLimits();
   if (aborted()) return 0;
 
-  if (m_pos.isSearchRepetition(ply) || m_pos.isInsufficientMaterial()) return kDraw;
+  if (m_pos.isSearchRepetition(ply) || m_pos.isInsufficientMaterial()) return kDrawScore;
   const bool inCheck = m_pos.inCheck();
   ss->inCheck = inCheck;
-  if (m_pos.isFiftyMoveDraw()) return (inCheck && !hasLegalMove(m_pos)) ? matedIn(ply) : kDraw;
-  if (ply >= kMaxPly - 1) return inCheck ? kDraw : evaluate();
+  if (m_pos.isFiftyMoveDraw()) return (inCheck && !hasLegalMove(m_pos)) ? matedIn(ply) : kDrawScore;
+  if (ply >= kMaxPly - 1) return inCheck ? kDrawScore : evaluate();
 
   const u64 key = m_pos.key();
   TTData tte;
@@ -634,7 +664,7 @@ int AlphaBetaSearch::Worker::qsearch(StackEntry* ss, int alpha, int beta) {
   int moveCount = 0;
   while (Move m = mp.next()) {
     ++moveCount;
-    if (bestScore > -kMateInMaxPly) {
+    if (bestScore > -kTbWinInMaxPly) {
       if (!inCheck) {
         if (m.isPromotion() && m.promotion() != kQueen) continue;
         // Delta pruning: even winning the captured piece cannot lift the score to alpha.
@@ -676,7 +706,8 @@ int AlphaBetaSearch::Worker::qsearch(StackEntry* ss, int alpha, int beta) {
 // ------------------------------------------------------------------------------------------------
 
 AlphaBetaSearch::AlphaBetaSearch(std::unique_ptr<Evaluator> evaluator) : m_evalPrototype(std::move(evaluator)) {
-  initLmr();
+  static std::once_flag once;  // the table is shared by every search of the process
+  std::call_once(once, initLmr);
 }
 
 AlphaBetaSearch::~AlphaBetaSearch() = default;
@@ -691,6 +722,43 @@ void AlphaBetaSearch::setHashMiB(size_t mib) { m_tt.resize(mib); }
 void AlphaBetaSearch::setEvaluator(std::unique_ptr<Evaluator> evaluator) {
   m_evalPrototype = std::move(evaluator);
   for (auto& w : m_workers) w->setEvaluator(m_evalPrototype->clone());
+}
+
+u64 AlphaBetaSearch::totalTbHits() const {
+  u64 n = 0;
+  for (const auto& w : m_workers) n += w->tbHits();
+  return n;
+}
+
+std::optional<SearchResult> AlphaBetaSearch::probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
+                                                                 const InfoCallback& onInfo) {
+  if (!m_tb || !m_tb->available(root)) return std::nullopt;
+  auto probe = m_tb->probeRoot(root);
+  if (!probe || probe->bestMoves.empty()) return std::nullopt;
+  std::vector<Move> allowed;
+  for (Move m : probe->bestMoves)
+    if (std::find(rootMoves.begin(), rootMoves.end(), m) != rootMoves.end()) allowed.push_back(m);
+  if (allowed.empty()) return std::nullopt;  // searchmoves excluded every tablebase-best move
+  if (probe->dtm.wdl == TbWdl::kDraw) {
+    rootMoves = allowed;  // search among the drawing moves for the one that keeps most chances
+    return std::nullopt;
+  }
+  SearchResult result;
+  result.best = allowed.front();
+  result.score = probe->dtm.wdl == TbWdl::kWin ? mateIn(probe->dtm.plies) : matedIn(probe->dtm.plies);
+  result.depth = 1;
+  Position after = root;
+  after.makeMove(result.best);
+  if (auto reply = m_tb->probeRoot(after); reply && !reply->bestMoves.empty()) result.ponder = reply->bestMoves.front();
+  SearchInfo info;
+  info.depth = info.selDepth = 1;
+  info.score = result.score;
+  info.tbHits = probe->moves.size();
+  info.timeMs = m_time.elapsedMs();
+  info.pv = {result.best};
+  if (result.ponder) info.pv.push_back(result.ponder);
+  if (onInfo) onInfo(info);
+  return result;
 }
 
 u64 AlphaBetaSearch::totalNodes() const {
@@ -711,7 +779,9 @@ SearchResult AlphaBetaSearch::run(const Position& root, const SearchLimits& limi
   m_signals = &signals;
   m_time.init(limits, root.sideToMove(), config.moveOverheadMs, start);
   m_tt.newSearch();
-  initLmr();
+#ifdef JANUS_TUNE
+  initLmr();  // the LMR tunables may have changed through UCI options (tune builds only)
+#endif
 
   while (int(m_workers.size()) < m_config.threads) m_workers.push_back(std::make_unique<Worker>(*this, int(m_workers.size())));
   while (int(m_workers.size()) > m_config.threads) m_workers.pop_back();
@@ -726,11 +796,17 @@ SearchResult AlphaBetaSearch::run(const Position& root, const SearchLimits& limi
   if (rootMoves.empty()) {
     // Mate or stalemate at the root (or no searchmove is legal): report and return no move.
     SearchInfo info;
-    info.score = root.inCheck() ? matedIn(0) : kDraw;
+    info.score = root.inCheck() ? matedIn(0) : kDrawScore;
     if (onInfo) onInfo(info);
     result.score = info.score;
     return result;
   }
+
+  if (limits.searchMoves.empty() || rootMoves.size() > 1)
+    if (auto tbResult = probeRootTablebases(root, rootMoves, onInfo)) {
+      m_onInfo = nullptr;
+      return *tbResult;
+    }
 
   for (auto& w : m_workers) w->prepare(root, rootMoves);
   std::vector<std::thread> helpers;

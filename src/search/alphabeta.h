@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "search/search.h"
 #include "search/timeman.h"
 #include "search/tt.h"
+#include "tb/gaviota.h"
 
 namespace janus {
 
@@ -30,6 +32,10 @@ class AlphaBetaSearch final : public Search {
   void setHashMiB(size_t mib) override;
   [[nodiscard]] std::string name() const override { return "alphabeta"; }
 
+  /// Endgame tablebases to probe (root: DTM-optimal moves; search: WDL after captures and pawn
+  /// moves), or nullptr. The object must outlive the searches. Not during a search.
+  void setTablebases(const GaviotaTablebases* tb) { m_tb = tb; }
+
   /// Replaces the evaluator prototype (e.g. switching HCE <-> NNUE). Not during a search.
   void setEvaluator(std::unique_ptr<Evaluator> evaluator);
   [[nodiscard]] TranspositionTable& tt() { return m_tt; }
@@ -39,6 +45,12 @@ class AlphaBetaSearch final : public Search {
   class Worker;
 
   [[nodiscard]] u64 totalNodes() const;
+  [[nodiscard]] u64 totalTbHits() const;
+  /// Root tablebase probe: answers won/lost positions at once (DTM-optimal move, mate score)
+  /// and narrows `rootMoves` to the drawing moves in drawn positions. Returns a result if the
+  /// search is not needed.
+  std::optional<SearchResult> probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
+                                                  const InfoCallback& onInfo);
   /// True when the client asked to stop or the limits ended the search.
   [[nodiscard]] bool stopRequested() const {
     return m_stop.load(std::memory_order_relaxed) || m_signals->stop.load(std::memory_order_relaxed);
@@ -50,6 +62,7 @@ class AlphaBetaSearch final : public Search {
   void stopInternally() { m_stop.store(true, std::memory_order_relaxed); }
 
   TranspositionTable m_tt;
+  const GaviotaTablebases* m_tb = nullptr;
   std::unique_ptr<Evaluator> m_evalPrototype;
   std::vector<std::unique_ptr<Worker>> m_workers;
   std::atomic<bool> m_stop{false};  ///< set by the search itself (limits reached)

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
+#include <string>
 #include <thread>
 #include <vector>
+
+#include "util/error.h"
 
 namespace janus {
 
@@ -28,8 +32,19 @@ constexpr u8 kBoundMask = 3, kPvBit = 4;
 
 void TranspositionTable::resize(size_t mib) {
   size_t count = std::max<size_t>(1, (mib << 20) / sizeof(Cluster));
+  size_t oldCount = std::max<size_t>(1, m_clusterCount);
   m_clusters.reset();  // free first so that old + new never coexist
-  m_clusters = std::make_unique<Cluster[]>(count);
+  try {
+    m_clusters = std::make_unique<Cluster[]>(count);
+  } catch (const std::bad_alloc&) {
+    // Never leave the table without memory (probe/store would dereference null): take the old
+    // size back (its memory was just freed) and report the failure.
+    m_clusters = std::make_unique<Cluster[]>(oldCount);
+    m_clusterCount = oldCount;
+    m_generation = 0;
+    throw Error("cannot allocate " + std::to_string(mib) + " MiB for the hash table (out of memory); it keeps " +
+                std::to_string(sizeMiB()) + " MiB");
+  }
   m_clusterCount = count;
   m_generation = 0;
 }

@@ -40,7 +40,9 @@ class TranspositionTable {
   TranspositionTable() { resize(16); }
 
   /// Reallocates to `mib` MiB (rounded down to whole 64-byte clusters, at least one) and clears.
-  /// Not thread-safe: call only while no search runs. Throws std::bad_alloc if memory is short.
+  /// Not thread-safe: call only while no search runs. If the memory cannot be allocated, throws
+  /// janus::Error("cannot allocate N MiB for the hash table ...") and keeps a cleared table of the
+  /// previous size.
   void resize(size_t mib);
   /// Zeroes every entry using `threads` threads. Not thread-safe with a running search.
   void clear(int threads = 1);

@@ -4,6 +4,8 @@
 
 #include <thread>
 
+#include "util/error.h"
+
 namespace janus {
 namespace {
 
@@ -54,6 +56,30 @@ TEST(TranspositionTable, HashfullAndClear) {
   EXPECT_GT(tt.hashfull(), 900);
   tt.clear(2);
   EXPECT_EQ(tt.hashfull(), 0);
+}
+
+// Regression (docs/malformed-input.md): "setoption name Hash value 65536" on a machine with less
+// memory made resize() throw std::bad_alloc after freeing the table, so the next search
+// dereferenced a null table (segfault). Now the error is a janus::Error and the old size is kept.
+TEST(TranspositionTable, FailedResizeKeepsAUsableTable) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  GTEST_SKIP() << "sanitizer allocators abort on impossible allocations instead of throwing";
+#else
+  TranspositionTable tt;
+  tt.resize(2);
+  try {
+    tt.resize(size_t(1) << 40);  // 1 EiB: fails on any machine
+    FAIL() << "an impossible allocation succeeded";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot allocate 1099511627776 MiB for the hash table"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(tt.sizeMiB(), 2u);
+  tt.store(42, 10, 0, Move(kG1, kF3), 5, Bound::kExact, false);
+  TTData d;
+  ASSERT_TRUE(tt.probe(42, d));
+  EXPECT_EQ(d.move, Move(kG1, kF3));
+#endif
 }
 
 TEST(TranspositionTable, ConcurrentWritersNeverYieldTornEntries) {

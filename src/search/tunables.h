@@ -23,7 +23,8 @@ namespace janus::tunables {
   X(RfpMaxDepth, 8, 4, 12, 1)               /* reverse futility pruning: max depth */            \
   X(RfpMargin, 75, 30, 150, 8)              /* ... margin per ply */                             \
   X(RfpImprovingMargin, 60, 20, 150, 8)     /* ... subtracted per ply when improving */          \
-  X(RazorMargin, 300, 100, 600, 30)         /* razoring margin per ply (depth <= 2) */           \
+  X(RazorBase, 400, 150, 700, 30)           /* razoring: eval < alpha - base - k * depth^2 */    \
+  X(RazorPerDepthSq, 250, 100, 500, 25)                                                          \
   X(NmpMinDepth, 3, 2, 6, 1)                /* null move pruning: min depth */                   \
   X(NmpBaseReduction, 3, 2, 5, 1)           /* ... base reduction R */                          \
   X(NmpDepthDivisor, 3, 2, 6, 1)            /* ... R += depth / divisor */                       \
