@@ -7,6 +7,9 @@ endif()
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   target_compile_options(janus_flags INTERFACE -O3 -fno-plt)
 endif()
+if(JANUS_TUNE)
+  target_compile_definitions(janus_flags INTERFACE JANUS_TUNE)
+endif()
 if(JANUS_GLIBCXX_ASSERTIONS)
   target_compile_definitions(janus_flags INTERFACE _GLIBCXX_ASSERTIONS)
 endif()
@@ -37,4 +40,39 @@ function(janus_tests name)
   target_compile_definitions(${name} PRIVATE JANUS_SHARED_DATA="${JANUS_SHARED_DATA}"
                                              JANUS_BINARY="$<TARGET_FILE:janus>")
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
+endfunction()
+
+# ---- Fuzzing (libFuzzer) -----------------------------------------------------------------------
+# -DJANUS_FUZZ=ON builds the *_fuzz.cpp targets (one executable each, named after the file:
+# build-fuzz/fuzz/<name>). Clang only: every Janus target is then compiled with
+# -fsanitize=fuzzer-no-link,address,undefined (coverage instrumentation plus ASan/UBSan) and the
+# fuzz executables link libFuzzer's main with -fsanitize=fuzzer,address,undefined. Run them with
+# tools/fuzz.sh (seeds from ../shared/data, fixed time per target). The normal build is unchanged.
+option(JANUS_FUZZ "Build the libFuzzer targets (*_fuzz.cpp; needs clang)" OFF)
+if(JANUS_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "JANUS_FUZZ=ON needs clang (libFuzzer): configure with -DCMAKE_CXX_COMPILER=clang++")
+  endif()
+  if(JANUS_SANITIZE)
+    message(FATAL_ERROR "JANUS_FUZZ=ON already builds with address,undefined; leave JANUS_SANITIZE empty")
+  endif()
+  target_compile_options(janus_flags INTERFACE -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                                               -fno-sanitize-recover=all -g)
+  target_link_options(janus_flags INTERFACE -fsanitize=address,undefined)
+  # Lets code compiled for fuzzing skip what would only slow the fuzzer down (none does yet).
+  target_compile_definitions(janus_flags INTERFACE JANUS_FUZZING=1)
+endif()
+
+# janus_fuzz_target(<name> SOURCES ... DEPS ...): a libFuzzer executable build-dir/fuzz/<name>.
+# Does nothing unless JANUS_FUZZ is on.
+function(janus_fuzz_target name)
+  if(NOT JANUS_FUZZ)
+    return()
+  endif()
+  cmake_parse_arguments(F "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(${name} ${F_SOURCES})
+  target_link_libraries(${name} PRIVATE janus_flags ${F_DEPS})
+  target_link_options(${name} PRIVATE -fsanitize=fuzzer,address,undefined)
+  target_compile_definitions(${name} PRIVATE JANUS_SHARED_DATA="${JANUS_SHARED_DATA}")
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/fuzz)
 endfunction()

@@ -5,6 +5,7 @@
 // am (avoid moves), dm (direct mate in N moves), id. A position is solved when the engine's
 // final move is one of bm and none of am, and, with dm N, the final score is "mate N".
 
+#include <charconv>
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -79,7 +80,12 @@ EpdCase parseLine(const std::string& line, int lineNo) {
     std::string a = arg;
     if (a.size() >= 2 && a.front() == '"' && a.back() == '"') a = a.substr(1, a.size() - 2);
     if (op == "id") c.id = a;
-    if (op == "dm") c.directMate = std::stoi(a);
+    if (op == "dm") {
+      // from_chars, not std::stoi: a bad operand must give a message, not "stoi".
+      auto [end, ec] = std::from_chars(a.data(), a.data() + a.size(), c.directMate);
+      if (a.empty() || ec != std::errc() || end != a.data() + a.size() || c.directMate <= 0)
+        throw Error("line " + std::to_string(lineNo) + ": dm '" + a + "' is not a positive integer");
+    }
     if (op == "bm" || op == "am") {
       std::istringstream ms(a);
       for (std::string san; ms >> san;) (op == "bm" ? c.best : c.avoid).push_back(parseSan(pos, san));

@@ -28,9 +28,14 @@ struct PerftCase {
   std::vector<std::pair<int, u64>> expected;       ///< (depth, nodes)
 };
 
+/// Deepest perft depth a suite file may ask for (the perft command's limit too).
+constexpr int kMaxPerftSuiteDepth = 20;
+
 /// Reads a perft suite: either EPD lines "<fen> ;D1 20 ;D2 400" or python-chess's block format
 /// ("id name" / "epd <fen>" / "perft <depth> <nodes>"). Throws janus::Error naming the file and
-/// line of a malformed entry.
+/// line of a malformed entry: no ";D" entries, a depth outside 0..kMaxPerftSuiteDepth, a node
+/// count that is not a non-negative integer, "epd" without a FEN, "perft" before "epd". The FENs
+/// are not checked here (Position::fromFen does that when the case is run).
 [[nodiscard]] std::vector<PerftCase> loadPerftSuite(const std::string& path);
 
 }  // namespace janus

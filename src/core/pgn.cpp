@@ -583,8 +583,9 @@ std::string escapeTagValue(std::string_view v) {
 class LineWrapper {
  public:
   explicit LineWrapper(std::string& out) : m_out(out) {}
-  void add(std::string_view token) {
-    if (m_column > 0 && m_column + 1 + token.size() > kMaxColumns) {
+  /// Appends a token, starting a new line if it would not fit, unless `noBreakBefore`.
+  void add(std::string_view token, bool noBreakBefore = false) {
+    if (m_column > 0 && m_column + 1 + token.size() > kMaxColumns && !noBreakBefore) {
       m_out += '\n';
       m_column = 0;
     }
@@ -611,7 +612,11 @@ class LineWrapper {
         std::string w(words[k]);
         if (k == 0) w.insert(w.begin(), '{');
         if (k + 1 == words.size()) w += '}';
-        add(w);
+        // A comment line that starts with '[' and a name can look like the next game's tag pair
+        // section ([Event "...), which the reader takes as the end of an unterminated comment;
+        // keep such a word on the line before (found by pgn_fuzz's round-trip property).
+        bool tagLike = w.size() > 1 && w[0] == '[' && (std::isalnum(static_cast<unsigned char>(w[1])) || w[1] == '_');
+        add(w, tagLike);
       }
       return;
     }

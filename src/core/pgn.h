@@ -123,7 +123,9 @@ class PgnReader {
 /// tags in their order. A blank line, then SAN movetext with move numbers ("12. Nf3", and
 /// "12... Nf6" at the start or after a comment), comments in braces (or, if the text contains
 /// '}', as ';' rest-of-line comments), the result, and a blank line. Movetext lines are at most
-/// 79 characters (export format), unless a single word of a comment is longer.
+/// 79 characters (export format), unless a single word of a comment is longer or a comment word
+/// starting with '[' and a letter or digit had to stay at the end of a line (a line starting with
+/// it could read as the next game's tag pairs).
 /// Throws janus::Error if the start FEN is invalid or a move is illegal (game built in code).
 [[nodiscard]] std::string writePgn(const PgnGame& game);
 

@@ -674,6 +674,31 @@ TEST(Pgn, WritePgnFormat) {
   EXPECT_THROW((void)bad.startPosition(), Error);
 }
 
+// Regression (pgn_fuzz round trip): a comment word such as [Event "x"] that the line wrapping put
+// at the start of a line made the reader take it for the next game's tags, so the written game
+// did not read back. Every wrap position is tried.
+TEST(Pgn, CommentWordsThatLookLikeTagsRoundTrip) {
+  for (int n = 0; n < 40; ++n) {
+    PgnGame g;
+    Position pos;
+    for (const char* san : {"e4", "e5"}) {
+      Move m = parseSan(pos, san);
+      g.moves.push_back(m);
+      g.comments.emplace_back();
+      pos.makeMove(m);
+    }
+    std::string comment;
+    for (int i = 0; i < n; ++i) comment += "ab ";
+    g.comments[0] = comment + "[Event \"x\"] [Site_2 \"y\"] [%clk 0:01:00] more";
+    std::string text = writePgn(g);
+    std::vector<PgnError> errors;
+    auto again = readAll(text, &errors);
+    ASSERT_EQ(again.size(), 1u) << text << (errors.empty() ? "" : errors[0].message);
+    EXPECT_EQ(again[0].comments, g.comments) << text;
+    EXPECT_EQ(writePgn(again[0]), text);
+  }
+}
+
 TEST(Pgn, ChessNineSixtyVariantNames) {
   for (const char* variant : {"Chess960", "chess 960", "fischerandom", "Fischer Random", "CHESS960"}) {
     std::string text = std::string("[Variant \"") + variant +

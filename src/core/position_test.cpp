@@ -97,7 +97,50 @@ INSTANTIATE_TEST_SUITE_P(
                     BadFen{"4k3/8/8/8/8/8/8/4K2P w - - 0 1", "first or last rank"},
                     BadFen{"4k3/8/8/8/8/8/PPPPPPPP/P3K3 w - - 0 1", "more than 8 pawns"},
                     BadFen{"p3k3/8/8/8/8/8/8/4K3 w - - 0 1", "first or last rank"},
-                    BadFen{"4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "Black) is in check"}));
+                    BadFen{"4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", "Black) is in check"},
+                    // Malformed-input catalogue (docs/malformed-input.md).
+                    BadFen{"8/8/8/8/8/8/8/8/8 w - - 0 1", "more than 8 ranks"},
+                    BadFen{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w", "has 2 fields"},
+                    BadFen{"4k3/8/8/8/8/8/4K3/7R w K - 0 1", "White king is not on its back rank"},
+                    BadFen{"4k3/8/8/8/8/8/8/4K2R w KK - 0 1", "repeats a castling right"},
+                    BadFen{"rnbqk1nr/ppppbppp/8/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq e6 0 1", "impossible"},
+                    BadFen{"4k3/8/8/8/8/8/8/4K3 b - e3 0 1", "impossible"},
+                    BadFen{"4k3/8/8/8/8/8/8/4K3 w - - 0 100001", "too large"},
+                    BadFen{"4k3/8/8/8/NNNNNNNN/NNNNNNNN/N7/4K3 w - - 0 1", "White has more than 16 pieces"},
+                    BadFen{"4k3/8/8/8/8/8/8/4K3 w - - -1 1", "field 5"},
+                    BadFen{"4k3/8/8/8/8/8/8/4K3 w - - 0 99999999999999999999", "field 6"},
+                    BadFen{"4k3/8/8/8/8/8/8/4K3 W - - 0 1", "'W' is not 'w' or 'b'"},
+                    BadFen{"4k3/8/8/8/8/8/8/4K3 w - e3e4 0 1", "'e3e4' is not a square"},
+                    BadFen{"4kk2/8/8/8/8/8/8/4K3 w - - 0 1", "Black has 2 kings"},
+                    BadFen{"8/8/8/8/8/8/8/4K3 w - - 0 1", "Black has no king"},
+                    BadFen{"4k3/8/8/8/8/8/8/4K3\xff w - - 0 1", "is not a piece letter"}));
+
+TEST(Position, OverlongFenIsRejected) {
+  std::string fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
+  for (int i = 0; i < 10000; ++i) fen += "/8";
+  EXPECT_THROW((void)Position::fromFen(fen + " w KQkq - 0 1"), Error);
+  std::string junk(1 << 20, 'x');
+  EXPECT_THROW((void)Position::fromFen(std::string(Position::kStartFen) + " " + junk), Error);
+  EXPECT_THROW((void)Position::fromFen(junk), Error);
+}
+
+TEST(Position, LenientFenForms) {
+  // White space of any kind and amount, CRLF, and a missing clock pair (EPD) are accepted.
+  EXPECT_EQ(Position::fromFen("  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\tw  KQkq -  0 1\r\n").fen(),
+            Position::kStartFen);
+  EXPECT_EQ(Position::fromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -").fen(), Position::kStartFen);
+  // Fullmove 0 is read as 1; a huge halfmove clock is capped at 10000.
+  EXPECT_EQ(Position::fromFen("4k3/8/8/8/8/8/8/4K3 w - - 0 0").fullmoveNumber(), 1);
+  EXPECT_EQ(Position::fromFen("4k3/8/8/8/8/8/8/4K3 w - - 99999 1").halfmoveClock(), 10000);
+  // An en passant square with no legal capture is accepted and dropped (FIDE 9.2.3 keys).
+  EXPECT_EQ(Position::fromFen("4k3/8/8/4p3/8/8/8/4K3 w - e6 0 1").epSquare(), kNoSquare);
+  // Positions that cannot arise in a game but are well defined are accepted: a triple check
+  // and a pawn-less side with 15 queens (move lists stay below kMaxMoves = 256).
+  Position triple = Position::fromFen("4k3/8/3N4/1B6/8/8/4R3/4K3 b - - 0 1");
+  EXPECT_EQ(popCount(triple.checkers()), 3);
+  for (Move m : legalMoves(triple)) EXPECT_EQ(m.from(), kE8);
+  EXPECT_EQ(legalMoves(Position::fromFen("kn2Q3/ppQ4Q/Q4Q2/3Q4/1Q4Q1/4Q3/Q6Q/KQQQ1Q2 w - - 0 1")).size(), 237);
+}
 
 /// Plays random legal games and checks after every move that the incremental Zobrist keys and
 /// checkers equal a recomputation, and that unmaking every move restores the original FEN and key.

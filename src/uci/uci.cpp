@@ -1,5 +1,6 @@
 #include "uci/uci.h"
 
+#include <algorithm>
 #include <charconv>
 #include <iostream>
 #include <sstream>
@@ -115,6 +116,8 @@ bool UciProtocol::handle(const std::string& line) {
       send("info string static eval " + std::to_string(m_engine.staticEval()) + " cp (side to move)");
     else if (cmd == "debug" || cmd == "register")
       ;  // accepted and ignored
+    else if (cmd.size() > 64)  // junk: do not echo a huge word back (a GUI's log, a pipe that fills up)
+      throw Error("unknown command '" + cmd.substr(0, 64) + "...' (" + std::to_string(cmd.size()) + " bytes)");
     else
       throw Error("unknown command '" + cmd + "'");
   } catch (const Error& e) {
@@ -166,22 +169,31 @@ void UciProtocol::cmdPosition(const std::string& args) {
   // position startpos|fen <fen> [moves m1 m2 ...]
   std::istringstream ss(args);
   std::string token, fen;
+  bool haveMoves = false;
   ss >> token;
   if (token == "startpos") {
     fen = "startpos";
-    ss >> token;
+    if (ss >> token) {
+      // Anything but "moves" here is an error (it used to be ignored silently, so that
+      // "position startpos e2e4" set up the start position without the move).
+      if (token != "moves") throw Error("position: expected 'moves', got '" + token + "'");
+      haveMoves = true;
+    }
   } else if (token == "fen") {
-    while (ss >> token && token != "moves") fen += (fen.empty() ? "" : " ") + token;
+    while (ss >> token) {
+      if (token == "moves") {
+        haveMoves = true;
+        break;
+      }
+      fen += (fen.empty() ? "" : " ") + token;
+    }
     if (fen.empty()) throw Error("position fen: missing FEN");
   } else {
     throw Error("position: expected 'startpos' or 'fen <FEN>', got '" + token + "'");
   }
   std::vector<std::string> moves;
-  if (token == "moves") {
+  if (haveMoves)
     while (ss >> token) moves.push_back(token);
-  } else if (ss >> token) {
-    throw Error("position: expected 'moves', got '" + token + "'");
-  }
   m_engine.setPosition(fen, moves);
 }
 
@@ -198,8 +210,11 @@ void UciProtocol::cmdGo(const std::string& args) {
       if (i + 1 >= tokens.size()) throw Error("go " + t + ": missing value");
       return parseNumber(tokens[++i], t, min, max);
     };
-    if (t == "wtime") limits.time[kWhite] = next(-kMaxMs, kMaxMs);
-    else if (t == "btime") limits.time[kBlack] = next(-kMaxMs, kMaxMs);
+    // A clock that is already negative still gets a move (as fast as possible). Clamped here,
+    // not after the loop: -1 is SearchLimits' "not set", so "wtime -1" used to mean no clock at
+    // all and an endless search.
+    if (t == "wtime") limits.time[kWhite] = std::max<i64>(0, next(-kMaxMs, kMaxMs));
+    else if (t == "btime") limits.time[kBlack] = std::max<i64>(0, next(-kMaxMs, kMaxMs));
     else if (t == "winc") limits.inc[kWhite] = next(-kMaxMs, kMaxMs);
     else if (t == "binc") limits.inc[kBlack] = next(-kMaxMs, kMaxMs);
     else if (t == "movestogo") limits.movesToGo = int(next(0, 10000));
@@ -226,9 +241,6 @@ void UciProtocol::cmdGo(const std::string& args) {
       throw Error("go: unknown parameter '" + t + "'");
     }
   }
-  // A clock that is already negative still gets a move (as fast as possible).
-  for (auto& t : limits.time)
-    if (t < -1) t = 0;
   m_engine.go(limits);
 }
 

@@ -80,6 +80,77 @@ TEST(Uci, MalformedInputGivesErrorsAndKeepsState) {
   EXPECT_TRUE(contains(out, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
 }
 
+// Malformed-input catalogue (docs/malformed-input.md): more bad commands, each answered with one
+// "info string error" line while the engine keeps its state.
+TEST(Uci, MoreMalformedCommands) {
+  std::string out = runScript(
+      "position startpos moves e2e4\n"
+      "position fen\n"
+      "position startpos e2e4\n"
+      "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1e3\n"
+      "go wtime 99999999999999999999\n"
+      "go perft 21\n"
+      "go depth 0\n"
+      "go searchmoves e2e4\n"
+      "setoption name MultiPV value many\n"
+      "setoption name Ponder value maybe\n"
+      "setoption name\n"
+      "setoption name Threads value -1\n"
+      "d\n");
+  EXPECT_TRUE(contains(out, "info string error: position fen: missing FEN")) << out;
+  EXPECT_TRUE(contains(out, "info string error: position: expected 'moves', got 'e2e4'"));
+  EXPECT_TRUE(contains(out, "info string error: move 1 of the position command: illegal move 'e1e3'"));
+  EXPECT_TRUE(contains(out, "info string error: go wtime: '99999999999999999999' is not an integer"));
+  EXPECT_TRUE(contains(out, "info string error: go perft: 21 is out of range 0..20"));
+  EXPECT_TRUE(contains(out, "info string error: go depth: 0 is out of range"));
+  EXPECT_TRUE(contains(out, "info string error: illegal move 'e2e4'"));
+  EXPECT_TRUE(contains(out, "info string error: option MultiPV: 'many' is not an integer"));
+  EXPECT_TRUE(contains(out, "info string error: option Ponder: 'maybe' is not true or false"));
+  EXPECT_TRUE(contains(out, "info string error: setoption: missing option name"));
+  EXPECT_TRUE(contains(out, "info string error: option Threads: -1 is out of range"));
+  EXPECT_FALSE(contains(out, "bestmove")) << "no rejected go may start a search";
+  EXPECT_TRUE(contains(out, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"));
+}
+
+// Regression: -1 is SearchLimits' "no clock", so "go wtime -1 btime -1" (a flagged clock) searched
+// until stop. A negative clock now means "move at once".
+TEST(Uci, NegativeClockMovesAtOnce) {
+  std::string out = runScript("position startpos\ngo wtime -1 btime -1\ngo wtime -5000 btime 1000 movestogo 1\n");
+  size_t first = out.find("bestmove ");
+  ASSERT_NE(first, std::string::npos) << out;
+  EXPECT_NE(out.find("bestmove ", first + 1), std::string::npos) << out;
+}
+
+TEST(Uci, CrLfEmptyLinesAndBinaryJunk) {
+  std::string out = runScript(std::string("\r\n   \t \nisready\r\nposition startpos moves e2e4\r\n") +
+                              std::string("\x00\x01\xfe\xff\n", 5) + "\x1b[2J\nd\r\n");
+  EXPECT_TRUE(contains(out, "readyok\n")) << out;
+  EXPECT_TRUE(contains(out, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1")) << out;
+  EXPECT_TRUE(contains(out, "info string error: unknown command"));
+  // Empty and blank lines get no answer at all.
+  EXPECT_EQ(runScript("\n\r\n \t\n"), "");
+}
+
+TEST(Uci, CommandsDuringASearch) {
+  Engine engine;
+  std::ostringstream out;
+  UciProtocol uci(engine, out);
+  uci.handle("go infinite");
+  uci.handle("go depth 1");
+  uci.handle("setoption name Hash value 8");
+  uci.handle("position startpos moves e2e4");  // allowed: the search has its own copy
+  uci.handle("isready");
+  uci.handle("stop");
+  engine.wait();
+  std::string s = out.str();
+  EXPECT_TRUE(contains(s, "info string error: a search is already running (send stop first)")) << s;
+  EXPECT_TRUE(contains(s, "info string error: cannot set option 'Hash' while searching"));
+  EXPECT_TRUE(contains(s, "readyok"));
+  EXPECT_TRUE(contains(s, "bestmove "));
+  EXPECT_EQ(engine.options().integer("Hash"), 16);
+  EXPECT_EQ(engine.position().sideToMove(), kBlack);
+}
+
 TEST(Uci, SetOptionWithSpacesInNameAndValue) {
   std::string out = runScript("setoption name Move Overhead value 50\nsetoption name Clear Hash\nisready\n");
   EXPECT_FALSE(contains(out, "error")) << out;

@@ -96,6 +96,32 @@ TEST(JanusBinary, MalformedInputKeepsTheEngineRunning) {
   EXPECT_NO_THROW((void)parseUci(pos, best.substr(9, 4), false)) << best;
 }
 
+// Malformed-input catalogue (docs/malformed-input.md): NUL bytes, escape sequences, a 1 MiB line
+// and CRLF line ends are answered (or ignored) line by line; the engine stays usable.
+TEST(JanusBinary, BinaryJunkAndHugeLines) {
+  JanusProcess j;
+  j.send(std::string("\0\0\0position\0startpos", 20));
+  j.send("\x1b[2J\x1b[H\x07\x08");
+  j.send(std::string(1 << 20, 'x'));
+  // The reply names the word, cut to 64 bytes (a 1 MiB echo could fill the GUI's pipe).
+  EXPECT_EQ(j.expect("info string error: unknown command 'xxxx"),
+            "info string error: unknown command '" + std::string(64, 'x') + "...' (1048576 bytes)");
+  j.send(std::string(1 << 16, ' ') + "isready");
+  ASSERT_EQ(j.expect("readyok"), "readyok");
+  j.send("position startpos moves e2e4\r");
+  j.send("go depth 3\r");
+  std::string best = j.expect("bestmove");
+  Position pos;
+  pos.makeMove(parseUci(pos, "e2e4", false));
+  EXPECT_NO_THROW((void)parseUci(pos, best.substr(9, 4), false)) << best;
+}
+
+TEST(JanusBinary, EmptyStdinExitsCleanly) {
+  JanusProcess j;
+  j.process().stop(5000ms);  // closes stdin at once
+  EXPECT_EQ(j.process().exitDescription(), "exited with code 0");
+}
+
 TEST(JanusBinary, TenThousandMovePositionCommand) {
   JanusProcess j;
   std::string cmd = "position startpos moves";
@@ -165,6 +191,40 @@ TEST(JanusBinary, CommandLineTools) {
   std::tie(code, out) = runCli("perft 3 \"8/8/8/8/8/2R5/1R6/6k1 w - - 0 1\"");
   EXPECT_EQ(code, "exit 1");
   EXPECT_NE(out.find("White has no king"), std::string::npos);
+}
+
+// A bad EPD test-suite line is skipped with a message naming it (an operand of dm that is not a
+// number used to be reported as just "stoi").
+TEST(JanusBinary, MalformedEpdSuiteLinesAreSkipped) {
+  std::string path = testing::TempDir() + "/janus-binary-test-bad-suite.epd";
+  {
+    std::unique_ptr<FILE, int (*)(FILE*)> f(fopen(path.c_str(), "w"), fclose);
+    ASSERT_TRUE(f);
+    fputs("4k3/8/8/8/8/8/8/4K3 w - - dm x;\n4k3/8/8/8/8/8/8/4K3 w - -\nno fen here\n"
+          "6k1/4Rppp/8/8/8/8/5PPP/6K1 w - - bm Re8#; id \"mate\";\n", f.get());
+  }
+  auto [code, out] = runCli("epdtest --depth 2 " + path);
+  EXPECT_EQ(code, "exit 0") << out;
+  EXPECT_NE(out.find(path + ":1: skipped: line 1: dm 'x' is not a positive integer"), std::string::npos) << out;
+  EXPECT_NE(out.find(path + ":2: skipped: line 2: no bm, am or dm operation"), std::string::npos) << out;
+  EXPECT_NE(out.find(path + ":3: skipped: line 3: fewer than 4 FEN fields"), std::string::npos) << out;
+  EXPECT_NE(out.find("solved 1/1 (3 lines skipped)"), std::string::npos) << out;
+  std::remove(path.c_str());
+}
+
+// Regression (perft_suite_fuzz): a suite line "epd" without a FEN aborted janus perftsuite with
+// an uncaught std::out_of_range; now it is an error naming the file and line.
+TEST(JanusBinary, MalformedPerftSuiteIsAnError) {
+  std::string path = testing::TempDir() + "/janus-binary-test-bad-suite.perft";
+  {
+    std::unique_ptr<FILE, int (*)(FILE*)> f(fopen(path.c_str(), "w"), fclose);
+    ASSERT_TRUE(f);
+    fputs("id empty\nepd\n", f.get());
+  }
+  auto [code, out] = runCli("perftsuite " + path);
+  EXPECT_EQ(code, "exit 1") << out;
+  EXPECT_NE(out.find("error: " + path + ":2: 'epd' without a FEN"), std::string::npos) << out;
+  std::remove(path.c_str());
 }
 
 }  // namespace
