@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Janus developer entry point (see README.md).
-#   ./dev.sh main   install what is missing, build Release, run the main job
+#   ./dev.sh main   install what is missing, build Release and the web page, start the GUI (prints its URL)
 #   ./dev.sh test   install what is missing, build Release + sanitizer builds, run every test
+#   ./dev.sh game   set up as above, then play one game against Stockfish (UCI_Elo 1800) at 10+0.1
 # Works on a fresh Debian 12 machine as root or with sudo.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -9,8 +10,9 @@ cd "$(dirname "$0")"
 APT_PACKAGES=(
   build-essential cmake ninja-build pkg-config git python3 clang
   libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libcli11-dev libzstd-dev zstd
-  libcpp-httplib-dev nlohmann-json3-dev
+  libcpp-httplib-dev nlohmann-json3-dev libgaviotatb-dev gaviotatb gnuchess-book
   stockfish ethereal-chess toga2 glaurung
+  chromium
 )
 JOBS=$(nproc)
 
@@ -21,6 +23,8 @@ install_deps() {
   for p in "${APT_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
+  # Node.js and npm build the web page; use the machine's if it has them, else Debian's.
+  command -v npm >/dev/null || missing+=(nodejs npm)
   if ((${#missing[@]})); then
     log "installing ${missing[*]}"
     local sudo=""
@@ -41,7 +45,23 @@ build() {
 
 build_release() { build build -DCMAKE_BUILD_TYPE=Release; }
 
-run_main() {
+# The web page (web/dist): npm packages from the lock file, then TypeScript check + esbuild bundle.
+build_web() {
+  log "building the web page (web/dist)"
+  if [ ! -f web/node_modules/.package-lock.json ] || [ web/package-lock.json -nt web/node_modules/.package-lock.json ]; then
+    (cd web && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+  (cd web && npm run --silent build)
+}
+
+setup() { install_deps; build_release; build_web; }
+
+run_gui() {
+  log "Janus web GUI (Ctrl-C stops it)"
+  exec build/janus gui
+}
+
+run_game() {
   log "Janus vs Stockfish (UCI_Elo 1800), 10+0.1"
   build/janus match \
     --engine "name=Janus cmd=build/janus" \
@@ -55,6 +75,8 @@ THREADED_TESTS='AlphaBeta|Engine|Uci|TranspositionTable|JanusBinary|Match'
 run_tests() {
   log "unit and integration tests (Release)"
   ctest --test-dir build --output-on-failure -j "$JOBS"
+  log "browser tests (Chromium headless, playwright-core)"
+  (cd web && JANUS_BIN=../build/janus npm test)
   tools/perft-suite.sh --quick
   tools/bench-signature.sh build/janus
 
@@ -69,7 +91,8 @@ run_tests() {
 }
 
 case "${1:-}" in
-  main) install_deps; build_release; run_main ;;
-  test) install_deps; build_release; run_tests ;;
-  *) echo "usage: $0 main|test" >&2; exit 2 ;;
+  main) setup; run_gui ;;
+  test) setup; run_tests ;;
+  game) setup; run_game ;;
+  *) echo "usage: $0 main|test|game" >&2; exit 2 ;;
 esac

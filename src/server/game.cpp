@@ -1,0 +1,210 @@
+#include "server/game.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "util/error.h"
+
+namespace janus::server {
+
+std::string_view terminationName(Termination t) {
+  switch (t) {
+    case Termination::kNone: return "";
+    case Termination::kCheckmate: return "checkmate";
+    case Termination::kStalemate: return "stalemate";
+    case Termination::kThreefold: return "threefold";
+    case Termination::kFiftyMoves: return "fifty-moves";
+    case Termination::kInsufficientMaterial: return "insufficient-material";
+    case Termination::kResignation: return "resignation";
+    case Termination::kTime: return "time";
+    case Termination::kAdjudicated: return "adjudicated";
+  }
+  return "";
+}
+
+namespace {
+// Results as std::string constants: assigning them avoids a false -Wrestrict warning of GCC 12
+// (bug 105329) on assigning short literals to std::string.
+const std::string kWhiteWins = "1-0", kBlackWins = "0-1", kDrawn = "1/2-1/2", kOngoing = "*";
+}  // namespace
+
+Game::Game() { reset("startpos"); }
+
+void Game::reset(std::string_view fen) {
+  Position start;
+  if (!fen.empty() && fen != "startpos") {
+    try {
+      start = Position::fromFen(fen);
+    } catch (const Error& e) {
+      throw Error(std::string("bad FEN: ") + e.what());
+    }
+  }
+  m_start = start;
+  m_pos = start;
+  m_moves.clear();
+  m_sans.clear();
+  m_fens = {start.fen()};
+  m_result = kOngoing;
+  m_termination = Termination::kNone;
+  detectEnd();
+}
+
+void Game::loadPgn(const std::string& text) {
+  std::istringstream in(text);
+  PgnReader reader(in, "PGN");
+  PgnGame g;
+  if (!reader.next(g)) {
+    if (!reader.errors().empty()) {
+      const PgnError& e = reader.errors().front();
+      throw Error("PGN: line " + std::to_string(e.line) + ": " + e.message);
+    }
+    throw Error("PGN: no game found");
+  }
+  Game loaded;
+  loaded.m_start = g.startPosition();
+  loaded.m_pos = loaded.m_start;
+  loaded.m_fens = {loaded.m_start.fen()};
+  for (Move m : g.moves) {
+    loaded.m_sans.push_back(toSan(loaded.m_pos, m));
+    loaded.m_moves.push_back(m);
+    loaded.m_pos.makeMove(m);
+    loaded.m_fens.push_back(loaded.m_pos.fen());
+  }
+  loaded.detectEnd();
+  if (!loaded.over() && g.result != "*") {
+    loaded.m_result = g.result;
+    loaded.m_termination = Termination::kAdjudicated;
+  }
+  for (const auto& [name, value] : g.tags)
+    if (name != "Result" && name != "FEN" && name != "SetUp" && name != "Termination") loaded.tags.emplace_back(name, value);
+  *this = std::move(loaded);
+}
+
+Move Game::play(std::string_view uci) {
+  if (over()) throw Error("the game is over (" + m_result + ")");
+  Move m = parseUci(m_pos, uci, m_pos.isChess960());
+  play(m);
+  return m;
+}
+
+void Game::play(Move m) {
+  if (over()) throw Error("the game is over (" + m_result + ")");
+  if (!m_pos.isLegal(m)) throw Error("illegal move '" + toUci(m, m_pos.isChess960()) + "' in position " + m_pos.fen());
+  m_sans.push_back(toSan(m_pos, m));
+  m_moves.push_back(m);
+  m_pos.makeMove(m);
+  afterMove();
+}
+
+void Game::afterMove() {
+  m_fens.push_back(m_pos.fen());
+  detectEnd();
+}
+
+void Game::detectEnd() {
+  m_result = kOngoing;
+  m_termination = Termination::kNone;
+  if (!hasLegalMove(m_pos)) {
+    if (m_pos.inCheck()) {
+      m_termination = Termination::kCheckmate;
+      m_result = m_pos.sideToMove() == kWhite ? kBlackWins : kWhiteWins;
+    } else {
+      m_termination = Termination::kStalemate;
+      m_result = kDrawn;
+    }
+  } else if (m_pos.isInsufficientMaterial()) {
+    m_termination = Termination::kInsufficientMaterial;
+    m_result = kDrawn;
+  } else if (m_pos.isRepetition(2)) {
+    m_termination = Termination::kThreefold;
+    m_result = kDrawn;
+  } else if (m_pos.isFiftyMoveDraw()) {
+    m_termination = Termination::kFiftyMoves;
+    m_result = kDrawn;
+  }
+}
+
+int Game::undo(int plies) {
+  int n = std::clamp(plies, 0, ply());
+  for (int i = 0; i < n; ++i) {
+    m_pos.unmakeMove(m_moves.back());
+    m_moves.pop_back();
+    m_sans.pop_back();
+    m_fens.pop_back();
+  }
+  if (n > 0 || (m_termination == Termination::kResignation || m_termination == Termination::kTime ||
+                m_termination == Termination::kAdjudicated))
+    detectEnd();
+  return n;
+}
+
+void Game::truncate(int keep) {
+  if (keep < 0 || keep > ply()) throw Error("ply " + std::to_string(keep) + " is out of range 0.." + std::to_string(ply()));
+  undo(ply() - keep);
+}
+
+void Game::resign(Color loser) {
+  if (over()) return;
+  m_termination = Termination::kResignation;
+  m_result = loser == kWhite ? kBlackWins : kWhiteWins;
+}
+
+void Game::flagTime(Color loser) {
+  if (over()) return;
+  m_termination = Termination::kTime;
+  Color winner = ~loser;
+  bool winnerBare = m_pos.pieces(winner) == m_pos.pieces(winner, kKing);
+  m_result = winnerBare ? kDrawn : (loser == kWhite ? kBlackWins : kWhiteWins);
+}
+
+Position Game::positionAt(int at) const {
+  if (at < 0 || at > ply()) throw Error("ply " + std::to_string(at) + " is out of range 0.." + std::to_string(ply()));
+  Position p = m_start;
+  for (int i = 0; i < at; ++i) p.makeMove(m_moves[i]);
+  return p;
+}
+
+std::string Game::uci(int i) const { return toUci(m_moves.at(i), m_start.isChess960()); }
+
+std::string Game::endMessage() const {
+  const std::string winner = m_result == "1-0" ? "White wins." : m_result == "0-1" ? "Black wins." : "draw.";
+  const std::string loser = m_result == "1-0" ? "Black" : "White";
+  std::string s;
+  switch (m_termination) {
+    case Termination::kNone: break;
+    case Termination::kCheckmate: s.append("Checkmate: ").append(winner); break;
+    case Termination::kStalemate: s = "Stalemate: draw."; break;
+    case Termination::kThreefold: s = "Threefold repetition: draw."; break;
+    case Termination::kFiftyMoves: s = "Fifty-move rule: draw."; break;
+    case Termination::kInsufficientMaterial: s = "Insufficient material: draw."; break;
+    case Termination::kResignation: s.append(loser).append(" resigns: ").append(winner); break;
+    case Termination::kTime:
+      if (m_result == "1/2-1/2")
+        s = "Time out, but the opponent cannot mate: draw.";
+      else
+        s.append(loser).append(" lost on time: ").append(winner);
+      break;
+    case Termination::kAdjudicated: s.append("Game over: ").append(m_result).append("."); break;
+  }
+  return s;
+}
+
+std::string Game::pgn() const {
+  PgnGame g;
+  for (const auto& [name, value] : tags) g.setTag(name, value);
+  if (m_start.fen() != Position().fen() || m_start.isChess960()) g.startFen = m_start.fen();
+  g.chess960 = m_start.isChess960();
+  g.moves = m_moves;
+  g.comments.assign(m_moves.size(), "");
+  g.result = m_result;
+  if (over()) {
+    static const char* kPgnTermination[] = {"", "normal", "normal", "normal", "normal", "normal", "normal",
+                                            "time forfeit", "adjudication"};
+    g.setTag("Termination", kPgnTermination[int(m_termination)]);
+  }
+  return writePgn(g);
+}
+
+}  // namespace janus::server

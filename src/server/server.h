@@ -1,0 +1,103 @@
+#pragma once
+// The web GUI server (`janus gui`): a local HTTP server (cpp-httplib) with a JSON API, a
+// server-sent-events stream per session, and the built web assets (web/dist). It holds the games
+// (server/session.h) and talks to the engine through the Engine facade only.
+//
+// Endpoints (all JSON unless noted; docs/gui.md has the request and response shapes):
+//   GET    /api/info                            engine faces, levels, review thresholds, options
+//   POST   /api/sessions                        new session (one per browser tab) -> {id, state}
+//   GET    /api/sessions/{id}                   state
+//   DELETE /api/sessions/{id}                   end the session (game saved)
+//   POST   /api/sessions/{id}/{new|move|undo|resign|load|mode|analysis|hint|evaluate|review}
+//   POST   /api/sessions/{id}/leave             the page goes away: stop searching (sendBeacon)
+//   GET    /api/sessions/{id}/events            text/event-stream: "state", "info", "review"
+//   GET    /api/sessions/{id}/pgn               application/x-chess-pgn
+//   GET    /api/reports/{name}                  a bug report (text/plain)
+//   GET    /*                                   static files from the web folder only
+// Errors: 400 {"error": "..."} for malformed JSON, bad fields, illegal moves, bad FEN/PGN; 404 for
+// unknown sessions, reports and files; 403 for POST/DELETE without the "X-Janus: 1" header (so
+// that other web sites cannot drive the server: a custom header needs a CORS preflight, which is
+// never granted) and for a foreign Host header while bound to loopback (DNS rebinding); 503 when
+// all sessions are taken; 500 {"error", "report": "/api/reports/<name>"} for an internal error,
+// after saving the game and writing a bug report.
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "server/session.h"
+#include "server/storage.h"
+
+namespace httplib {
+class Server;
+}
+
+namespace janus::server {
+
+/// The web assets folder compiled in: <source>/web/dist.
+[[nodiscard]] std::filesystem::path defaultWebDir();
+
+struct ServerConfig {
+  std::string host = "127.0.0.1";  ///< interface to bind (loopback by default)
+  int port = 8080;                 ///< 0: any free port (see GuiServer::port())
+  std::filesystem::path webDir = defaultWebDir();
+  std::filesystem::path dataDir = Storage::defaultDataDir();
+  int maxSessions = 16;            ///< sessions (tabs) at once
+  std::chrono::seconds sessionIdle{1800};  ///< a session without stream and requests this long is closed
+  bool debugEndpoints = false;     ///< enables POST /api/sessions/{id}/debug/fail (tests of the
+                                   ///< error path: it throws std::runtime_error)
+  SessionConfig session;
+};
+
+class GuiServer {
+ public:
+  /// Prepares the server (creates the data folder). Throws janus::Error if the data folder cannot
+  /// be created. The web folder may be missing: the API works and pages answer 404.
+  explicit GuiServer(ServerConfig config);
+  ~GuiServer();
+  GuiServer(const GuiServer&) = delete;
+  GuiServer& operator=(const GuiServer&) = delete;
+
+  /// Binds the listening socket; returns the port. Throws janus::Error if it cannot bind.
+  int bind();
+  /// Serves until stop() (blocks the calling thread). Call bind() first.
+  void run();
+  /// Stops serving (thread-safe, may be called from any thread); run() returns, sessions close and
+  /// their games are saved.
+  void stop();
+
+  [[nodiscard]] int port() const { return m_port; }
+  /// "http://<host>:<port>/".
+  [[nodiscard]] std::string url() const;
+  [[nodiscard]] const ServerConfig& config() const { return m_config; }
+  [[nodiscard]] size_t sessionCount();
+
+ private:
+  void routes();
+  std::shared_ptr<Session> findSession(const std::string& id);
+  void reaperLoop();
+  void closeAll();
+
+  ServerConfig m_config;
+  Storage m_storage;
+  std::unique_ptr<httplib::Server> m_http;
+  int m_port = 0;
+  std::string m_infoJson;
+
+  std::mutex m_sessionsMutex;
+  std::map<std::string, std::shared_ptr<Session>> m_sessions;
+
+  std::atomic<bool> m_stopping{false};
+  std::atomic<bool> m_runCalled{false};
+  std::atomic<bool> m_runExited{false};
+  std::mutex m_reaperMutex;
+  std::condition_variable m_reaperCv;
+  std::thread m_reaper;
+};
+
+}  // namespace janus::server

@@ -1,0 +1,246 @@
+#pragma once
+// One GUI session (one browser tab): a game, its settings and clocks, one Engine instance with its
+// own transposition table, and the queue of events streamed to the page.
+//
+// Threading. Three kinds of threads touch a session:
+//   * HTTP handler threads call the public methods. Every method that talks to the engine holds
+//     m_engineMutex for its whole duration (the Engine facade wants its calls serialised).
+//   * The engine's search thread runs the info/bestmove callbacks. They take only m_stateMutex
+//     (briefly) and the event queue's own lock; they never wait for a browser.
+//   * The review thread (one at a time) takes m_engineMutex per position and stops as soon as
+//     m_reviewCancel is set.
+// Lock order: m_reviewMutex, then m_engineMutex, then m_stateMutex; nobody waits for the engine
+// (Engine::wait) while holding m_stateMutex, so the bestmove callback can always finish. Stopping a
+// search first marks it stale (m_kind = kNone, m_thinking = false), so a result that arrives after
+// the game changed is ignored.
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/engine.h"
+#include "server/event_queue.h"
+#include "server/game.h"
+#include "server/storage.h"
+
+namespace janus::server {
+
+using Clock = std::chrono::steady_clock;
+using Json = nlohmann::json;
+
+/// A quick playing level: depth + move time caps for the engine's moves (whichever is reached
+/// first); level 8 has no depth cap. The other ways to set the strength are an Elo (the engine's
+/// UCI_LimitStrength + UCI_Elo, engine/strength.h) and a fixed time per move.
+struct Level {
+  int level;        ///< 1..8
+  int depth;        ///< plies (0: no cap)
+  i64 moveTimeMs;   ///< milliseconds per move
+};
+inline constexpr Level kLevels[] = {{1, 1, 50},  {2, 2, 100}, {3, 3, 150},  {4, 5, 250},
+                                    {5, 7, 400}, {6, 9, 700}, {7, 12, 1000}, {8, 0, 2000}};
+inline constexpr int kLevelCount = 8;
+/// Time cap per move (ms) when playing by Elo without a clock: the level's node budget normally
+/// ends the search long before.
+inline constexpr i64 kEloMoveTimeCapMs = 5000;
+
+/// Settings shared by all sessions (from the command line).
+struct SessionConfig {
+  int hashMiB = 16;                           ///< transposition table per session (MiB)
+  std::chrono::milliseconds heartbeatTimeout{15000};  ///< no request or stream write for this long:
+                                              ///< a running search is stopped
+  int hintDepth = 10;                         ///< hint search: depth cap (plies) ...
+  i64 hintMoveTimeMs = 800;                   ///< ... and time cap (ms)
+  int evalDepth = 12;                         ///< E (evaluate) search: depth cap ...
+  i64 evalMoveTimeMs = 300;                   ///< ... and time cap (ms)
+};
+
+/// Centipawn-loss thresholds of the game review (see docs/gui.md): a move that loses at least
+/// this much (mover's view, evaluations clamped to +-kReviewClampCp) is an inaccuracy, mistake or
+/// blunder. Values: the classic centipawn thresholds of Lichess's analysis (lila
+/// modules/analyse Advice.scala, CpAdvice: 50 / 100 / 300), also used by most GUIs.
+inline constexpr int kInaccuracyCp = 50;
+inline constexpr int kMistakeCp = 100;
+inline constexpr int kBlunderCp = 300;
+inline constexpr int kReviewClampCp = 1000;  ///< mate = +-1000 for the loss computation
+
+class Session {
+ public:
+  /// Creates the session and its engine (Hash = config.hashMiB). `id` is the session's random
+  /// identifier. `storage` must outlive the session.
+  Session(std::string id, const SessionConfig& config, Storage& storage);
+  /// Cancels the review, stops the search and saves the game (if it has moves).
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  [[nodiscard]] const std::string& id() const { return m_id; }
+
+  // ---- Requests (HTTP handler threads). Each returns the new state (see stateJson) unless
+  // documented otherwise; bad input throws janus::Error (HTTP 400). ----------------------------
+  /// {"color": "white"|"black"|"random", "level": 1..8, "moveTimeMs": 0|50..60000,
+  ///  "clock": {"minutes": 0.01..180, "increment": 0..60} | null, "fen": "<FEN>" (optional),
+  ///  "elo": <int> (optional, only when the engine has UCI_Elo), "face": "alphabeta-hce"}
+  Json newGame(const Json& req);
+  /// {"uci": "e2e4", "ply": <int, optional: play from the position after this many moves,
+  /// dropping the later moves (analysis mode only)>}
+  Json move(const Json& req);
+  /// Play mode: takes back moves until it is the player's turn again (the engine's reply and the
+  /// player's move). Analysis mode: one move.
+  Json undo();
+  /// The player resigns (play mode).
+  Json resign();
+  /// {"fen": "<FEN>"} or {"pgn": "<PGN text>"}: replaces the game; keeps the mode.
+  Json load(const Json& req);
+  /// {"mode": "play"|"analysis", "color": "white"|"black" (play: the player's side)}.
+  Json setMode(const Json& req);
+  /// {"on": bool, "multiPv": 1..5, "ply": <int, optional: position to analyse, default the last>}.
+  /// Infinite analysis; lines arrive as "info" events.
+  Json analysis(const Json& req);
+  /// Searches the current position with the hint limits and returns
+  /// {"uci", "san", "score": {"cp"|"mate": n (White's view)}, "depth"}. Blocks up to about
+  /// hintMoveTimeMs. Error if the game is over or it is the engine's turn.
+  Json hint();
+  /// {"ply": <int, optional>} -> {"ply", "fen", "score": {...} | null, "depth", "static": {...}}:
+  /// a short search's score and the hand-crafted evaluation term by term (eval/trace.h).
+  Json evaluate(const Json& req);
+  /// {"depth": 1..20 (default 10), "moveTimeMs": 10..5000 (default 1000)}: starts the review
+  /// of the whole game (finished game or analysis mode) on a background thread. Progress comes as
+  /// "review" events; the result appears in the state ("review").
+  Json review(const Json& req);
+
+  /// The full state: see docs/gui.md ("State").
+  [[nodiscard]] Json stateJson();
+  [[nodiscard]] std::string pgn();
+  /// Text for a bug report: the game's PGN, FEN history and state. Does not wait for a busy lock
+  /// for more than a moment (a report is written while something went wrong).
+  [[nodiscard]] std::string reportText();
+
+  // ---- Lifetime (server threads) --------------------------------------------------------------
+  /// The page is hidden or closed: stop searching now.
+  void leave();
+  void streamOpened();
+  void streamClosed();
+  [[nodiscard]] int streams() const { return m_streams.load(); }
+  /// Marks activity (any request or successful stream write).
+  void touch() { m_lastSeen.store(Clock::now().time_since_epoch().count()); }
+  [[nodiscard]] Clock::time_point lastSeen() const {
+    return Clock::time_point(Clock::duration(m_lastSeen.load()));
+  }
+  /// Periodic housekeeping (about 5 times a second): flag fall, heartbeat time-out.
+  void tick();
+  [[nodiscard]] EventQueue& events() { return m_events; }
+  /// Ends the session: event streams close, search stops, game saved. Idempotent.
+  void close();
+
+ private:
+  enum class Kind { kNone, kEngineMove, kAnalysis, kHint, kEvaluate, kReview };
+  enum class Mode { kPlay, kAnalysis };
+
+  // Engine control: the caller holds m_engineMutex.
+  void stopSearchLocked();
+  void startEngineMoveIfDueLocked();
+  void startAnalysisLocked();
+  /// Synchronous search of `pos` (hint, evaluate): go + wait.
+  SearchResult searchSyncLocked(Kind kind, const Position& pos, const SearchLimits& limits);
+  void cancelReview();
+
+  // Callbacks (search thread).
+  void onInfo(const SearchInfo& info);
+  void onBestMove(const SearchResult& result);
+
+  // State helpers: the caller holds m_stateMutex.
+  Json stateLocked() const;
+  void pushStateLocked();
+  void afterGameChangeLocked();
+  void startClocksLocked();
+  /// Charges the mover's clock for a move and adds the increment; false if the flag fell.
+  bool chargeClockLocked(Color mover);
+  [[nodiscard]] i64 remainingLocked(Color c) const;
+  void saveLocked();
+  /// saveLocked(), recording an I/O error in m_lastError instead of throwing.
+  void trySave();
+  [[nodiscard]] bool engineToMoveLocked() const;
+  void resetPerGameLocked();
+
+  static Json scoreJson(int score, Color sideToMove);
+
+  std::string m_id;
+  SessionConfig m_config;
+  Storage& m_storage;
+  EventQueue m_events;
+  std::atomic<int> m_streams{0};
+  std::atomic<Clock::rep> m_lastSeen{0};
+  std::atomic<bool> m_closed{false};
+
+  std::mutex m_engineMutex;
+  mutable std::mutex m_stateMutex;
+
+  // ---- Guarded by m_stateMutex -----------------------------------------------------------------
+  Game m_game;
+  Mode m_mode = Mode::kPlay;
+  Color m_human = kWhite;
+  int m_level = 3;
+  i64 m_moveTimeMs = 0;  ///< 0: from the level
+  int m_elo = 0;         ///< 0: not used
+  std::string m_face = "alphabeta-hce";
+  struct ClockState {
+    bool enabled = false;
+    i64 initialMs = 0, incMs = 0;
+    i64 remaining[2] = {0, 0};
+    bool running = false;
+    Clock::time_point turnStart;
+  } m_clock;
+  std::string m_gameFile;  ///< data file of the current game ("" until it has a move)
+  u64 m_stateVersion = 0;
+  struct EvalPoint {
+    int whiteCp = 0;           ///< clamped centipawns, White's view (mates as +-kReviewClampCp)
+    std::optional<int> mate;   ///< White's view: +n White mates in n
+    int depth = 0;
+  };
+  std::map<int, EvalPoint> m_evals;  ///< by ply: the best known evaluation of the position
+  bool m_analysisOn = false;
+  int m_multiPv = 1;
+  std::optional<int> m_analysisPly;  ///< nullopt: follow the end of the game
+  struct ReviewMove {
+    int cpLoss = 0;
+    std::string judgement;  ///< "", "inaccuracy", "mistake", "blunder"
+    std::string bestSan;
+  };
+  struct ReviewState {
+    bool running = false;
+    int done = 0, total = 0;
+    std::vector<ReviewMove> moves;  ///< one per move once finished
+    bool finished = false;
+  } m_review;
+  std::string m_lastError;
+
+  // The search in flight (set before go(), read by the callbacks).
+  Kind m_kind = Kind::kNone;
+  int m_searchPly = 0;
+  Position m_searchRoot;
+  SearchResult m_syncResult;
+  std::optional<SearchInfo> m_lastInfo;  ///< latest multipv-1 info of the current search
+  bool m_thinking = false;               ///< an engine-move search is running
+
+  // Save de-duplication (file writes happen outside m_stateMutex).
+  std::mutex m_saveMutex;
+  u64 m_savedVersion = 0;
+
+  std::mutex m_reviewMutex;  ///< guards m_reviewThread (start, cancel, join)
+  std::thread m_reviewThread;
+  std::atomic<bool> m_reviewCancel{false};
+
+  // Last member: destroyed first, while the members its callbacks use still exist.
+  std::unique_ptr<Engine> m_engine;
+};
+
+}  // namespace janus::server

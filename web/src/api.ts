@@ -1,0 +1,176 @@
+// The server's JSON API (docs/gui.md, "API"): types and a small fetch wrapper.
+
+export type Color = 'white' | 'black';
+
+/** A score from White's point of view: centipawns or moves to mate (+: White mates). */
+export interface Score {
+  cp?: number;
+  mate?: number;
+}
+
+export interface Clock {
+  initialMs: number;
+  incMs: number;
+  white: number;
+  black: number;
+  running: Color | null;
+}
+
+export interface ReviewMove {
+  ply: number;
+  cpLoss: number;
+  judgement: '' | 'inaccuracy' | 'mistake' | 'blunder';
+  best: string;
+}
+
+export interface ReviewSide {
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+  acpl: number;
+}
+
+export interface Review {
+  running: boolean;
+  done: number;
+  total: number;
+  finished: boolean;
+  moves: ReviewMove[];
+  summary: { white: ReviewSide; black: ReviewSide };
+  thresholds: { inaccuracy: number; mistake: number; blunder: number };
+}
+
+export interface EvalPoint {
+  ply: number;
+  cp: number;
+  mate?: number;
+  depth: number;
+}
+
+export interface State {
+  id: string;
+  version: number;
+  mode: 'play' | 'analysis';
+  face: string;
+  startFen: string;
+  fen: string;
+  turn: Color;
+  ply: number;
+  moves: { uci: string; san: string }[];
+  fens: string[];
+  check: boolean;
+  lastMove: string | null;
+  over: boolean;
+  result: string;
+  termination: string;
+  message: string;
+  human: Color;
+  level: number;
+  moveTimeMs: number;
+  elo: number | null;
+  clock: Clock | null;
+  thinking: boolean;
+  searching: boolean;
+  analysis: { on: boolean; running: boolean; multiPv: number; ply: number | null };
+  evals: EvalPoint[];
+  review: Review | null;
+  pgn: string;
+  gameFile: string;
+  lastError: string;
+}
+
+export interface Info {
+  kind: 'analysis' | 'engine';
+  ply: number;
+  fen: string;
+  depth: number;
+  seldepth: number;
+  multipv: number;
+  score: Score;
+  bound: 'exact' | 'lower' | 'upper';
+  nodes: number;
+  nps: number;
+  hashfull: number;
+  timeMs: number;
+  pv: string[];
+  san: string[];
+}
+
+export interface Hint {
+  uci: string;
+  san: string;
+  score: Score;
+  depth: number;
+  ply: number;
+}
+
+export interface Tapered {
+  mg: number;
+  eg: number;
+  cp: number;
+}
+
+export interface Evaluation {
+  ply: number;
+  fen: string;
+  score: Score | null;
+  depth: number;
+  static: {
+    terms: { term: string; white: Tapered; black: Tapered; total: Tapered }[];
+    phase: number;
+    phaseMax: number;
+    scale: number;
+    scaleNormal: number;
+    whiteCp: number;
+    sideToMoveCp: number;
+  };
+}
+
+export interface ServerInfo {
+  name: string;
+  version: string;
+  faces: { id: string; name: string; available: boolean }[];
+  levels: { level: number; depth: number; moveTimeMs: number }[];
+  elo: { min: number; max: number; default: string } | null;
+  maxMultiPv: number;
+  review: { inaccuracy: number; mistake: number; blunder: number; clampCp: number };
+  dataDir: string;
+}
+
+/** An error answer of the server: HTTP status, message and (for 500) the bug report's URL. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly report?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Calls the API. POST bodies are JSON; every POST carries the X-Janus header the server asks for. */
+export async function api<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+  const init: RequestInit = { method, headers: { 'X-Janus': '1' } };
+  if (method !== 'GET') {
+    init.body = JSON.stringify(body ?? {});
+    (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
+  }
+  let res: Response;
+  try {
+    res = await fetch(path, init);
+  } catch {
+    throw new ApiError(0, 'the Janus server does not answer (is `janus gui` still running?)');
+  }
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (!res.ok) {
+    const j = (json ?? {}) as { error?: string; report?: string };
+    throw new ApiError(res.status, j.error ?? `HTTP ${res.status}`, j.report);
+  }
+  return json as T;
+}

@@ -1,0 +1,71 @@
+// Evaluation graph of the whole game (SVG): White's winning chances per ply, the shown position
+// marked, review judgements as coloured dots. Clicking a point jumps to that position.
+
+import type { ReviewMove, Score } from './api';
+
+/**
+ * Winning chances in [-1, 1] from centipawns (White's view): 2 / (1 + exp(-0.00368208 cp)) - 1,
+ * the logistic curve Lichess fits to its games (lila, modules/analyse WinPercent / ui winningChances).
+ * Mates count as +-1.
+ */
+export function winningChances(score: Score): number {
+  // mate 0: the side to move is mated; the sign is in cp (+-1000) when the server sends both.
+  if (score.mate !== undefined && score.mate !== 0) return score.mate > 0 ? 1 : -1;
+  if (score.mate === 0 && score.cp) return Math.sign(score.cp);
+  const cp = Math.max(-1000, Math.min(1000, score.cp ?? 0));
+  return 2 / (1 + Math.exp(-0.00368208 * cp)) - 1;
+}
+
+const W = 600;
+const H = 120;
+const SVG = 'http://www.w3.org/2000/svg';
+
+export interface GraphPoint {
+  ply: number;
+  score: Score;
+}
+
+export function drawGraph(
+  svg: SVGSVGElement,
+  points: GraphPoint[],
+  plies: number,
+  current: number,
+  review: ReviewMove[] | null,
+  onPick: (ply: number) => void,
+): void {
+  svg.replaceChildren();
+  const x = (ply: number) => (plies === 0 ? W / 2 : (ply / plies) * W);
+  const y = (s: Score) => H / 2 - (winningChances(s) * (H - 8)) / 2;
+  const add = (tag: string, attrs: Record<string, string | number>) => {
+    const el = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+    svg.appendChild(el);
+    return el;
+  };
+  add('rect', { x: 0, y: 0, width: W, height: H / 2, class: 'graph-black' });
+  add('rect', { x: 0, y: H / 2, width: W, height: H / 2, class: 'graph-white' });
+  add('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'graph-axis' });
+  const sorted = [...points].sort((a, b) => a.ply - b.ply);
+  if (sorted.length > 0) {
+    const line = sorted.map((p) => `${x(p.ply).toFixed(1)},${y(p.score).toFixed(1)}`).join(' ');
+    const first = sorted[0]!;
+    const last = sorted[sorted.length - 1]!;
+    add('polygon', {
+      points: `${x(first.ply).toFixed(1)},${H} ${line} ${x(last.ply).toFixed(1)},${H}`,
+      class: 'graph-area',
+    });
+    add('polyline', { points: line, class: 'graph-line' });
+  }
+  for (const r of review ?? []) {
+    if (!r.judgement) continue;
+    const p = sorted.find((q) => q.ply === r.ply);
+    if (p) add('circle', { cx: x(r.ply), cy: y(p.score), r: 4, class: `graph-dot ${r.judgement}` });
+  }
+  add('line', { x1: x(current), y1: 0, x2: x(current), y2: H, class: 'graph-cursor' });
+  svg.onclick = (e: MouseEvent) => {
+    const box = svg.getBoundingClientRect();
+    const ply = Math.round(((e.clientX - box.left) / box.width) * plies);
+    onPick(Math.max(0, Math.min(plies, ply)));
+  };
+  svg.dataset.points = String(sorted.length);
+}

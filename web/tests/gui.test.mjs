@@ -1,0 +1,447 @@
+// Browser tests of the Janus web GUI: `janus gui` on an ephemeral port, Debian's Chromium driven
+// headless by playwright-core (no browser download). Run from web/ after `npm run build`:
+//
+//   JANUS_BIN=../build/janus npm test
+//
+// Environment: JANUS_BIN (default ../build/janus), CHROMIUM (default /usr/bin/chromium),
+// JANUS_SCREENSHOTS (default web/screenshots). Screenshots: 01-start.png, 02-midgame-eval.png,
+// 03-analysis-graph.png, 04-game-over.png, 05-bug-report.png.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const webDir = path.resolve(here, '..');
+const janusBin = path.resolve(webDir, process.env.JANUS_BIN ?? '../build/janus');
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const shots = path.resolve(webDir, process.env.JANUS_SCREENSHOTS ?? 'screenshots');
+const timeout = 20_000;
+
+let server;
+let url;
+let dataDir;
+let browser;
+let context;
+let userDataDir;
+
+before(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'janus-gui-data-'));
+  userDataDir = mkdtempSync(path.join(tmpdir(), 'janus-gui-chromium-'));
+  mkdirSync(shots, { recursive: true });
+  server = spawn(
+    janusBin,
+    ['gui', '--port', '0', '--no-browser', '--debug-endpoints', '--web-dir', path.join(webDir, 'dist'), '--data-dir', dataDir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`janus gui printed no URL: ${out}`)), 15_000);
+    server.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/Janus GUI: (http:\/\/\S+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    });
+    server.on('exit', (code) => reject(new Error(`janus gui exited (${code}): ${out}`)));
+  });
+  // A persistent context gives the fresh --user-data-dir; the flags keep Chromium off the network.
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: chromiumPath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
+    viewport: { width: 1360, height: 900 },
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  browser = context;
+});
+
+after(async () => {
+  await browser?.close();
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server.on('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(userDataDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+// ---- Helpers -----------------------------------------------------------------------------------
+
+async function openPage() {
+  const page = await context.newPage();
+  page.setDefaultTimeout(timeout);
+  page.on('pageerror', (e) => console.error('page error:', e));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]');
+  return page;
+}
+
+async function squareCenter(page, sq) {
+  const box = await page.locator('#board cg-board').boundingBox();
+  const orientation = await page.evaluate(() => document.body.dataset.orientation);
+  const file = sq.charCodeAt(0) - 97;
+  const rank = Number(sq[1]) - 1;
+  const col = orientation === 'white' ? file : 7 - file;
+  const row = orientation === 'white' ? 7 - rank : rank;
+  return { x: box.x + ((col + 0.5) * box.width) / 8, y: box.y + ((row + 0.5) * box.height) / 8 };
+}
+
+async function clickSquare(page, sq) {
+  const p = await squareCenter(page, sq);
+  await page.mouse.click(p.x, p.y);
+}
+
+async function drag(page, from, to) {
+  const a = await squareCenter(page, from);
+  const b = await squareCenter(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move(b.x, b.y, { steps: 10 });
+  await page.mouse.up();
+}
+
+/** Waits until the page shows the player to move (engine answered) at `ply` plies. */
+async function waitMyTurn(page, ply) {
+  await page.waitForFunction(
+    (p) => {
+      const d = document.body.dataset;
+      return (p === undefined || d.ply === String(p)) && d.thinking === 'false' && (d.over === 'true' || d.turn === document.body.dataset.human);
+    },
+    ply,
+  );
+}
+
+async function state(page) {
+  return page.evaluate(async () => {
+    const id = sessionStorage.getItem('janus.session');
+    return (await fetch(`/api/sessions/${id}`)).json();
+  });
+}
+
+async function sans(page) {
+  return page.locator('#moves .move').allTextContents();
+}
+
+/** Waits until every request the page made has been answered. */
+async function settled(page) {
+  await page.waitForFunction(() => (document.body.dataset.inflight ?? '0') === '0');
+}
+
+/** Opens a dialog with its key and waits for it. */
+async function openDialog(page, key, id) {
+  await page.keyboard.press(key);
+  await page.locator(`#${id}`).waitFor({ state: 'visible' });
+}
+
+async function closeDialog(page, id) {
+  await page.keyboard.press('Escape');
+  await page.locator(`#${id}`).waitFor({ state: 'hidden' });
+}
+
+/** New game (N) and waits until the page shows it. `strength`: { level } or { moveTimeMs }. */
+async function newGame(page, { color = 'white', level = '1', moveTimeMs = 0, fen = '' } = {}) {
+  const before = Number(await page.evaluate(() => document.body.dataset.version ?? '0'));
+  await openDialog(page, 'n', 'dlg-new');
+  await page.check(`#dlg-new input[name="color"][value="${color}"]`);
+  if (moveTimeMs) {
+    await page.check('#strength-time');
+    await page.fill('#dlg-new input[name="moveTimeMs"]', String(moveTimeMs));
+  } else {
+    await page.check('#strength-level');
+    await page.selectOption('#level-select', level);
+  }
+  await page.fill('#dlg-new input[name="fen"]', fen);
+  await page.click('#new-start');
+  await page.locator('#dlg-new').waitFor({ state: 'hidden' });
+  await page.waitForFunction((v) => Number(document.body.dataset.version) > v, before);
+  await settled(page);
+}
+
+// ---- Tests -------------------------------------------------------------------------------------
+
+test('plays by click and drag with highlighting, undo, hint, eval, flip, theme, copy, PGN export, resign', async () => {
+  const page = await openPage();
+  await page.screenshot({ path: path.join(shots, '01-start.png') });
+  // Every shortcut is shown on its button.
+  for (const [id, key] of [['btn-undo', 'U'], ['btn-hint', 'H'], ['btn-eval', 'E'], ['btn-flip', 'F'], ['btn-theme', 'C']])
+    assert.match(await page.getAttribute(`#${id}`, 'title'), new RegExp(`\\(${key}\\)`));
+  // The engine faces still to come are offered but greyed out.
+  assert.equal(await page.locator('#face-select option:disabled').count(), 2);
+
+  await newGame(page, { color: 'white', level: '1' });
+  assert.match(await page.textContent('#status'), /Your move/);
+
+  // Click-click move with legal destinations highlighted.
+  await clickSquare(page, 'e2');
+  // chessground redraws on the next animation frame: wait for the two destination dots.
+  await page.waitForFunction(() => document.querySelectorAll('cg-board square.move-dest').length === 2);
+  await clickSquare(page, 'e4');
+  await waitMyTurn(page, 2);
+  assert.equal((await sans(page))[0], 'e4');
+  // Drag and drop.
+  await drag(page, 'g1', 'f3');
+  await waitMyTurn(page, 4);
+  assert.equal((await sans(page))[2], 'Nf3');
+  // An illegal drop is refused on the board (no request, no move).
+  await drag(page, 'f3', 'f6');
+  assert.equal(await page.evaluate(() => document.body.dataset.ply), '4');
+
+  // Undo (U): the player's move and the engine's reply are taken back.
+  await page.keyboard.press('u');
+  await waitMyTurn(page, 2);
+  assert.deepEqual((await sans(page)).length, 2);
+
+  // Evaluation (E): eval bar with the score and the hand-crafted terms.
+  await page.keyboard.press('e');
+  await page.locator('#eval-panel').waitFor({ state: 'visible' });
+  await page.waitForFunction(() => document.querySelectorAll('#eval-table tr').length === 14);
+  const terms = await page.locator('#eval-table tr th:first-child').allTextContents();
+  assert.ok(terms.includes('Material') && terms.includes('Mobility') && terms.includes('King shelter'), terms.join());
+  assert.ok(await page.locator('#eval-bar').isVisible());
+  assert.match(await page.textContent('#eval-bar-text'), /^[+-]\d+\.\d\d$|^#/);
+
+  // Hint (H): an arrow and the move in the status; H again plays it.
+  await page.keyboard.press('h');
+  await page.waitForFunction(() => /Hint: /.test(document.getElementById('status').textContent));
+  await page.waitForFunction(() => document.querySelectorAll('#board svg.cg-shapes line').length > 0);
+  const hinted = (await page.textContent('#status')).match(/Hint: (\S+)/)[1];
+  await page.keyboard.press('h');
+  await waitMyTurn(page, 4);
+  assert.equal((await sans(page))[2], hinted);
+  await page.keyboard.press('e');  // eval panel off again
+  await page.locator('#eval-panel').waitFor({ state: 'hidden' });
+
+  // Flip (F).
+  await page.keyboard.press('f');
+  assert.equal(await page.evaluate(() => document.body.dataset.orientation), 'black');
+  assert.ok(await page.locator('#board .cg-wrap.orientation-black, #board.orientation-black').count());
+  await page.keyboard.press('f');
+  assert.equal(await page.evaluate(() => document.body.dataset.orientation), 'white');
+
+  // Theme and piece set (C).
+  await openDialog(page, 'c', 'dlg-theme');
+  await page.check('#theme-choices input[value="blue"]');
+  await page.check('#piece-choices input[value="glyph"]');
+  assert.ok(await page.evaluate(() => document.body.classList.contains('theme-blue') && document.body.classList.contains('pieces-glyph')));
+  const glyph = await page.evaluate(() => getComputedStyle(document.querySelector('cg-board piece.king.white'), '::before').content);
+  assert.equal(glyph, '"♚"');
+  await page.check('#theme-choices input[value="brown"]');
+  await page.check('#piece-choices input[value="cburnett"]');
+  await closeDialog(page, 'dlg-theme');
+
+  // Copy FEN and PGN, and the PGN download.
+  await page.click('#btn-copy-fen');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), await page.inputValue('#fen'));
+  await page.click('#btn-copy-pgn');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(copied, /1\. e4 \S+ 2\. /);
+  const href = await page.getAttribute('#pgn-download', 'href');
+  const pgn = await page.evaluate(async (h) => (await fetch(h)).text(), href);
+  assert.match(pgn, /\[Result "\*"\]/);
+
+  // Move list: clicking a move shows that position (FEN history), P/D step through it.
+  await page.click('#moves .move[data-ply="1"]');
+  assert.equal(await page.inputValue('#fen'), 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1');
+  await page.keyboard.press('d');
+  assert.equal(await page.evaluate(() => document.body.dataset.viewPly), '2');
+  await page.keyboard.press('p');
+  await page.keyboard.press('p');
+  assert.equal(await page.inputValue('#fen'), 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1');
+  await page.keyboard.press('End');
+
+  // Load a PGN (L) of a middlegame; with the evaluation on, a hint draws its arrow.
+  await page.keyboard.press('l');
+  await page.fill(
+    '#dlg-load textarea',
+    '[Event "Ruy Lopez"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O ' +
+      '9. h3 Nb8 10. d4 Nbd7 11. Nbd2 Bb7 12. Bc2 Re8 13. Nf1 Bf8 14. Ng3 g6 *',
+  );
+  await page.click('#load-go');
+  await page.waitForFunction(() => document.body.dataset.ply === '28');
+  assert.equal((await sans(page))[27], 'g6');
+  await page.keyboard.press('e');
+  await page.waitForFunction(() => document.querySelectorAll('#eval-table tr').length === 14);
+  await page.keyboard.press('h');
+  await page.waitForFunction(() => /Hint: /.test(document.getElementById('status').textContent));
+  await page.waitForFunction(() => document.querySelectorAll('#board svg.cg-shapes line').length > 0);
+  await page.screenshot({ path: path.join(shots, '02-midgame-eval.png') });
+  await page.keyboard.press('e');
+
+  // Resignation ends the game; the result goes to the PGN.
+  page.once('dialog', (d) => d.accept());
+  await page.click('#btn-resign');
+  await page.waitForSelector('#game-over:not([hidden])');
+  assert.match(await page.textContent('#game-over-message'), /White resigns: Black wins\./);
+  assert.match((await state(page)).pgn, /\[Result "0-1"\]/);
+  await page.close();
+});
+
+test('a full game from a loaded FEN: castling, promotion, hints to checkmate, review, analysis', async () => {
+  const page = await openPage();
+  await newGame(page, { color: 'white', level: '1' });
+
+  // Load a FEN (L): White can castle queenside and promote.
+  await openDialog(page, 'l', 'dlg-load');
+  await page.fill('#dlg-load textarea', '4k3/1P6/8/8/8/8/8/R3K3 w Q - 0 1');
+  await page.click('#load-go');
+  await page.waitForFunction(() => document.getElementById('fen').value === '4k3/1P6/8/8/8/8/8/R3K3 w Q - 0 1');
+
+  // Castling by clicking king then its destination.
+  await clickSquare(page, 'e1');
+  await clickSquare(page, 'c1');
+  await waitMyTurn(page, 2);
+  assert.equal((await sans(page))[0], 'O-O-O');
+
+  // Promotion with the picker (click the knight, then check the board and SAN).
+  await clickSquare(page, 'b7');
+  await clickSquare(page, 'b8');
+  await page.locator('#promotion').waitFor({ state: 'visible' });
+  assert.equal(await page.locator('#promotion button.promo').count(), 4);
+  await page.click('#promotion button[data-role="queen"]');
+  await waitMyTurn(page, 4);
+  assert.match((await sans(page))[2], /^b8=Q/);
+
+  // Finish with the hint: H shows the engine's move, H again plays it, until mate.
+  for (let i = 0; i < 30; i++) {
+    if ((await page.evaluate(() => document.body.dataset.over)) === 'true') break;
+    const ply = Number(await page.evaluate(() => document.body.dataset.ply));
+    await page.keyboard.press('h');
+    await page.waitForFunction(() => /Hint: /.test(document.getElementById('status').textContent));
+    await page.keyboard.press('h');
+    await page.waitForFunction(
+      (p) => document.body.dataset.over === 'true' || (Number(document.body.dataset.ply) >= p + 2 && document.body.dataset.thinking === 'false'),
+      ply,
+    );
+  }
+  await page.waitForSelector('#game-over:not([hidden])');
+  assert.equal(await page.textContent('#game-over-message'), 'Checkmate: White wins.');
+  assert.equal(await page.textContent('#game-over-result'), '1-0');
+  assert.match(await page.textContent('#moves'), /#\s*1-0/);
+  const st = await state(page);
+  assert.equal(st.termination, 'checkmate');
+  assert.match(st.pgn, /\[Result "1-0"\]/);
+  assert.match(st.pgn, /O-O-O/);
+  assert.match(st.pgn, /b8=Q/);
+  await page.screenshot({ path: path.join(shots, '04-game-over.png') });
+
+  // The game was saved in the data folder with its result.
+  const saved = readFileSync(path.join(dataDir, 'games', st.gameFile), 'utf8');
+  assert.match(saved, /1-0\s*$/);
+
+  // One-click review of the finished game (quick depth for CI).
+  await page.selectOption('#review-depth', '6');
+  await page.click('#game-over-review');
+  await page.waitForSelector('#review-table', { timeout: 60_000 });
+  assert.equal(await page.locator('#review-table tr').count(), 3);
+  assert.ok(Number(await page.getAttribute('#graph', 'data-points')) >= st.ply);
+
+  // Analysis of an earlier position: three lines with arrows, depth and speed, and the graph.
+  await page.click('#moves .move[data-ply="4"]');
+  await page.click('#btn-analyse-toggle');
+  await page.waitForFunction(() => document.body.dataset.analysis === 'true');
+  await page.selectOption('#multipv', '3');
+  await page.waitForFunction(() => document.querySelectorAll('#lines li').length === 3);
+  await page.waitForFunction(() => /depth \d+/.test(document.getElementById('analysis-stats').textContent));
+  assert.ok((await page.locator('#board svg.cg-shapes line').count()) >= 2);
+  assert.ok(await page.locator('#graph').isVisible());
+  assert.ok(await page.locator('#eval-bar').isVisible());
+  await page.keyboard.press(' ');  // stop the engine
+  await page.waitForFunction(() => document.getElementById('btn-analyse-toggle').textContent === 'Start engine');
+
+  // A game with blunders, loaded as PGN straight into analysis mode, reviewed with R.
+  await openDialog(page, 'l', 'dlg-load');
+  await page.fill('#dlg-load textarea', '1. e4 e5 2. Nf3 d6 3. Bc4 Bg4 4. Nc3 g6 5. Nxe5 Bxd1 6. Bxf7+ Ke7 7. Nd5# 1-0');
+  await page.check('#dlg-load input[name="analyse"]');
+  await page.click('#load-go');
+  await page.waitForFunction(() => document.body.dataset.ply === '13' && document.body.dataset.mode === 'analysis');
+  await page.selectOption('#review-depth', '10');  // depth 6 misses the mate after 5...Bxd1 (Legal's mate)
+  await page.keyboard.press('r');
+  await page.waitForSelector('#review-table', { timeout: 60_000 });
+  const blunders = await page.locator('#review-table tr:nth-child(3) td.blunder').textContent();
+  assert.ok(Number(blunders) >= 1, `Black's blunders: ${blunders}`);
+  assert.ok((await page.locator('#moves .move.blunder').count()) >= 1);
+  assert.match(await page.locator('#moves .move[data-ply="10"]').textContent(), /Bxd1\?\?/);  // 5...Bxd1?? allows mate
+  // Analyse the position before the blunder, with the graph of the whole game.
+  await page.click('#moves .move[data-ply="9"]');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => document.querySelectorAll('#lines li').length === 3);
+  await page.waitForFunction(() => /depth ([6-9]|\d\d)/.test(document.getElementById('analysis-stats').textContent));
+  assert.ok(Number(await page.getAttribute('#graph', 'data-points')) >= 13);
+  await page.screenshot({ path: path.join(shots, '03-analysis-graph.png') });
+
+  // A move on an earlier position in analysis mode starts a new line from there.
+  await clickSquare(page, 'd6');
+  await clickSquare(page, 'e5');
+  await page.waitForFunction(() => document.body.dataset.ply === '10');
+  assert.equal((await sans(page))[9], 'dxe5');
+  assert.equal(await page.evaluate(() => document.body.dataset.over), 'false');
+  await page.close();
+});
+
+test('playing Black with a premove, independent tabs, and a server error that links to the bug report', async () => {
+  const page = await openPage();
+  // Premoves are off by default; switch them on in the settings (C).
+  await openDialog(page, 'c', 'dlg-theme');
+  assert.equal(await page.isChecked('#premoves'), false);
+  await page.check('#premoves');
+  await closeDialog(page, 'dlg-theme');
+  // Black against 2 s per move: while Janus thinks about its first move, premove e7-e5.
+  await newGame(page, { color: 'black', moveTimeMs: 2000 });
+  await page.waitForFunction(() => document.body.dataset.thinking === 'true' && document.body.dataset.orientation === 'black');
+  await drag(page, 'e7', 'e5');
+  await page.waitForFunction(() => document.body.dataset.ply === '2', undefined, { timeout: 15_000 });
+  assert.equal((await sans(page))[1], 'e5');
+  await openDialog(page, 'c', 'dlg-theme');
+  await page.uncheck('#premoves');
+  await closeDialog(page, 'dlg-theme');
+
+  await newGame(page, { color: 'black', level: '1' });
+  await page.waitForFunction(() => document.body.dataset.ply === '1' && document.body.dataset.orientation === 'black');
+
+  // A second tab gets its own session and game.
+  const other = await openPage();
+  assert.notEqual(
+    await other.evaluate(() => sessionStorage.getItem('janus.session')),
+    await page.evaluate(() => sessionStorage.getItem('janus.session')),
+  );
+  assert.equal(await other.evaluate(() => document.body.dataset.ply), '0');
+  await other.close();
+
+  // Reloading the tab keeps its game.
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]');
+  assert.equal(await page.evaluate(() => document.body.dataset.ply), '1');
+
+  // A server error: the page shows the error with a link to the bug report (PGN + FEN history).
+  await page.evaluate(() => window.janus.debugFail());
+  const link = page.locator('#bug-report-link');
+  await link.waitFor();
+  const [report] = await Promise.all([context.waitForEvent('page'), link.click()]);
+  await report.waitForLoadState();
+  const text = await report.textContent('body');
+  assert.match(text, /simulated internal error/);
+  assert.match(text, /FEN history:/);
+  assert.match(text, /PGN:/);
+  await page.screenshot({ path: path.join(shots, '05-bug-report.png') });
+  await report.close();
+  assert.ok(readdirSync(path.join(dataDir, 'reports')).length >= 1);
+  await page.close();
+});
