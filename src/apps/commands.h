@@ -23,5 +23,9 @@ void addEvalCommand(CLI::App& app, Commands& out);     // eval (eval_command.cpp
 void addBenchCommand(CLI::App& app, Commands& out);    // bench (bench_command.cpp)
 void addEpdCommand(CLI::App& app, Commands& out);      // epdtest (epd_command.cpp)
 void addDepthStudyCommand(CLI::App& app, Commands& out);  // depthstudy (depthstudy_command.cpp)
+void addSpsaCommand(CLI::App& app, Commands& out);     // spsa (spsa_command.cpp)
+void addGuiCommand(CLI::App& app, Commands& out);      // gui (gui_command.cpp)
+void addDatagenCommand(CLI::App& app, Commands& out);  // datagen (datagen_command.cpp)
+void addTuneCommand(CLI::App& app, Commands& out);     // tune (tune_command.cpp)
 
 }  // namespace janus::apps

@@ -18,6 +18,10 @@ int main(int argc, char** argv) {
   apps::addBenchCommand(app, commands);
   apps::addEpdCommand(app, commands);
   apps::addDepthStudyCommand(app, commands);
+  apps::addSpsaCommand(app, commands);
+  apps::addGuiCommand(app, commands);
+  apps::addDatagenCommand(app, commands);
+  apps::addTuneCommand(app, commands);
   CLI11_PARSE(app, argc, argv);
 
   try {

@@ -1,0 +1,116 @@
+// janus datagen: self-play training data (src/datagen/generator.h), or positions from PGN games,
+// written as a JANUSDAT file (src/datagen/format.h). See docs/tuning.md.
+
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "apps/commands.h"
+#include "datagen/generator.h"
+#include "datagen/pgn_source.h"
+#include "datagen/record.h"
+#include "tune/tuner.h"
+#include "util/error.h"
+
+namespace janus::apps {
+
+namespace {
+
+struct DatagenArgs {
+  datagen::DatagenConfig config;
+  std::vector<std::string> pgn;
+  int skipPlies = 8;
+  bool quiet = false;
+};
+
+std::string progressLine(const datagen::DatagenProgress& p) {
+  const double gps = p.seconds > 0 ? p.gamesDone / p.seconds : 0;
+  const double eta = p.gamesDone > 0 ? p.seconds / p.gamesDone * (p.gamesTotal - p.gamesDone) : -1;
+  return fmt::format("games {}/{} ({:.2f}/s), positions {} ({:.0f}/s), White W/D/L {}/{}/{}, {:.0f} plies/game, "
+                     "elapsed {}, ETA {}",
+                     p.gamesDone, p.gamesTotal, gps, p.positions, p.seconds > 0 ? double(p.positions) / p.seconds : 0.0,
+                     p.results[datagen::kWhiteWin], p.results[datagen::kDraw], p.results[datagen::kBlackWin],
+                     p.gamesDone ? double(p.plies) / p.gamesDone : 0.0, tune::formatDuration(p.seconds),
+                     tune::formatDuration(eta));
+}
+
+int runPgnConversion(const DatagenArgs& a) {
+  datagen::DataWriter out(a.config.output);
+  datagen::PgnExtractOptions options;
+  options.skipPlies = a.skipPlies;
+  for (const auto& path : a.pgn) {
+    datagen::PgnExtractStats s =
+        datagen::extractPgnPositions(path, options, [&](const datagen::PackedRecord& r) { out.write(r); });
+    std::cout << fmt::format("{}: {} games (White W/D/L {}/{}/{}), {} positions; skipped {} unfinished, {} malformed\n",
+                             path, s.games, s.results[datagen::kWhiteWin], s.results[datagen::kDraw],
+                             s.results[datagen::kBlackWin], s.positions, s.unfinished, s.malformed);
+    for (const auto& e : s.errors) std::cerr << "  skipped: " << e << "\n";
+  }
+  out.commit();
+  std::cout << fmt::format("wrote {} positions to {}\n", out.written(), a.config.output);
+  return 0;
+}
+
+int runDatagen(const DatagenArgs& a) {
+  if (!a.pgn.empty()) return runPgnConversion(a);
+  const auto& c = a.config;
+  std::cout << fmt::format("datagen: {} games, {} nodes/move, {} thread(s), {} random plies, seed {}, book {}\n",
+                           c.games, c.nodes, c.threads, c.randomPlies, c.seed,
+                           c.openings.empty() ? "(default)" : c.openings);
+  // On a terminal the progress line is redrawn every second; into a file (a long run's log) a
+  // line is appended every 30 seconds.
+  const bool tty = ::isatty(2);
+  double lastLine = 0;
+  datagen::DatagenProgress last = datagen::generateData(c, [&](const datagen::DatagenProgress& p) {
+    if (a.quiet) return;
+    if (tty) {
+      std::cerr << "\r" << progressLine(p) << "   " << std::flush;
+    } else if (p.seconds - lastLine >= 30) {
+      lastLine = p.seconds;
+      std::cerr << progressLine(p) << std::endl;
+    }
+  });
+  if (!a.quiet && tty) std::cerr << "\n";
+  std::cout << progressLine(last) << "\n";
+  std::cout << "game ends:";
+  for (int e = 0; e < 8; ++e)
+    if (last.ends[e]) std::cout << fmt::format(" {} {}", datagen::gameEndName(datagen::GameEnd(e)), last.ends[e]);
+  std::cout << fmt::format("\nwrote {} positions to {}\n", last.positions, c.output);
+  return 0;
+}
+
+}  // namespace
+
+void addDatagenCommand(CLI::App& app, Commands& out) {
+  auto a = std::make_shared<DatagenArgs>();
+  auto& c = a->config;
+  auto* cmd = app.add_subcommand("datagen",
+                                 "Generate training positions by fixed-node self-play (or from PGN games) into a "
+                                 "JANUSDAT file; see docs/tuning.md");
+  cmd->option_defaults()->always_capture_default();
+  cmd->add_option("--games", c.games, "Games to play")->check(CLI::Range(1, 100000000));
+  cmd->add_option("--nodes", c.nodes, "Nodes per move (go nodes)")->check(CLI::Range(u64(1), u64(1) << 40));
+  cmd->add_option("--threads", c.threads, "Worker threads, each with its own 1-thread engine")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--output", c.output, "Output file (JANUSDAT; zstd-compressed if it ends in .zst)")->required();
+  cmd->add_option("--openings", c.openings, "Opening book (EPD or PGN; default: the shipped data/openings book)");
+  cmd->add_option("--random-plies", c.randomPlies, "Random legal plies after the book position")
+      ->check(CLI::Range(0, 100));
+  cmd->add_option("--seed", c.seed, "Random seed (games are reproducible given seed, nodes and openings)");
+  cmd->add_option("--hash", c.hashMiB, "Hash per engine in MiB")->check(CLI::Range(1, 4096));
+  cmd->add_option("--adjudicate-win", c.adjudication.winScore, "Win: |score| >= this (cp) ...");
+  cmd->add_option("--adjudicate-win-plies", c.adjudication.winPlies, "... for this many consecutive plies");
+  cmd->add_option("--adjudicate-draw", c.adjudication.drawScore, "Draw: |score| <= this (cp) ...");
+  cmd->add_option("--adjudicate-draw-plies", c.adjudication.drawPlies, "... for this many consecutive plies ...");
+  cmd->add_option("--adjudicate-draw-after", c.adjudication.drawMinPly, "... from this game ply on");
+  cmd->add_option("--max-plies", c.adjudication.maxPlies, "Games reaching this many plies are draws");
+  cmd->add_option("--pgn", a->pgn, "Instead of self-play: convert the positions of these PGN games")->delimiter(',');
+  cmd->add_option("--skip-plies", a->skipPlies, "With --pgn: plies at the start of each game that are not taken");
+  cmd->add_flag("--quiet", a->quiet, "No progress line");
+  out.push_back({cmd, [a] { return runDatagen(*a); }});
+}
+
+}  // namespace janus::apps

@@ -1,0 +1,105 @@
+#pragma once
+// Self-play data generation (`janus datagen`): fixed-node games of Janus against itself from
+// opening-book positions plus a few random plies; every quiet position is recorded with its
+// search score and, once the game is over, the game's result (format.h).
+//
+// One game:
+//   1. Opening: a book entry chosen by the game's random generator, then `randomPlies` uniformly
+//      random legal moves (retried up to 8 times if they end the game; after that the book
+//      position is used as is).
+//   2. Every move: `go nodes K` on a 1-thread Engine with a small hash (cleared before each game).
+//   3. Recorded: the position before each engine move, unless the side to move is in check or
+//      the chosen move is a capture, en passant or promotion (quiet positions suit static-eval
+//      tuning: no capture sequence is pending). Its score is the search score, White's view.
+//   4. End: by the rules (checkmate, stalemate, threefold repetition, 50-move rule, insufficient
+//      material) or by adjudication (Adjudication below).
+//
+// Determinism: game g uses its own seed gameSeed(seed, g) and a fresh hash and histories, and
+// games are written in index order, so the output depends only on (games, nodes, openings,
+// randomPlies, seed, adjudication) and not on the number of threads or on timing.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/position.h"
+#include "datagen/format.h"
+
+namespace janus {
+class Engine;
+}
+
+namespace janus::datagen {
+
+/// Adjudication of self-play games from the searches' scores (centipawns, White's view).
+struct Adjudication {
+  int winScore = 1000;  ///< |score| >= winScore with the same sign ...
+  int winPlies = 4;     ///< ... after this many consecutive engine moves: that side wins
+  int drawScore = 10;   ///< |score| <= drawScore ...
+  int drawPlies = 12;   ///< ... after this many consecutive engine moves ...
+  int drawMinPly = 80;  ///< ... once the game (counted from the start position) is this many plies long: draw
+  int maxPlies = 400;   ///< a game reaching this many plies is a draw
+};
+
+struct DatagenConfig {
+  int games = 1;
+  u64 nodes = 5000;     ///< nodes per move (UCI go nodes)
+  int threads = 1;      ///< worker threads, each with its own Engine
+  std::string output;   ///< JANUSDAT file (".zst": compressed)
+  std::string openings; ///< EPD or PGN book; "" = the shipped book (match::defaultOpeningBook())
+  int randomPlies = 4;  ///< random legal plies after the book position
+  u64 seed = 1;
+  int hashMiB = 4;      ///< hash per engine (MiB)
+  Adjudication adjudication;
+};
+
+/// Why a game ended.
+enum class GameEnd : u8 { kCheckmate, kStalemate, kRepetition, kFiftyMoves, kInsufficientMaterial,
+                          kAdjudicatedWin, kAdjudicatedDraw, kMaxPlies };
+[[nodiscard]] const char* gameEndName(GameEnd e);
+
+/// Output of one game.
+struct GameOutcome {
+  std::vector<PackedRecord> records;  ///< with the final result filled in
+  Wdl result = kDraw;
+  GameEnd end = GameEnd::kMaxPlies;
+  int plies = 0;                      ///< engine moves played
+};
+
+/// Plays one self-play game on `engine` (whose Threads/Hash options the caller set) from
+/// `start`: random plies from `seed`, then `nodes` per move. newGame() is called first.
+[[nodiscard]] GameOutcome playGame(Engine& engine, const Position& start, u64 seed, int randomPlies, u64 nodes,
+                                   const Adjudication& adjudication);
+
+/// Progress of generateData().
+struct DatagenProgress {
+  int gamesDone = 0;
+  int gamesTotal = 0;
+  u64 positions = 0;          ///< records written
+  u64 plies = 0;              ///< engine moves played
+  u64 results[3] = {0, 0, 0}; ///< games by Wdl (index kBlackWin, kDraw, kWhiteWin)
+  u64 ends[8] = {};           ///< games by GameEnd
+  double seconds = 0;         ///< wall time so far
+};
+
+/// SplitMix64 (S. Vigna, https://prng.di.unimi.it/splitmix64.c): the per-game seed.
+[[nodiscard]] constexpr u64 splitmix64(u64 x) {
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+/// Seed of game `game` of a run with seed `seed`: splitmix64(splitmix64(seed) + game). Hashing the
+/// run's seed first makes runs with different seeds (e.g. 1 and 2) play unrelated games instead of
+/// the same games shifted by one index.
+[[nodiscard]] constexpr u64 gameSeed(u64 seed, int game) { return splitmix64(splitmix64(seed) + u64(game)); }
+
+/// Runs the whole generation: config.threads workers, writing config.output atomically (nothing
+/// appears there unless every game finished). `onProgress` is called on the calling thread about
+/// once a second and once at the end. Throws janus::Error for a bad configuration, an unreadable
+/// opening book or a write error.
+DatagenProgress generateData(const DatagenConfig& config,
+                             const std::function<void(const DatagenProgress&)>& onProgress = {});
+
+}  // namespace janus::datagen

@@ -1,0 +1,363 @@
+// Tests of the JANUSDAT record and file format: pack/unpack round trips (standard and Chess960),
+// malformed records, header validation and atomic writing.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sstream>
+
+#include "core/movegen.h"
+#include "datagen/record.h"
+#include "util/error.h"
+
+namespace janus::datagen {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    m_path = fs::temp_directory_path() /
+             ("janus_datagen_" + std::to_string(::getpid()) + "_" + info->test_suite_name() + "_" + info->name());
+    fs::remove_all(m_path);
+    fs::create_directories(m_path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(m_path, ec);
+  }
+  [[nodiscard]] std::string file(const std::string& name) const { return (m_path / name).string(); }
+
+ private:
+  fs::path m_path;
+};
+
+std::string readRaw(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void writeRaw(const std::string& path, const std::string& data) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(data.data(), std::streamsize(data.size()));
+}
+
+/// Positions along seeded random games from `start` (every ply), stopping at game ends.
+std::vector<Position> randomPositions(const Position& start, std::mt19937_64& rng, int plies) {
+  std::vector<Position> out;
+  Position pos = start;
+  for (int i = 0; i < plies; ++i) {
+    MoveList moves = legalMoves(pos);
+    if (moves.empty()) break;
+    pos.makeMove(moves[int(rng() % u64(moves.size()))]);
+    out.push_back(pos);
+  }
+  return out;
+}
+
+/// Expects that `back` is exactly `pos` in every field a record stores.
+void expectSamePosition(const Position& pos, const Position& back) {
+  EXPECT_EQ(back.fen(), pos.fen());
+  EXPECT_EQ(back.key(), pos.key());
+  EXPECT_EQ(back.sideToMove(), pos.sideToMove());
+  EXPECT_EQ(back.castlingRights(), pos.castlingRights());
+  for (int i = 0; i < 4; ++i) {
+    if (pos.castlingRights() & CastlingRights(1 << i)) {
+      EXPECT_EQ(back.castling().rookFrom[i], pos.castling().rookFrom[i]) << pos.fen();
+    }
+  }
+  EXPECT_EQ(back.epSquare(), pos.epSquare());
+  EXPECT_EQ(back.halfmoveClock(), pos.halfmoveClock());
+  EXPECT_EQ(back.fullmoveNumber(), pos.fullmoveNumber());
+  EXPECT_EQ(back.isChess960(), pos.isChess960());
+  for (int s = 0; s < 64; ++s) EXPECT_EQ(back.pieceOn(Square(s)), pos.pieceOn(Square(s)));
+}
+
+TEST(Record, LayoutIsTheDocumentedOne) {
+  Position pos = Position::fromFen("r3k2r/8/8/3pP3/8/8/8/R3K2R w Kq d6 7 42");
+  PackedRecord r = packRecord(pos, -123, kWhiteWin);
+  unsigned char bytes[32];
+  std::memcpy(bytes, &r, 32);
+  // occupancy: a1 e1 h1 d5 e5 a8 e8 h8
+  u64 occ = 0;
+  std::memcpy(&occ, bytes, 8);
+  EXPECT_EQ(occ, squareBB(kA1) | squareBB(kE1) | squareBB(kH1) | squareBB(kD5) | squareBB(kE5) | squareBB(kA8) |
+                     squareBB(kE8) | squareBB(kH8));
+  // Pieces in square order: a1 R (no right: only K kept) = 3, e1 K = 5, h1 castling rook = 6, d5 black pawn = 8,
+  // e5 white pawn = 0, a8 black castling rook = 14, e8 black king = 13, h8 black rook = 11.
+  EXPECT_EQ(bytes[8], 0x53);
+  EXPECT_EQ(bytes[9], 0x86);
+  EXPECT_EQ(bytes[10], 0xE0);
+  EXPECT_EQ(bytes[11], 0xBD);
+  for (int i = 12; i < 24; ++i) EXPECT_EQ(bytes[i], 0) << i;
+  EXPECT_EQ(bytes[24], kD6);  // White to move (bit 7 clear), en passant d6 (the capture exd6 is legal)
+  EXPECT_EQ(bytes[25], 7);
+  EXPECT_EQ(bytes[26] | bytes[27] << 8, 42);
+  EXPECT_EQ(i16(u16(bytes[28] | bytes[29] << 8)), -123);
+  EXPECT_EQ(bytes[30], 2);
+  EXPECT_EQ(bytes[31], 0);
+  expectSamePosition(pos, unpackRecord(r).pos);
+}
+
+TEST(Record, RoundTripRandomStandardPositions) {
+  std::mt19937_64 rng(12345);
+  int n = 0, withEp = 0, withCastling = 0;
+  for (int game = 0; game < 60; ++game) {
+    for (const Position& pos : randomPositions(Position(), rng, 200)) {
+      const int score = int(rng() % 20001) - 10000;
+      const Wdl wdl = Wdl(rng() % 3);
+      PackedRecord r = packRecord(pos, score, wdl);
+      TrainingPosition t = unpackRecord(r);
+      expectSamePosition(pos, t.pos);
+      EXPECT_EQ(t.score, score);
+      EXPECT_EQ(t.result, wdl);
+      EXPECT_EQ(recordFen(r), recordFen(packRecord(t.pos, score, wdl)));
+      ++n;
+      withEp += pos.epSquare() != kNoSquare;
+      withCastling += pos.castlingRights() != kNoCastling;
+    }
+  }
+  EXPECT_GT(n, 5000);
+  EXPECT_GT(withEp, 10);
+  EXPECT_GT(withCastling, 500);
+}
+
+TEST(Record, RoundTripChess960) {
+  std::ifstream in(std::string(JANUS_SHARED_DATA) + "/perft/chess960.epd");
+  ASSERT_TRUE(in);
+  std::mt19937_64 rng(960);
+  int n = 0;
+  std::string line;
+  for (int i = 0; i < 120 && std::getline(in, line); ++i) {
+    std::string fen = line.substr(0, line.find(';'));
+    Position start = Position::fromFen(fen, true);
+    ASSERT_TRUE(start.isChess960());
+    std::vector<Position> positions = randomPositions(start, rng, 40);
+    positions.insert(positions.begin(), start);
+    for (const Position& pos : positions) {
+      TrainingPosition t = unpackRecord(packRecord(pos, 17, kDraw));
+      expectSamePosition(pos, t.pos);
+      ++n;
+    }
+  }
+  EXPECT_GT(n, 2000);
+}
+
+TEST(Record, SaturatedAndSpecialFields) {
+  Position pos = Position::fromFen("8/8/8/4k3/8/8/4K3/8 b - - 300 70000");
+  PackedRecord r = packRecord(pos, 40000, kBlackWin);
+  EXPECT_EQ(r.halfmove, 255);
+  EXPECT_EQ(r.fullmove, 65535);
+  EXPECT_EQ(r.score, 32767);
+  EXPECT_TRUE(r.blackToMove());
+  EXPECT_EQ(packRecord(pos, -40000, kDraw).score, -32767);
+  PackedRecord none = packRecord(pos, kNoScore, kDraw);
+  EXPECT_FALSE(none.hasScore());
+  EXPECT_EQ(unpackRecord(none).score, kNoScore);
+  EXPECT_EQ(unpackRecord(r).pos.halfmoveClock(), 255);
+}
+
+void expectRecordError(const PackedRecord& r, const std::string& needle) {
+  try {
+    (void)unpackRecord(r);
+    ADD_FAILURE() << "no error, expected one containing '" << needle << "'";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+  }
+}
+
+TEST(Record, MalformedRecordsAreErrors) {
+  const PackedRecord good = packRecord(Position(), 0, kDraw);
+  PackedRecord r = good;
+  r.setPiece(3, 7);
+  expectRecordError(r, "unknown piece code 7");
+  r = good;
+  r.wdl = 3;
+  expectRecordError(r, "result 3");
+  r = good;
+  r.flags = 0x80;
+  expectRecordError(r, "reserved flag bits");
+  r = good;
+  r.stmEp = 70;
+  expectRecordError(r, "en passant field 70");
+  r = good;
+  r.stmEp = kE3;  // White to move, e3 impossible
+  expectRecordError(r, "en passant");
+  r = good;
+  r.setPiece(3, kCodeKing);  // d1 queen -> king: two white kings
+  expectRecordError(r, "king");
+  r = good;
+  r.setPiece(28, kBlackBit | kCodeQueen);  // e8 king -> queen: no black king
+  expectRecordError(r, "decoded FEN");
+  r = good;
+  r.setPiece(10, kCodeCastlingRook);  // c2 pawn marked as a castling rook: not on the back rank
+  expectRecordError(r, "castling rook on c2");
+  r = good;
+  r.occupancy &= ~squareBB(kD2);  // 31 occupied squares, but nibble 31 (the h8 rook) is still set
+  expectRecordError(r, "nibble 31 is set");
+}
+
+// ---- Files ----------------------------------------------------------------------------------------
+
+std::vector<PackedRecord> sampleRecords(int n) {
+  std::mt19937_64 rng(99);
+  std::vector<PackedRecord> out;
+  while (int(out.size()) < n)
+    for (const Position& p : randomPositions(Position(), rng, 100)) {
+      if (int(out.size()) == n) break;
+      out.push_back(packRecord(p, int(out.size()), Wdl(out.size() % 3)));
+    }
+  return out;
+}
+
+bool sameRecords(const std::vector<PackedRecord>& a, const std::vector<PackedRecord>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(PackedRecord)) == 0);
+}
+
+void writeFile(const std::string& path, const std::vector<PackedRecord>& records, bool declareCount) {
+  DataWriter out(path, declareCount ? std::optional<u64>(records.size()) : std::nullopt);
+  out.write(records.data(), records.size());
+  out.commit();
+}
+
+TEST(DataFile, WriteAndReadPlainCompressedCountedStreaming) {
+  TempDir dir;
+  const auto records = sampleRecords(10000);  // more than one read batch
+  for (bool counted : {false, true})
+    for (std::string name : {"a.jdat", "a.jdat.zst"}) {
+      const std::string path = dir.file(std::string(counted ? "c_" : "s_") + name);
+      writeFile(path, records, counted);
+      const std::string raw = readRaw(path);
+      if (name.ends_with(".zst")) {
+        EXPECT_EQ(static_cast<unsigned char>(raw[0]), 0x28);
+        EXPECT_LT(raw.size(), 32 + records.size() * 32);
+      } else {
+        ASSERT_EQ(raw.size(), 32 + records.size() * 32);
+        FileHeader h;
+        std::memcpy(&h, raw.data(), 32);
+        EXPECT_EQ(std::string(h.magic, 8), "JANUSDAT");
+        EXPECT_EQ(h.version, 1);
+        EXPECT_EQ(h.recordSize, 32);
+        EXPECT_EQ(h.recordCount, counted ? records.size() : kStreamingCount);
+      }
+      DataReader reader(path);
+      EXPECT_EQ(reader.declaredCount().has_value(), counted);
+      EXPECT_TRUE(sameRecords(readRecords(path), records)) << path;
+      EXPECT_EQ(readRecords(path, 17).size(), 17u);
+    }
+  // An empty file (header only) is valid.
+  writeFile(dir.file("empty.jdat"), {}, true);
+  EXPECT_TRUE(readRecords(dir.file("empty.jdat")).empty());
+}
+
+void expectFileError(const std::string& path, const std::vector<std::string>& needles) {
+  try {
+    (void)readRecords(path);
+    ADD_FAILURE() << "no error reading " << path;
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'" + path + "'"), std::string::npos) << what;  // names the file
+    for (const auto& n : needles) EXPECT_NE(what.find(n), std::string::npos) << "'" << n << "' not in: " << what;
+  }
+}
+
+TEST(DataFile, HeaderErrorsNameTheFile) {
+  TempDir dir;
+  const auto records = sampleRecords(5);
+  const std::string good = dir.file("good.jdat");
+  writeFile(good, records, true);
+  const std::string raw = readRaw(good);
+
+  auto variant = [&](const std::string& name, std::string bytes) {
+    const std::string p = dir.file(name);
+    writeRaw(p, bytes);
+    return p;
+  };
+  std::string b = raw;
+  b.replace(0, 8, "JANUSDAX");
+  expectFileError(variant("magic.jdat", b), {"bad magic 'JANUSDAX'", "not a Janus data file"});
+  expectFileError(variant("text.jdat", "[Event \"x\"]\n1. e4 e5 *\n"), {"not a Janus data file"});
+  expectFileError(variant("tiny.jdat", "JANU"), {"truncated header (4 of 32 bytes)"});
+  expectFileError(variant("short.jdat", raw.substr(0, 20)), {"truncated header (20 of 32 bytes)"});
+  b = raw;
+  b[8] = 2;
+  expectFileError(variant("version.jdat", b), {"format version 2 is not supported", "version 1"});
+  b = raw;
+  b[10] = 40;
+  expectFileError(variant("size.jdat", b), {"record size 40"});
+  b = raw;
+  b[24] = 1;
+  expectFileError(variant("reserved.jdat", b), {"reserved header fields"});
+  // Truncated inside record 2 (0-based): 2 whole records and 12 bytes.
+  expectFileError(variant("trunc.jdat", raw.substr(0, 32 + 2 * 32 + 12)), {"record 2 is truncated (12 of 32 bytes"});
+  // Counted header, whole records missing.
+  expectFileError(variant("missing.jdat", raw.substr(0, 32 + 3 * 32)),
+                  {"declares 5 records but the file ends after 3", "record 3 is missing"});
+  // Counted header, extra bytes after the declared records.
+  expectFileError(variant("extra.jdat", raw + std::string(32, '\0')), {"data after the 5 records"});
+  // Streaming header, truncated last record.
+  const std::string stream = dir.file("stream.jdat");
+  writeFile(stream, records, false);
+  expectFileError(variant("stream_trunc.jdat", readRaw(stream).substr(0, 32 + 4 * 32 + 31)),
+                  {"record 4 is truncated (31 of 32 bytes"});
+  // A missing file.
+  expectFileError(dir.file("nope.jdat"), {"cannot open"});
+}
+
+TEST(DataFile, BadRecordIsNamedByFileAndIndex) {
+  TempDir dir;
+  auto records = sampleRecords(8);
+  records[5].wdl = 7;
+  const std::string path = dir.file("bad.jdat");
+  writeFile(path, records, false);
+  DataReader reader(path);
+  PackedRecord r;
+  u64 i = 0;
+  try {
+    for (; reader.next(r); ++i) (void)reader.decode(r, i);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(i, 5u);
+    EXPECT_NE(std::string(e.what()).find("'" + path + "': record 5: result 7"), std::string::npos) << e.what();
+  }
+}
+
+TEST(DataFile, WritesAreAtomic) {
+  TempDir dir;
+  const auto records = sampleRecords(50);
+  const std::string path = dir.file("atomic.jdat");
+  {
+    DataWriter out(path);
+    out.write(records.data(), records.size());
+    EXPECT_FALSE(fs::exists(path));  // only the .tmp exists while writing
+    EXPECT_TRUE(fs::exists(path + ".tmp"));
+  }  // abandoned without commit
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+
+  writeFile(path, records, false);
+  const std::string before = readRaw(path);
+  {
+    DataWriter out(path);  // a second, abandoned write leaves the first file intact
+    out.write(records.data(), 10);
+  }
+  EXPECT_EQ(readRaw(path), before);
+  {
+    DataWriter out(path, 20);  // declared 20, wrote 10: commit fails, old file kept
+    out.write(records.data(), 10);
+    EXPECT_THROW(out.commit(), Error);
+  }
+  EXPECT_EQ(readRaw(path), before);
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_THROW(DataWriter(dir.file("no/such/dir/x.jdat")), Error);
+}
+
+}  // namespace
+}  // namespace janus::datagen
