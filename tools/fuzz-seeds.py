@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the libFuzzer targets (tools/fuzz.sh calls this).
 
-usage: tools/fuzz-seeds.py DATA_DIR OUT_DIR [--weights FILE]
+usage: tools/fuzz-seeds.py DATA_DIR OUT_DIR [--weights FILE] [--jdat FILE]
 
 DATA_DIR is ../shared/data (perft suites, EPD suites, PGN games, openings); OUT_DIR gets one
 folder per target (fen_fuzz/, san_fuzz/, ...) of small files, each one input. The corpora are
@@ -76,6 +76,11 @@ SAN_TOKEN = re.compile(r"^(?:[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[QRBN])?|O-O(?
 def main():
     args = sys.argv[1:]
     weights = None
+    jdat = []
+    if "--jdat" in args:
+        i = args.index("--jdat")
+        jdat.append(args[i + 1])
+        del args[i : i + 2]
     if "--weights" in args:
         i = args.index("--weights")
         weights = args[i + 1]
@@ -223,6 +228,64 @@ def main():
             if b.strip():
                 c.add(b)
     print(f"weights_fuzz: {c.count}")
+
+    # record_fuzz: JANUSDAT files (from `janus datagen --pgn`, made by tools/fuzz.sh), whole,
+    # cut short, with a few records, zstd-compressed, and with single bytes changed.
+    c = Corpus(out, "record_fuzz")
+    for path in jdat:
+        if Path(path).exists():
+            raw = Path(path).read_bytes()
+            header, records = raw[:32], raw[32:]
+            c.add(raw[: 32 + 32 * 64])
+            c.add(header[:8] + b"\x01\x00\x20\x00" + bytes(4) + b"\xff" * 8 + bytes(8) + records[: 32 * 16])
+            c.add(raw[:32 + 32 * 4 + 7])
+            for i in range(0, min(len(records), 32 * 40), 32 * 5):
+                one = bytearray(header[:16] + (1).to_bytes(8, "little") + bytes(8) + records[i : i + 32])
+                c.add(bytes(one))
+                for off in (0, 9, 24, 25, 30, 31):
+                    mutated = bytearray(one)
+                    mutated[32 + off] ^= 0x5A
+                    c.add(bytes(mutated))
+            try:
+                z = subprocess.run(["zstd", "-q", "-c"], input=raw[: 32 + 32 * 32], capture_output=True, check=True)
+                c.add(z.stdout)
+            except (OSError, subprocess.CalledProcessError):
+                pass
+    print(f"record_fuzz: {c.count}")
+
+    # polyglot_fuzz: slices of the shipped books (whole 16-byte entries, keys in order).
+    c = Corpus(out, "polyglot_fuzz")
+    for path in sorted((data / "books").glob("*.bin")):
+        raw = path.read_bytes()
+        n = len(raw) // 16
+        for start in range(0, n, max(1, n // 40)):
+            c.add(raw[start * 16 : (start + 64) * 16])
+        c.add(raw[: 16 * 512])
+    print(f"polyglot_fuzz: {c.count}")
+
+    # server_fuzz: request scripts as the page sends them ("METHOD PATH BODY" per line).
+    c = Corpus(out, "server_fuzz")
+    scripts = [
+        "GET /api/info\nGET /api/sessions/{sid}\nGET /\nGET /assets/app.js\n",
+        'POST /api/sessions/{sid}/new {"color":"white","level":1}\nPOST /api/sessions/{sid}/move {"uci":"e2e4"}\n'
+        "POST /api/sessions/{sid}/undo\nPOST /api/sessions/{sid}/hint\nGET /api/sessions/{sid}/pgn\n",
+        'POST /api/sessions/{sid}/new {"color":"black","moveTimeMs":10}\nPOST /api/sessions/{sid}/resign\n',
+        'POST /api/sessions/{sid}/load {"fen":"' + Position_start() + '"}\n'
+        'POST /api/sessions/{sid}/load {"pgn":"1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *"}\n'
+        'POST /api/sessions/{sid}/mode {"mode":"analysis"}\nPOST /api/sessions/{sid}/analysis {"on":true,"multiPv":3}\n'
+        'POST /api/sessions/{sid}/analysis {"on":false}\nPOST /api/sessions/{sid}/evaluate {}\n'
+        'POST /api/sessions/{sid}/review {"depth":2,"moveTimeMs":10}\n',
+        'POST /api/sessions/{sid}/move {"uci":"e2e5"}\nPOST /api/sessions/{sid}/move {"from":"e2"}\n'
+        'POST /api/sessions/{sid}/load {"fen":"8/8/8/8/8/2R5/1R6/6k1 w - - 0 1"}\nPOST /api/sessions/{sid}/new [1,2]\n'
+        "POST /api/sessions/{sid}/new {bad json\n!POST /api/sessions/{sid}/undo\n",
+        "GET /../secret.txt\nGET /%2e%2e/secret.txt\nGET /..%2fsecret.txt\nGET //etc/passwd\nGET /%00\n"
+        "GET /api/reports/../../secret.txt\nGET /api/sessions/nosuch\nDELETE /api/sessions/nosuch\n",
+        'POST /api/sessions/{sid}/new {"color":"random","elo":1500,"clock":{"minutes":1,"increment":1}}\n'
+        'POST /api/sessions/{sid}/leave\nDELETE /api/sessions/{sid}\nGET /api/sessions/{sid}\n',
+    ]
+    for s in scripts:
+        c.add(s)
+    print(f"server_fuzz: {c.count}")
 
 
 def Position_start():

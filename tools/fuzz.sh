@@ -17,9 +17,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(fen_fuzz san_fuzz pgn_fuzz pgn_zst_fuzz perft_suite_fuzz uci_fuzz openings_fuzz weights_fuzz)
+TARGETS=(fen_fuzz san_fuzz pgn_fuzz pgn_zst_fuzz perft_suite_fuzz uci_fuzz openings_fuzz weights_fuzz record_fuzz
+         polyglot_fuzz server_fuzz)
 declare -A MAX_LEN=([fen_fuzz]=256 [san_fuzz]=1024 [pgn_fuzz]=16384 [pgn_zst_fuzz]=8192 [perft_suite_fuzz]=4096
-                    [uci_fuzz]=4096 [openings_fuzz]=8192 [weights_fuzz]=16384)
+                    [uci_fuzz]=4096 [openings_fuzz]=8192 [weights_fuzz]=16384
+                    [record_fuzz]=8192 [polyglot_fuzz]=16384 [server_fuzz]=4096)
 TIME=60
 BUILD=build-fuzz
 DATA=../shared/data
@@ -63,7 +65,16 @@ for j in build/janus build-rel5/janus; do
     break
   fi
 done
-python3 tools/fuzz-seeds.py "$DATA" "$SEEDS" "${weights_args[@]}"
+# JANUSDAT seeds: the positions of a few PGN games, converted by the Release build.
+jdat_args=()
+for j in build/janus build-rel5/janus; do
+  if [[ -x "$j" ]] && "$j" datagen --quiet --pgn "$DATA/pgn/kasparov-deep-blue-1997.pgn" --output "$BUILD/seed.jdat" \
+      >/dev/null 2>&1; then
+    jdat_args=(--jdat "$BUILD/seed.jdat")
+    break
+  fi
+done
+python3 tools/fuzz-seeds.py "$DATA" "$SEEDS" "${weights_args[@]}" "${jdat_args[@]}"
 
 mkdir -p "$BUILD/fuzz-artifacts" "$BUILD/fuzz-logs"
 LEDGER="$BUILD/fuzz-ledger.tsv"

@@ -12,6 +12,14 @@
 
 namespace janus::server {
 
+/// Serialises `j` compactly. Strings that are not valid UTF-8 (a request path, a PGN tag or a
+/// comment from a loaded file with Latin-1 bytes) get U+FFFD for each bad byte instead of the
+/// exception nlohmann::json::dump() throws by default (found by server_fuzz: GET /api/\xff was
+/// answered 500).
+inline std::string dumpJson(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 /// The field `key` of object `j` if present and not null.
 inline const nlohmann::json* field(const nlohmann::json& j, const char* key) {
   if (!j.is_object()) throw Error("request body must be a JSON object");

@@ -32,7 +32,7 @@ constexpr size_t kMaxBody = size_t(2) << 20;  // 2 MiB: a long PGN fits easily
 void sendJson(httplib::Response& res, int status, const Json& j) {
   res.status = status;
   res.set_header("Cache-Control", "no-store");
-  res.set_content(j.dump(), kJson);
+  res.set_content(dumpJson(j), kJson);
 }
 
 Json parseBody(const httplib::Request& req) {
@@ -97,7 +97,7 @@ GuiServer::GuiServer(ServerConfig config)
       {{"id", "alphabeta-nnue"}, {"name", "Alpha-beta, NNUE"}, {"available", false}},
       {{"id", "mcts"}, {"name", "MCTS, policy/value net"}, {"available", false}},
   });
-  m_infoJson = Json{{"name", "Janus"},
+  m_infoJson = dumpJson(Json{{"name", "Janus"},
                     {"version", JANUS_VERSION},
                     {"faces", faces},
                     {"levels", levels},
@@ -110,8 +110,7 @@ GuiServer::GuiServer(ServerConfig config)
                       {"blunder", kBlunderCp},
                       {"clampCp", kReviewClampCp}}},
                     {"dataDir", m_storage.dataDir().string()},
-                    {"options", options}}
-                   .dump();
+                    {"options", options}});
   routes();
 }
 
@@ -220,6 +219,9 @@ void GuiServer::routes() {
   http.new_task_queue = [] { return new httplib::ThreadPool(64); };
   http.set_payload_max_length(kMaxBody);
   http.set_keep_alive_timeout(2);
+  // Small JSON answers on a kept-alive connection: without TCP_NODELAY, Nagle + delayed ACK add
+  // about 40 ms to every request (measured: 41-44 ms per request before, ~1 ms after).
+  http.set_tcp_nodelay(true);
 
   // Runs `f` and turns its outcome into a response: JSON on success, 400 for janus::Error and JSON
   // type errors, 403/404/503 for HttpError, 500 plus a bug report for anything else.
@@ -391,7 +393,7 @@ void GuiServer::routes() {
           if (*first) {
             *first = false;
             // The current state first, so that a (re)connecting page is up to date at once.
-            if (!write("retry: 1000\nevent: state\ndata: " + s->stateJson().dump() + "\n\n")) return false;
+            if (!write("retry: 1000\nevent: state\ndata: " + dumpJson(s->stateJson()) + "\n\n")) return false;
           }
           if (m_stopping || s->events().closed()) {
             sink.done();

@@ -191,6 +191,19 @@ TEST_F(ServerTest, StaticFilesOnlyFromTheWebFolder) {
   }
 }
 
+// Regression (server_fuzz): a request path with bytes that are not UTF-8 was echoed into the JSON
+// error, whose serialisation threw, and the answer was 500 instead of 404.
+TEST_F(ServerTest, NonUtf8PathsGet404NotAnInternalError) {
+  for (const char* target : {"/api/\xff", "/api/reports/..\xff\xff./secret.txt", "/api/sessions/\xfe\xff/pgn"}) {
+    auto [status, response] = rawGet(target);
+    EXPECT_EQ(status, 404) << response;
+    std::string body = response.substr(std::min(response.size(), response.find("\r\n\r\n") + 4));
+    Json j = Json::parse(body, nullptr, false);
+    ASSERT_TRUE(j.is_object()) << body;
+    EXPECT_NE(j.value("error", "").find("\xef\xbf\xbd"), std::string::npos) << body;  // U+FFFD
+  }
+}
+
 TEST_F(ServerTest, PlaysAgainstTheEngineUndoesAndDetectsMate) {
   std::string id = newSession();
   std::string base = "/api/sessions/" + id;

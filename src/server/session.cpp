@@ -264,7 +264,7 @@ void Session::onInfo(const SearchInfo& info) {
             {"timeMs", info.timeMs},
             {"pv", pvUci},
             {"san", pvSan(m_searchRoot, info.pv)}};
-  m_events.push("info", j.dump());
+  m_events.push("info", dumpJson(j));
 }
 
 void Session::onBestMove(const SearchResult& result) {
@@ -382,7 +382,7 @@ void Session::afterGameChangeLocked() {
   pushStateLocked();
 }
 
-void Session::pushStateLocked() { m_events.push("state", stateLocked().dump()); }
+void Session::pushStateLocked() { m_events.push("state", dumpJson(stateLocked())); }
 
 void Session::trySave() {
   try {
@@ -947,7 +947,7 @@ Json Session::review(const Json& req) {
       m_evals[i].whiteCp = white[i];
       if (!hasLegalMove(pos) && isCheckmate(pos)) m_evals[i].mate = 0;
       m_review.done = i + 1;
-      m_events.push("review", Json{{"done", i + 1}, {"total", n}, {"ply", i}, {"cp", white[i]}}.dump());
+      m_events.push("review", dumpJson(Json{{"done", i + 1}, {"total", n}, {"ply", i}, {"cp", white[i]}}));
     }
     std::lock_guard lock(m_stateMutex);
     m_review.running = false;

@@ -1,0 +1,43 @@
+// libFuzzer target: the JANUSDAT reader (DataReader, plain or zstd-compressed) and the record
+// decoder (unpackRecord), see format.h.
+//
+// Input: the bytes of a data file (seeds: small files written by DataWriter, plain and .zst, and
+// corrupted variants). Properties: a bad file or record ends in janus::Error naming the file; a
+// record that decodes re-encodes (packRecord) to a record that decodes to the same FEN, score and
+// result. At most 4096 records per input are read, so a zstd bomb only costs time.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "datagen/record.h"
+#include "util/error.h"
+#include "util/fuzz_support.h"
+
+using namespace janus;
+using namespace janus::datagen;
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static fuzz::InputFile file;
+  const std::string& path = file.write(data, size);
+  try {
+    DataReader reader(path);
+    PackedRecord record;
+    while (reader.index() < 4096 && reader.next(record)) {
+      u64 index = reader.index() - 1;
+      try {
+        TrainingPosition tp = reader.decode(record, index);
+        TrainingPosition again = unpackRecord(packRecord(tp.pos, tp.score, tp.result));
+        fuzz::check(again.pos.fen() == tp.pos.fen(), "pack(unpack(record)) keeps the position",
+                    tp.pos.fen() + " vs " + again.pos.fen());
+        fuzz::check(again.score == tp.score && again.result == tp.result, "pack(unpack(record)) keeps score and result",
+                    std::to_string(tp.score) + " vs " + std::to_string(again.score));
+      } catch (const Error& e) {
+        fuzz::check(std::string(e.what()).find(path) != std::string::npos, "record errors name the file", e.what());
+      }
+    }
+  } catch (const Error& e) {
+    fuzz::check(std::string(e.what()).find(path) != std::string::npos, "file errors name the file", e.what());
+  }
+  return 0;
+}
