@@ -50,6 +50,8 @@ void Engine::declareOptions() {
   m_options.add({"UCI_LimitStrength", Type::kCheck, "false", 0, 0, {}, "Play at the strength set by UCI_Elo"});
   m_options.add({"UCI_Elo", Type::kSpin, "2000", kMinElo, kMaxElo, {}, "Playing strength in Elo (with UCI_LimitStrength)"});
   m_options.add({"Skill Level", Type::kSpin, "20", 0, 20, {}, "Playing level 0..20 (20: full strength)"});
+  m_options.add({"UCI_ShowWDL", Type::kCheck, "false", 0, 0, {},
+                 "Add win/draw/loss per mille to info lines (search/wdl.h model)"});
   // A JANUS_TUNE build exposes every search constant for SPSA (values are process-wide).
   for (const auto& t : tunables::all())
     if (t.value)
@@ -131,7 +133,9 @@ void Engine::go(const SearchLimits& userLimits) {
     bookMove = m_book.pick(m_position,
                            m_options.boolean("BookBestMove") ? BookPickMode::kBest : BookPickMode::kWeightedRandom, m_rng());
   m_searching = true;
-  m_thread = std::thread([this, limits, level, bookMove, pos = m_position, config,
+  const std::optional<int> wdlMaterialOfRoot =
+      m_options.boolean("UCI_ShowWDL") ? std::optional<int>(wdlMaterial(m_position)) : std::nullopt;
+  m_thread = std::thread([this, limits, level, bookMove, pos = m_position, config, wdlMaterialOfRoot,
                           userMultiPv = searchConfig().multiPv] {
     // With a playing level, keep the MultiPV lines of the last completed iteration (the search
     // reports all lines of an iteration together, best first) to choose from, and show the user
@@ -142,7 +146,11 @@ void Engine::go(const SearchLimits& userLimits) {
         if (!lines.empty() && (i.depth != lines.front().depth || i.multiPv == 1)) lines.clear();
         lines.push_back(i);
       }
-      if (m_onInfo && i.multiPv <= userMultiPv) m_onInfo(i);
+      if (!m_onInfo || i.multiPv > userMultiPv) return;
+      if (!wdlMaterialOfRoot) return m_onInfo(i);
+      SearchInfo withWdl = i;
+      withWdl.wdl = scoreToWdl(i.score, *wdlMaterialOfRoot);
+      m_onInfo(withWdl);
     };
     SearchResult result;
     if (bookMove) {

@@ -5,11 +5,13 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/position.h"
 #include "search/score.h"
+#include "search/wdl.h"
 
 namespace janus {
 
@@ -49,6 +51,7 @@ struct SearchInfo {
   u64 tbHits = 0;
   i64 timeMs = 0;
   std::vector<Move> pv;
+  std::optional<WdlPermille> wdl;  ///< with UCI_ShowWDL: the score through the WDL model (wdl.h)
 };
 
 /// Final answer of a search.

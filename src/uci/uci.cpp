@@ -61,6 +61,7 @@ std::string UciProtocol::formatInfo(const SearchInfo& info, bool chess960) {
     os << "cp " << info.score;
   if (info.bound == Bound::kLower) os << " lowerbound";
   if (info.bound == Bound::kUpper) os << " upperbound";
+  if (info.wdl) os << " wdl " << info.wdl->win << ' ' << info.wdl->draw << ' ' << info.wdl->loss;
   os << " nodes " << info.nodes << " nps " << info.nps << " hashfull " << info.hashfull << " tbhits " << info.tbHits
      << " time " << info.timeMs;
   if (!info.pv.empty()) {

@@ -52,6 +52,29 @@ TEST(Uci, MateScoresAreInMoves) {
   EXPECT_TRUE(contains(out, "bestmove e7e8"));
 }
 
+TEST(Uci, ShowWdlAddsWinDrawLossPerMille) {
+  std::string plain = runScript("position startpos\ngo depth 4\n");
+  EXPECT_FALSE(contains(plain, " wdl ")) << "off by default";
+  std::string out = runScript("uci\nsetoption name UCI_ShowWDL value true\nposition startpos\ngo depth 4\n");
+  EXPECT_TRUE(contains(out, "option name UCI_ShowWDL type check default false"));
+  std::istringstream lines(out);
+  int infos = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("info depth", 0) != 0) continue;
+    ++infos;
+    size_t at = line.find(" wdl ");
+    ASSERT_NE(at, std::string::npos) << line;
+    std::istringstream w(line.substr(at + 5));
+    int win = -1, draw = -1, loss = -1;
+    w >> win >> draw >> loss;
+    EXPECT_EQ(win + draw + loss, 1000) << line;
+    EXPECT_GT(draw, 300) << "the start position is mostly a draw: " << line;
+  }
+  EXPECT_GT(infos, 0);
+  std::string mate = runScript("setoption name UCI_ShowWDL value true\nposition fen 6k1/4Rppp/8/8/8/8/5PPP/6K1 w - - 0 1\ngo depth 4\n");
+  EXPECT_TRUE(contains(mate, "score mate 1 wdl 1000 0 0")) << mate;
+}
+
 TEST(Uci, MalformedInputGivesErrorsAndKeepsState) {
   std::string out = runScript(
       "position startpos moves e2e4\n"
