@@ -4,6 +4,8 @@
 # OPPONENT: stockfish-<elo> (Stockfish with UCI_LimitStrength and UCI_Elo), stockfish,
 #           ethereal, toga2, glaurung, phalanx, gnuchess (UCI mode)
 # Defaults: 100 games, 10+0.1, concurrency 1. PGN and log go to results/.
+# JANUS_SPEC adds spec fields to Janus's side, e.g. JANUS_SPEC="option.UCI_LimitStrength=true
+# option.UCI_Elo=1800" to measure a playing level against stockfish-1800.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 opponent=${1:?usage: tools/match.sh OPPONENT [GAMES] [TC] [CONCURRENCY]}
@@ -24,5 +26,5 @@ esac
 mkdir -p results
 stamp=$(date +%Y%m%d-%H%M%S)
 pgn="results/$stamp-janus-vs-$opponent.pgn"
-build/janus match --engine "name=Janus cmd=build/janus option.Hash=64" --engine "$spec" \
+build/janus match --engine "name=Janus cmd=build/janus option.Hash=64 ${JANUS_SPEC:-}" --engine "$spec" \
   --tc "$tc" --games "$games" --concurrency "$concurrency" --pgnout "$pgn" "$@" 2>&1 | tee "results/$stamp-janus-vs-$opponent.log"

@@ -12,8 +12,10 @@
 //     with a mate score or a lead above kTechniqueCp the best move is always played, and when
 //     the static evaluation already shows such a lead the node budget is multiplied by
 //     kTechniqueNodeFactor, so that K+R vs K is mated at every level.
-// The mapping from Elo to (nodes, T, maxLoss) is calibrated against Stockfish's UCI_Elo levels
-// by matches (tools/calibrate-levels.sh; figures in docs/strength.md).
+// The mapping from Elo to (nodes, T, maxLoss) is a first estimate, not yet calibrated: the
+// calibration is a set of matches of Janus at UCI_Elo X against Stockfish at UCI_Elo X
+// (JANUS_SPEC="option.UCI_LimitStrength=true option.UCI_Elo=X" tools/match.sh stockfish-X 200),
+// adjusting the node budget until each level scores about 50%.
 
 #include <random>
 #include <vector>
