@@ -631,7 +631,11 @@ Json Session::move(const Json& req) {
     if (chargeClockLocked(mover)) m_game.play(uci);
     afterGameChangeLocked();
   }
-  if (analysisMode)
+  return resumeAfterChangeLocked(analysisMode);
+}
+
+Json Session::resumeAfterChangeLocked(bool analysis) {
+  if (analysis)
     startAnalysisLocked();
   else
     startEngineMoveIfDueLocked();
@@ -659,12 +663,7 @@ Json Session::undo() {
     m_clock.running = m_clock.enabled && !m_game.over();
     afterGameChangeLocked();
   }
-  if (m_mode == Mode::kAnalysis)
-    startAnalysisLocked();
-  else
-    startEngineMoveIfDueLocked();
-  trySave();
-  return stateJson();
+  return resumeAfterChangeLocked(m_mode == Mode::kAnalysis);
 }
 
 Json Session::resign() {
@@ -714,12 +713,7 @@ Json Session::load(const Json& req) {
     resetPerGameLocked();
     afterGameChangeLocked();
   }
-  if (m_mode == Mode::kAnalysis)
-    startAnalysisLocked();
-  else
-    startEngineMoveIfDueLocked();
-  trySave();
-  return stateJson();
+  return resumeAfterChangeLocked(m_mode == Mode::kAnalysis);
 }
 
 Json Session::setMode(const Json& req) {

@@ -149,6 +149,9 @@ class Session {
   void stopSearchLocked();
   void startEngineMoveIfDueLocked();
   void startAnalysisLocked();
+  /// After a move, undo or load (engine mutex held): restarts analysis or the engine's move,
+  /// saves the game and returns the new state.
+  Json resumeAfterChangeLocked(bool analysis);
   /// Synchronous search of `pos` (hint, evaluate): go + wait.
   SearchResult searchSyncLocked(Kind kind, const Position& pos, const SearchLimits& limits);
   void cancelReview();
