@@ -11,7 +11,7 @@ APT_PACKAGES=(
   build-essential cmake ninja-build pkg-config git python3 clang
   libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libcli11-dev libzstd-dev zstd
   libcpp-httplib-dev nlohmann-json3-dev libgaviotatb-dev gaviotatb gnuchess-book
-  stockfish ethereal-chess toga2 glaurung
+  stockfish ethereal-chess toga2 glaurung phalanx gnuchess
   chromium
 )
 JOBS=$(nproc)
@@ -70,7 +70,7 @@ run_game() {
 }
 
 # Tests that run several threads (Lazy SMP search, engine, UCI, match runner): also under TSan.
-THREADED_TESTS='AlphaBeta|Engine|Uci|TranspositionTable|JanusBinary|Match'
+THREADED_TESTS='AlphaBeta|Engine|Uci|TranspositionTable|JanusBinary|Match|CecpBridge'
 
 run_tests() {
   log "unit and integration tests (Release)"

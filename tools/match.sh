@@ -19,7 +19,8 @@ case "$opponent" in
   ethereal) spec="name=Ethereal cmd=/usr/games/ethereal-chess" ;;
   toga2) spec="name=Toga2 cmd=/usr/games/toga2" ;;
   glaurung) spec="name=Glaurung cmd=/usr/games/glaurung" ;;
-  phalanx) spec="name=Phalanx cmd=/usr/games/phalanx" ;;
+  # Phalanx speaks only CECP (xboard): janus cecp bridges it; own book and learning off, 64 MiB hash.
+  phalanx) spec="name=Phalanx cmd=build/janus arg=cecp arg=/usr/games/phalanx arg=-b- arg=-l- arg=-t arg=65536" ;;
   gnuchess) spec="name=GNUChess cmd=/usr/games/gnuchess arg=--uci" ;;
   *) echo "unknown opponent '$opponent'" >&2; exit 2 ;;
 esac

@@ -27,5 +27,7 @@ void addSpsaCommand(CLI::App& app, Commands& out);     // spsa (spsa_command.cpp
 void addGuiCommand(CLI::App& app, Commands& out);      // gui (gui_command.cpp)
 void addDatagenCommand(CLI::App& app, Commands& out);  // datagen (datagen_command.cpp)
 void addTuneCommand(CLI::App& app, Commands& out);     // tune (tune_command.cpp)
+void addCecpCommand(CLI::App& app, Commands& out);     // cecp (cecp_command.cpp)
+void addScoreCommand(CLI::App& app, Commands& out);    // score (score_command.cpp)
 
 }  // namespace janus::apps

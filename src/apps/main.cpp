@@ -22,6 +22,8 @@ int main(int argc, char** argv) {
   apps::addGuiCommand(app, commands);
   apps::addDatagenCommand(app, commands);
   apps::addTuneCommand(app, commands);
+  apps::addCecpCommand(app, commands);
+  apps::addScoreCommand(app, commands);
   CLI11_PARSE(app, argc, argv);
 
   try {

@@ -25,11 +25,6 @@ std::string hostName() {
   if (::gethostname(buf, sizeof buf - 1) != 0 || !buf[0]) return "?";
   return buf;
 }
-
-std::string eloText(const EloEstimate& e) {
-  return fmt::format("{} ± {}", formatElo(e.elo),
-                     std::isfinite(e.errorMargin) ? fmt::format("{:.1f}", e.errorMargin) : std::string("inf"));
-}
 }  // namespace
 
 Match::Match(MatchConfig config, std::ostream& out) : m_config(std::move(config)), m_out(out) {
@@ -260,7 +255,7 @@ std::string Match::progressLine(const GameRecord& g) const {
   std::string line = fmt::format("[{}/{}] Game {}: {} vs {} {} ({}) | {} +{} -{} ={} [{:.3f}] Elo {}", r.gamesPlayed,
                                  r.gamesPlanned, g.number, g.players[0], g.players[1], resultString(g.result), g.reason,
                                  first, r.wins, r.losses, r.draws, n ? (r.wins + 0.5 * r.draws) / n : 0.5,
-                                 eloText(elo));
+                                 formatEloEstimate(elo));
   if (r.llr && r.sprtBounds)
     line += fmt::format(" | LLR {:.2f} [{:.2f}, {:.2f}]", *r.llr, r.sprtBounds->lower, r.sprtBounds->upper);
   double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
@@ -331,11 +326,11 @@ std::string formatSummary(const MatchConfig& c, const MatchResult& r) {
   s += fmt::format("Score of {} vs {}: +{} -{} ={} [{:.3f}] {}\n", a, b, r.wins, r.losses, r.draws,
                    n ? (r.wins + 0.5 * r.draws) / n : 0.5, n);
   EloEstimate tri = trinomialElo(r.wins, r.draws, r.losses);
-  s += fmt::format("Elo difference: {} (95%, per game)", eloText(tri));
+  s += fmt::format("Elo difference: {} (95%, per game)", formatEloEstimate(tri));
   int pairCount = 0;
   for (int x : r.pairs) pairCount += x;
   if (pairCount > 0)
-    s += fmt::format(", {} (95%, pentanomial over {} pairs)", eloText(pentanomialElo(r.pairs)), pairCount);
+    s += fmt::format(", {} (95%, pentanomial over {} pairs)", formatEloEstimate(pentanomialElo(r.pairs)), pairCount);
   s += "\n";
   s += fmt::format("LOS: {:.1f}%, draw ratio: {:.1f}%, White scored {:.1f}%\n",
                    100 * likelihoodOfSuperiority(r.wins, r.losses), n ? 100.0 * r.draws / n : 0.0,

@@ -146,4 +146,9 @@ std::string formatElo(double elo) {
   return fmt::format("{:+.1f}", elo);
 }
 
+std::string formatEloEstimate(const EloEstimate& e) {
+  return fmt::format("{} ± {}", formatElo(e.elo),
+                     std::isfinite(e.errorMargin) ? fmt::format("{:.1f}", e.errorMargin) : std::string("inf"));
+}
+
 }  // namespace janus::match

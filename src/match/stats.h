@@ -91,5 +91,7 @@ struct SprtBounds {
 
 /// "+12.3" / "-4.0" / "+inf": an Elo value for reports.
 [[nodiscard]] std::string formatElo(double elo);
+/// "+12.3 ± 45.6" (or "± inf"): an estimate with its 95% error margin for reports.
+[[nodiscard]] std::string formatEloEstimate(const EloEstimate& e);
 
 }  // namespace janus::match

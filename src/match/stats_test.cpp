@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "util/error.h"
@@ -108,4 +109,8 @@ TEST(Stats, FormatElo) {
   EXPECT_EQ(formatElo(12.34), "+12.3");
   EXPECT_EQ(formatElo(-4.0), "-4.0");
   EXPECT_EQ(formatElo(std::numeric_limits<double>::infinity()), "+inf");
+  EXPECT_EQ(formatEloEstimate(trinomialElo(0, 0, 0)), "+0.0 ± inf");
+  EloEstimate e = trinomialElo(60, 20, 20);
+  EXPECT_EQ(formatEloEstimate(e), fmt::format("{:+.1f} ± {:.1f}", e.elo, e.errorMargin));
+  EXPECT_GT(e.elo, 0);
 }

@@ -227,5 +227,58 @@ TEST(JanusBinary, MalformedPerftSuiteIsAnError) {
   std::remove(path.c_str());
 }
 
+// janus score pools match PGNs: W/D/L, pentanomial pairs by Round, and losses by Termination.
+TEST(JanusBinary, ScoreSummarisesMatchPgns) {
+  std::string path = testing::TempDir() + "/janus-binary-test-score.pgn";
+  {
+    std::unique_ptr<FILE, int (*)(FILE*)> f(fopen(path.c_str(), "w"), fclose);
+    ASSERT_TRUE(f);
+    auto game = [&](int round, const char* white, const char* black, const char* result, const char* term) {
+      fprintf(f.get(), "[Round \"%d\"]\n[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n[Termination \"%s\"]\n\n1. e4 e5 %s\n\n",
+              round, white, black, result, term, result);
+    };
+    game(1, "Janus", "Opp", "1-0", "normal");
+    game(2, "Opp", "Janus", "1/2-1/2", "normal");
+    game(3, "Janus", "Opp", "0-1", "time forfeit");
+    game(4, "Opp", "Janus", "0-1", "adjudication");
+    game(5, "Other", "Opp", "1-0", "normal");
+    game(1, "Janus", "Opp", "1-0", "normal");  // a second run appended to the file
+    game(2, "Opp", "Janus", "0-1", "normal");
+  }
+  auto [code, out] = runCli("score --engine Janus " + path);
+  EXPECT_EQ(code, "exit 0") << out;
+  EXPECT_NE(out.find("6 games of Janus in 1 file(s) against Opp (6); 1 other or unfinished games skipped"),
+            std::string::npos) << out;
+  EXPECT_NE(out.find("Score of Janus: +4 -1 =1 [0.750] 6"), std::string::npos) << out;
+  EXPECT_NE(out.find("pentanomial over 3 pairs"), std::string::npos) << out;
+  EXPECT_NE(out.find("Pentanomial [0, 0.5, 1, 1.5, 2]: [0, 0, 1, 1, 1]"), std::string::npos) << out;
+  EXPECT_NE(out.find("Lost by time forfeit: 1"), std::string::npos) << out;
+  EXPECT_NE(out.find("Won by adjudication: 1"), std::string::npos) << out;
+  EXPECT_NE(out.find("Won by normal: 3"), std::string::npos) << out;
+  std::tie(code, out) = runCli("score --engine Nobody " + path);
+  EXPECT_EQ(code, "exit 1");
+  EXPECT_NE(out.find("no finished game of 'Nobody'"), std::string::npos) << out;
+  std::remove(path.c_str());
+}
+
+// janus cecp puts a UCI front on an xboard engine (here the CECP test engine of src/match).
+TEST(JanusBinary, CecpBridgeSpeaksUci) {
+  JanusProcess janus({"cecp", JANUS_CECP_FAKE_ENGINE});
+  janus.send("uci");
+  EXPECT_EQ(janus.expect("id name"), "id name Fake CECP");
+  EXPECT_NE(janus.expect("uciok"), "");
+  janus.send("isready");
+  EXPECT_NE(janus.expect("readyok"), "");
+  janus.send("position startpos moves e2e4");
+  janus.send("go wtime 1000 btime 1000 winc 10 binc 10");
+  Position pos;
+  pos.makeMove(parseUci(pos, "e2e4", false));
+  EXPECT_EQ(janus.expect("bestmove"), "bestmove " + toUci(legalMoves(pos)[0], false)) << janus.log();
+  janus.send("quit");
+  auto [code, out] = runCli("cecp /nonexistent/xboard-engine");
+  EXPECT_EQ(code, "exit 1");
+  EXPECT_NE(out.find("/nonexistent/xboard-engine"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace janus
