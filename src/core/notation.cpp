@@ -1,5 +1,7 @@
 #include "core/notation.h"
 
+#include <sstream>
+
 #include "core/movegen.h"
 #include "util/error.h"
 
@@ -152,6 +154,37 @@ Move parseSan(const Position& pos, std::string_view text) {
   if (matches == 0) return fail("no legal move matches");
   if (matches > 1) return fail("ambiguous, " + std::to_string(matches) + " legal moves match");
   return found;
+}
+
+UciPositionArgs splitUciPosition(std::string_view args) {
+  std::istringstream ss{std::string(args)};
+  std::string token;
+  UciPositionArgs out;
+  bool haveMoves = false;
+  ss >> token;
+  if (token == "startpos") {
+    out.fen = "startpos";
+    if (ss >> token) {
+      // Anything but "moves" here is an error (it used to be ignored silently, so that
+      // "position startpos e2e4" set up the start position without the move).
+      if (token != "moves") throw Error("position: expected 'moves', got '" + token + "'");
+      haveMoves = true;
+    }
+  } else if (token == "fen") {
+    while (ss >> token) {
+      if (token == "moves") {
+        haveMoves = true;
+        break;
+      }
+      out.fen += (out.fen.empty() ? "" : " ") + token;
+    }
+    if (out.fen.empty()) throw Error("position fen: missing FEN");
+  } else {
+    throw Error("position: expected 'startpos' or 'fen <FEN>', got '" + token + "'");
+  }
+  if (haveMoves)
+    while (ss >> token) out.moves.push_back(token);
+  return out;
 }
 
 }  // namespace janus

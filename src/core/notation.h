@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/position.h"
 
@@ -35,5 +36,16 @@ namespace janus {
 /// "!?", "+", "#"). Throws janus::Error naming the text and why: not SAN, no legal move
 /// matches, or ambiguous.
 [[nodiscard]] Move parseSan(const Position& pos, std::string_view text);
+
+/// The arguments of a UCI "position" command (UCI spec: position [fen <fenstring> | startpos]
+/// moves <move1> ... <movei>), split but not yet checked against the rules.
+struct UciPositionArgs {
+  std::string fen;                 ///< "startpos" or the FEN fields joined by single blanks
+  std::vector<std::string> moves;  ///< UCI move texts after "moves"
+};
+/// Splits "startpos [moves ...]" or "fen <FEN> [moves ...]". Throws janus::Error: "position:
+/// expected 'startpos' or 'fen <FEN>', got 'X'", "position: expected 'moves', got 'X'",
+/// "position fen: missing FEN".
+[[nodiscard]] UciPositionArgs splitUciPosition(std::string_view args);
 
 }  // namespace janus

@@ -110,3 +110,28 @@ TEST(Notation, SanAndUciRoundTripForAllLegalMoves) {
 
 }  // namespace
 }  // namespace janus
+
+namespace janus {
+
+TEST(UciPositionArgs, SplitsStartposAndFenWithMovesAndNamesErrors) {
+  UciPositionArgs a = splitUciPosition("startpos moves e2e4 e7e5");
+  EXPECT_EQ(a.fen, "startpos");
+  EXPECT_EQ(a.moves, (std::vector<std::string>{"e2e4", "e7e5"}));
+  a = splitUciPosition("fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1 moves a1a8");
+  EXPECT_EQ(a.fen, "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1");
+  EXPECT_EQ(a.moves, (std::vector<std::string>{"a1a8"}));
+  EXPECT_TRUE(splitUciPosition("startpos").moves.empty());
+  auto message = [](std::string_view args) {
+    try {
+      (void)splitUciPosition(args);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("startpos e2e4"), "position: expected 'moves', got 'e2e4'");
+  EXPECT_EQ(message("fen moves e2e4"), "position fen: missing FEN");
+  EXPECT_EQ(message("banana"), "position: expected 'startpos' or 'fen <FEN>', got 'banana'");
+}
+
+}  // namespace janus

@@ -199,7 +199,7 @@ void CecpBridge::onEngineLine(const std::string& line) {
     if (wasSearching) say("bestmove 0000");
     return;
   }
-  if (w0 == "Error" || w0.starts_with("Error") || w0 == "Illegal") {
+  if (w0.starts_with("Error") || w0 == "Illegal") {
     say("info string error: CECP engine says: " + line);
     return;
   }
@@ -243,26 +243,14 @@ bool CecpBridge::handle(std::string_view line) {
       say("info string error: UCI_Chess960 is not supported by janus cecp");
   } else if (cmd == "position") {
     try {
-      size_t i = 1;
-      std::string fen;
-      if (i < words.size() && words[i] == "startpos") {
-        fen = Position::kStartFen;
-        ++i;
-      } else if (i < words.size() && words[i] == "fen") {
-        ++i;
-        while (i < words.size() && words[i] != "moves") fen += (fen.empty() ? "" : " ") + words[i++];
-      } else {
-        throw Error("position: expected 'startpos' or 'fen'");
-      }
+      UciPositionArgs args = splitUciPosition(line.substr(line.find("position") + 8));
+      std::string fen = args.fen == "startpos" ? Position::kStartFen : args.fen;
       Position pos = Position::fromFen(fen);
       std::vector<Move> moves;
-      if (i < words.size()) {
-        if (words[i] != "moves") throw Error(fmt::format("position: expected 'moves', got '{}'", words[i]));
-        for (++i; i < words.size(); ++i) {
-          Move m = parseUci(pos, words[i], false);
-          pos.makeMove(m);
-          moves.push_back(m);
-        }
+      for (const std::string& text : args.moves) {
+        Move m = parseUci(pos, text, false);
+        pos.makeMove(m);
+        moves.push_back(m);
       }
       m_startFen = fen;
       m_moves = std::move(moves);

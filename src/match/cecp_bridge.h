@@ -60,8 +60,6 @@ class CecpBridge {
   /// "info string error: ..." and changes nothing.
   bool handle(std::string_view line);
 
-  /// True while the engine process has not closed its output.
-  [[nodiscard]] bool engineAlive() const { return !m_engineGone; }
   /// The engine's name (CECP feature myname, else the program's file name).
   [[nodiscard]] std::string engineName() const;
 

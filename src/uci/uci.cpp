@@ -167,35 +167,8 @@ void UciProtocol::cmdSetOption(const std::string& args) {
 }
 
 void UciProtocol::cmdPosition(const std::string& args) {
-  // position startpos|fen <fen> [moves m1 m2 ...]
-  std::istringstream ss(args);
-  std::string token, fen;
-  bool haveMoves = false;
-  ss >> token;
-  if (token == "startpos") {
-    fen = "startpos";
-    if (ss >> token) {
-      // Anything but "moves" here is an error (it used to be ignored silently, so that
-      // "position startpos e2e4" set up the start position without the move).
-      if (token != "moves") throw Error("position: expected 'moves', got '" + token + "'");
-      haveMoves = true;
-    }
-  } else if (token == "fen") {
-    while (ss >> token) {
-      if (token == "moves") {
-        haveMoves = true;
-        break;
-      }
-      fen += (fen.empty() ? "" : " ") + token;
-    }
-    if (fen.empty()) throw Error("position fen: missing FEN");
-  } else {
-    throw Error("position: expected 'startpos' or 'fen <FEN>', got '" + token + "'");
-  }
-  std::vector<std::string> moves;
-  if (haveMoves)
-    while (ss >> token) moves.push_back(token);
-  m_engine.setPosition(fen, moves);
+  UciPositionArgs p = splitUciPosition(args);
+  m_engine.setPosition(p.fen, p.moves);
 }
 
 void UciProtocol::cmdGo(const std::string& args) {
