@@ -57,8 +57,9 @@ int runPgnConversion(const DatagenArgs& a) {
 int runDatagen(const DatagenArgs& a) {
   if (!a.pgn.empty()) return runPgnConversion(a);
   const auto& c = a.config;
-  std::cout << fmt::format("datagen: {} games, {} nodes/move, {} thread(s), {} random plies, seed {}, book {}\n",
-                           c.games, c.nodes, c.threads, c.randomPlies, c.seed,
+  std::cout << fmt::format("datagen: {} games, {} nodes/move, {} thread(s), {}-{} random plies within ±{} cp, seed {}, book {}\n",
+                           c.games, c.nodes, c.threads, c.randomisation.plies, c.randomisation.plies + 1,
+                           c.randomisation.scoreLimit, c.seed,
                            c.openings.empty() ? "(default)" : c.openings);
   // On a terminal the progress line is redrawn every second; into a file (a long run's log) a
   // line is appended every 30 seconds.
@@ -97,8 +98,12 @@ void addDatagenCommand(CLI::App& app, Commands& out) {
       ->check(CLI::Range(1, 1024));
   cmd->add_option("--output", c.output, "Output file (JANUSDAT; zstd-compressed if it ends in .zst)")->required();
   cmd->add_option("--openings", c.openings, "Opening book (EPD or PGN; default: the shipped data/openings book)");
-  cmd->add_option("--random-plies", c.randomPlies, "Random legal plies after the book position")
+  cmd->add_option("--random-plies", c.randomisation.plies,
+                  "Random legal plies R after the book position (R or R+1, each in half of the games)")
       ->check(CLI::Range(0, 100));
+  cmd->add_option("--random-score-limit", c.randomisation.scoreLimit,
+                  "Redraw random lines whose start position scores beyond +-this (cp, a search of --nodes); 0 = off")
+      ->check(CLI::Range(0, 30000));
   cmd->add_option("--seed", c.seed, "Random seed (games are reproducible given seed, nodes and openings)");
   cmd->add_option("--hash", c.hashMiB, "Hash per engine in MiB")->check(CLI::Range(1, 4096));
   cmd->add_option("--adjudicate-win", c.adjudication.winScore, "Win: |score| >= this (cp) ...");

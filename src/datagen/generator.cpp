@@ -30,13 +30,15 @@ namespace {
 
 constexpr int kRandomPlyAttempts = 8;
 
-/// Start position of a game: `base` plus up to `randomPlies` random legal moves that do not end
-/// the game. Falls back to `base` after kRandomPlyAttempts failed attempts.
-Position randomise(const Position& base, std::mt19937_64& rng, int randomPlies) {
-  for (int attempt = 0; attempt < kRandomPlyAttempts && randomPlies > 0; ++attempt) {
+}  // namespace
+
+Position randomStart(const Position& base, std::mt19937_64& rng, int randomPlies) {
+  if (randomPlies <= 0) return base;
+  const int plies = randomPlies + int(rng() & 1);
+  for (int attempt = 0; attempt < kRandomPlyAttempts; ++attempt) {
     Position pos = base;
     bool ok = true;
-    for (int i = 0; i < randomPlies && ok; ++i) {
+    for (int i = 0; i < plies && ok; ++i) {
       MoveList moves = legalMoves(pos);
       if (moves.empty()) ok = false;
       else pos.makeMove(moves[int(rng() % u64(moves.size()))]);
@@ -45,8 +47,6 @@ Position randomise(const Position& base, std::mt19937_64& rng, int randomPlies) 
   }
   return base;
 }
-
-}  // namespace
 
 const char* gameEndName(GameEnd e) {
   switch (e) {
@@ -62,17 +62,31 @@ const char* gameEndName(GameEnd e) {
   return "?";
 }
 
-GameOutcome playGame(Engine& engine, const Position& start, u64 seed, int randomPlies, u64 nodes,
-                     const Adjudication& adj) {
+GameOutcome playGame(Engine& engine, const Position& start, u64 seed, const StartRandomisation& randomisation,
+                     u64 nodes, const Adjudication& adj) {
   std::mt19937_64 rng(seed);
-  Position pos = randomise(start, rng, randomPlies);
-  engine.newGame();
   SearchResult last;
   engine.onBestMove([&last](const SearchResult& r) { last = r; });
   SearchLimits limits;
   limits.nodes = nodes;
+  auto search = [&](const Position& p) {
+    engine.setPosition(p);
+    engine.go(limits);
+    engine.wait();
+  };
+
+  Position pos = start;
+  for (int attempt = 0; attempt < kRandomPlyAttempts && randomisation.plies > 0; ++attempt) {
+    Position candidate = randomStart(start, rng, randomisation.plies);
+    if (randomisation.scoreLimit <= 0) { pos = candidate; break; }
+    engine.newGame();
+    search(candidate);
+    if (std::abs(last.score) <= randomisation.scoreLimit) { pos = candidate; break; }
+  }
+  engine.newGame();
 
   GameOutcome out;
+  out.start = pos;
   int winRun = 0, winSign = 0, drawRun = 0;
   auto finish = [&](Wdl result, GameEnd end) {
     out.result = result;
@@ -90,9 +104,7 @@ GameOutcome playGame(Engine& engine, const Position& start, u64 seed, int random
     if (pos.isInsufficientMaterial()) { finish(kDraw, GameEnd::kInsufficientMaterial); break; }
     if (pos.gamePly() >= adj.maxPlies) { finish(kDraw, GameEnd::kMaxPlies); break; }
 
-    engine.setPosition(pos);
-    engine.go(limits);
-    engine.wait();
+    search(pos);
     const Move best = last.best;
     if (!best || !pos.isLegal(best))
       throw Error(fmt::format("datagen: the engine returned no legal move in {}", pos.fen()));
@@ -122,7 +134,8 @@ DatagenProgress generateData(const DatagenConfig& config, const std::function<vo
   if (config.games < 1) throw Error("datagen: --games must be at least 1");
   if (config.nodes < 1) throw Error("datagen: --nodes must be at least 1");
   if (config.threads < 1) throw Error("datagen: --threads must be at least 1");
-  if (config.randomPlies < 0) throw Error("datagen: --random-plies must not be negative");
+  if (config.randomisation.plies < 0) throw Error("datagen: --random-plies must not be negative");
+  if (config.randomisation.scoreLimit < 0) throw Error("datagen: --random-score-limit must not be negative");
   if (config.output.empty()) throw Error("datagen: no output file given");
 
   const std::string bookPath = config.openings.empty() ? match::defaultOpeningBook() : config.openings;
@@ -156,7 +169,7 @@ DatagenProgress generateData(const DatagenConfig& config, const std::function<vo
         if (g >= config.games) break;
         const u64 seed = gameSeed(config.seed, g);
         const Position& start = starts[size_t(seed % starts.size())];
-        GameOutcome outcome = playGame(engine, start, splitmix64(seed), config.randomPlies, config.nodes,
+        GameOutcome outcome = playGame(engine, start, splitmix64(seed), config.randomisation, config.nodes,
                                        config.adjudication);
         std::lock_guard lock(mutex);
         finished.emplace(g, std::move(outcome));

@@ -4,9 +4,13 @@
 // search score and, once the game is over, the game's result (format.h).
 //
 // One game:
-//   1. Opening: a book entry chosen by the game's random generator, then `randomPlies` uniformly
-//      random legal moves (retried up to 8 times if they end the game; after that the book
-//      position is used as is).
+//   1. Opening: a book entry chosen by the game's random generator, then random plies
+//      (StartRandomisation): R or R + 1 uniformly random legal moves, retried if they end the
+//      game or if a search of the resulting position (same node limit as the game's moves)
+//      scores it beyond ±scoreLimit centipawns; after 8 failed lines the book position is used.
+//      Both guards exist because random moves are often blunders: with a fixed R from a book
+//      whose lines all end with White to move, the last random move is always the same colour's
+//      and the other side, searching first, wins far more often (docs/tuning.md has the counts).
 //   2. Every move: `go nodes K` on a 1-thread Engine with a small hash (cleared before each game).
 //   3. Recorded: the position before each engine move, unless the side to move is in check or
 //      the chosen move is a capture, en passant or promotion (quiet positions suit static-eval
@@ -16,9 +20,10 @@
 //
 // Determinism: game g uses its own seed gameSeed(seed, g) and a fresh hash and histories, and
 // games are written in index order, so the output depends only on (games, nodes, openings,
-// randomPlies, seed, adjudication) and not on the number of threads or on timing.
+// randomisation, seed, adjudication) and not on the number of threads or on timing.
 
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -30,6 +35,12 @@ class Engine;
 }
 
 namespace janus::datagen {
+
+/// How a self-play game leaves the book (generator.h, step 1).
+struct StartRandomisation {
+  int plies = 4;         ///< R: random legal plies after the book position (R or R + 1, each with probability 1/2)
+  int scoreLimit = 200;  ///< centipawns; lines whose start position a search scores beyond ± this are redrawn; 0 = no check
+};
 
 /// Adjudication of self-play games from the searches' scores (centipawns, White's view).
 struct Adjudication {
@@ -47,7 +58,7 @@ struct DatagenConfig {
   int threads = 1;      ///< worker threads, each with its own Engine
   std::string output;   ///< JANUSDAT file (".zst": compressed)
   std::string openings; ///< EPD or PGN book; "" = the shipped book (match::defaultOpeningBook())
-  int randomPlies = 4;  ///< random legal plies after the book position
+  StartRandomisation randomisation;
   u64 seed = 1;
   int hashMiB = 4;      ///< hash per engine (MiB)
   Adjudication adjudication;
@@ -64,11 +75,20 @@ struct GameOutcome {
   Wdl result = kDraw;
   GameEnd end = GameEnd::kMaxPlies;
   int plies = 0;                      ///< engine moves played
+  Position start;                     ///< where the engine moves began: the book position plus the random plies
 };
 
+/// `base` plus randomPlies or randomPlies + 1 uniformly random legal moves (the extra ply with
+/// probability 1/2, drawn from `rng` first), such that the result is not a finished game
+/// (checkmate, stalemate, insufficient material, repetition); up to 8 attempts, then `base`.
+/// randomPlies <= 0 returns `base` and draws nothing from `rng`.
+[[nodiscard]] Position randomStart(const Position& base, std::mt19937_64& rng, int randomPlies);
+
 /// Plays one self-play game on `engine` (whose Threads/Hash options the caller set) from
-/// `start`: random plies from `seed`, then `nodes` per move. newGame() is called first.
-[[nodiscard]] GameOutcome playGame(Engine& engine, const Position& start, u64 seed, int randomPlies, u64 nodes,
+/// `start`: random plies from `seed` (checked by searches of `nodes` nodes when
+/// randomisation.scoreLimit > 0), then `nodes` per move. newGame() is called before the game.
+[[nodiscard]] GameOutcome playGame(Engine& engine, const Position& start, u64 seed,
+                                   const StartRandomisation& randomisation, u64 nodes,
                                    const Adjudication& adjudication);
 
 /// Progress of generateData().
