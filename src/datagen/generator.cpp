@@ -76,14 +76,17 @@ GameOutcome playGame(Engine& engine, const Position& start, u64 seed, const Star
   };
 
   Position pos = start;
+  // True when `last` already holds the game's first search: the accepted check searched `pos`
+  // from a fresh hash, exactly as the game would, so it is not searched again.
+  bool searched = false;
   for (int attempt = 0; attempt < kRandomPlyAttempts && randomisation.plies > 0; ++attempt) {
     Position candidate = randomStart(start, rng, randomisation.plies);
     if (randomisation.scoreLimit <= 0) { pos = candidate; break; }
     engine.newGame();
     search(candidate);
-    if (std::abs(last.score) <= randomisation.scoreLimit) { pos = candidate; break; }
+    if (std::abs(last.score) <= randomisation.scoreLimit) { pos = candidate; searched = true; break; }
   }
-  engine.newGame();
+  if (!searched) engine.newGame();
 
   GameOutcome out;
   out.start = pos;
@@ -104,7 +107,8 @@ GameOutcome playGame(Engine& engine, const Position& start, u64 seed, const Star
     if (pos.isInsufficientMaterial()) { finish(kDraw, GameEnd::kInsufficientMaterial); break; }
     if (pos.gamePly() >= adj.maxPlies) { finish(kDraw, GameEnd::kMaxPlies); break; }
 
-    search(pos);
+    if (!searched) search(pos);
+    searched = false;
     const Move best = last.best;
     if (!best || !pos.isLegal(best))
       throw Error(fmt::format("datagen: the engine returned no legal move in {}", pos.fen()));

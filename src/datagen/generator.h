@@ -58,7 +58,7 @@ struct DatagenConfig {
   int threads = 1;      ///< worker threads, each with its own Engine
   std::string output;   ///< JANUSDAT file (".zst": compressed)
   std::string openings; ///< EPD or PGN book; "" = the shipped book (match::defaultOpeningBook())
-  StartRandomisation randomisation;
+  StartRandomisation randomisation;  ///< random plies after the book position (step 1 above)
   u64 seed = 1;
   int hashMiB = 4;      ///< hash per engine (MiB)
   Adjudication adjudication;
