@@ -125,7 +125,7 @@ void Engine::go(const SearchLimits& userLimits) {
   std::optional<StrengthLevel> level = limits.infinite ? std::nullopt : strengthLevel();
   if (level) {
     config.multiPv = std::max(config.multiPv, level->multiPv);
-    u64 budget = staticEval() >= kTechniqueCp ? level->nodes * kTechniqueNodeFactor : level->nodes;
+    u64 budget = drawNodeBudget(*level, staticEval() >= kTechniqueCp, m_rng);
     limits.nodes = limits.nodes ? std::min(limits.nodes, budget) : budget;
   }
   Move bookMove = Move::none();

@@ -7,18 +7,27 @@ namespace janus {
 
 StrengthLevel strengthForElo(int elo) {
   elo = std::clamp(elo, kMinElo, kMaxElo);
-  double t = double(elo - kMinElo) / double(kMaxElo - kMinElo);  // 0 .. 1
   StrengthLevel s;
   s.elo = elo;
-  s.nodes = u64(std::llround(100.0 * std::pow(10.0, 3.2 * t)));  // 100 .. ~158k nodes
-  s.multiPv = 4;
-  s.temperatureCp = int(std::lround(10 + 190 * (1 - t)));  // 200 .. 10 cp
-  s.maxLossCp = int(std::lround(30 + 570 * (1 - t)));      // 600 .. 30 cp
+  const int searchElo = std::max(elo, kSamplingElo);
+  s.nodes = u64(std::llround(double(kNodesAt2000) * std::exp2(double(searchElo - 2000) / kEloPerDoubling)));
+  const double below = std::max(0, kSamplingElo - elo);
+  s.temperatureCp = int(std::lround(below * below / kTemperatureScale));
+  if (s.temperatureCp > 0) {
+    s.multiPv = kSamplingMultiPv;
+    s.maxLossCp = std::min(s.temperatureCp * kMaxLossPerTemperature, kMaxLossCp);
+  }
   return s;
 }
 
+u64 drawNodeBudget(const StrengthLevel& level, bool technique, std::mt19937_64& rng) {
+  double u = std::uniform_real_distribution<double>(-0.5, 0.5)(rng);
+  u64 budget = std::max<u64>(1, u64(std::llround(double(level.nodes) * std::exp2(u))));
+  return technique ? budget * kTechniqueNodeFactor : budget;
+}
+
 int chooseLine(const std::vector<SearchInfo>& lines, const StrengthLevel& level, std::mt19937_64& rng) {
-  if (lines.size() <= 1) return 0;
+  if (lines.size() <= 1 || level.temperatureCp <= 0) return 0;
   int best = lines[0].score;
   if (isMateScore(best) || best >= kTechniqueCp) return 0;
   std::vector<double> weights;

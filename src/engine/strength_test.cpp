@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
+#include <vector>
 
 #include "core/movegen.h"
 #include "core/notation.h"
@@ -22,20 +25,34 @@ TEST(Strength, MappingIsMonotonic) {
   StrengthLevel prev = strengthForElo(kMinElo);
   for (int elo = kMinElo + 100; elo <= kMaxElo; elo += 100) {
     StrengthLevel s = strengthForElo(elo);
-    EXPECT_GT(s.nodes, prev.nodes);
-    EXPECT_LT(s.temperatureCp, prev.temperatureCp);
-    EXPECT_LT(s.maxLossCp, prev.maxLossCp);
+    EXPECT_GE(s.nodes, prev.nodes) << elo;
+    EXPECT_LE(s.temperatureCp, prev.temperatureCp) << elo;
+    EXPECT_LE(s.maxLossCp, prev.maxLossCp) << elo;
+    if (elo > kSamplingElo) {
+      EXPECT_GT(s.nodes, prev.nodes) << elo;
+      EXPECT_EQ(s.multiPv, 1) << elo;
+      EXPECT_EQ(s.temperatureCp, 0) << elo;
+    } else if (elo < kSamplingElo) {
+      EXPECT_LT(s.temperatureCp, prev.temperatureCp) << elo;
+      EXPECT_EQ(s.multiPv, kSamplingMultiPv) << elo;
+    }
     prev = s;
   }
   EXPECT_EQ(strengthForElo(500).elo, kMinElo);
+  EXPECT_EQ(strengthForElo(5000).elo, kMaxElo);
+  EXPECT_EQ(strengthForElo(2000).nodes, kNodesAt2000);
+  EXPECT_NEAR(double(strengthForElo(2000 + int(kEloPerDoubling)).nodes), 2.0 * kNodesAt2000, 1.0);
+  EXPECT_LT(strengthForElo(kMinElo).maxLossCp, 900) << "even the lowest level never chooses to hang a queen it sees";
   EXPECT_EQ(eloForSkill(20), kMaxElo);
-  EXPECT_LT(strengthForElo(2000).maxLossCp, 900) << "a 2000 player never chooses to hang a queen it sees";
+  EXPECT_EQ(eloForSkill(0), kMinElo);
 }
 
 TEST(Strength, ChoiceFollowsTheSoftmaxAndTheLossCap) {
   std::vector<SearchInfo> lines = {line(50, Move(kE2, kE4)), line(40, Move(kD2, kD4)), line(-30, Move(kG1, kF3)),
                                    line(-900, Move(kA2, kA3))};
-  StrengthLevel level = strengthForElo(1500);
+  StrengthLevel level = strengthForElo(1200);
+  ASSERT_GT(level.temperatureCp, 0);
+  ASSERT_LT(level.maxLossCp, 950);
   std::mt19937_64 rng(1);
   std::map<int, int> counts;
   for (int i = 0; i < 20000; ++i) ++counts[chooseLine(lines, level, rng)];
@@ -45,10 +62,11 @@ TEST(Strength, ChoiceFollowsTheSoftmaxAndTheLossCap) {
   EXPECT_NEAR(counts[0] / 20000.0, w0 / total, 0.02);
   EXPECT_NEAR(counts[1] / 20000.0, w1 / total, 0.02);
   EXPECT_NEAR(counts[2] / 20000.0, w2 / total, 0.02);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(chooseLine(lines, strengthForElo(2000), rng), 0) << "no sampling at 2000";
 }
 
 TEST(Strength, WinningPositionsAreConverted) {
-  StrengthLevel level = strengthForElo(1000);
+  StrengthLevel level = strengthForElo(kMinElo);
   std::mt19937_64 rng(2);
   std::vector<SearchInfo> mating = {line(mateIn(5), Move(kA1, kA7)), line(600, Move(kA1, kA2))};
   std::vector<SearchInfo> winning = {line(kTechniqueCp + 50, Move(kA1, kA7)), line(kTechniqueCp, Move(kA1, kA2))};
@@ -56,6 +74,39 @@ TEST(Strength, WinningPositionsAreConverted) {
     EXPECT_EQ(chooseLine(mating, level, rng), 0);
     EXPECT_EQ(chooseLine(winning, level, rng), 0);
   }
+}
+
+TEST(Strength, BudgetsVaryWithinHalfADoubling) {
+  StrengthLevel level = strengthForElo(2000);
+  std::mt19937_64 rng(7);
+  std::vector<u64> budgets;
+  for (int i = 0; i < 2000; ++i) budgets.push_back(drawNodeBudget(level, false, rng));
+  auto [lo, hi] = std::minmax_element(budgets.begin(), budgets.end());
+  EXPECT_GE(double(*lo), level.nodes / std::sqrt(2.0) - 1);
+  EXPECT_LE(double(*hi), level.nodes * std::sqrt(2.0) + 1);
+  EXPECT_LT(double(*lo), level.nodes * 0.75) << "the draw covers the lower end";
+  EXPECT_GT(double(*hi), level.nodes * 1.35) << "the draw covers the upper end";
+  std::nth_element(budgets.begin(), budgets.begin() + 1000, budgets.end());
+  EXPECT_NEAR(double(budgets[1000]), double(level.nodes), 0.05 * level.nodes) << "median = the level's budget";
+  u64 technique = drawNodeBudget(level, true, rng);
+  EXPECT_GE(technique, u64(level.nodes / std::sqrt(2.0)) * kTechniqueNodeFactor);
+}
+
+TEST(Strength, TheSearchKeepsToTheBudget) {
+  Engine e;
+  e.setOption("UCI_LimitStrength", "true");
+  e.setOption("UCI_Elo", "1600");
+  e.seedLevels(9);
+  u64 maxBudget = u64(double(strengthForElo(1600).nodes) * std::sqrt(2.0)) + 1;
+  SearchResult r;
+  e.onBestMove([&](const SearchResult& res) { r = res; });
+  // A middlegame position (below the technique threshold for either side).
+  e.setPosition("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4", {});
+  e.go({});
+  e.wait();
+  EXPECT_TRUE(r.best);
+  EXPECT_GT(r.nodes, maxBudget / 4) << "the search uses its budget";
+  EXPECT_LE(r.nodes, maxBudget);
 }
 
 TEST(Strength, Elo2000TakesAHangingQueen) {
