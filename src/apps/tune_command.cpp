@@ -130,8 +130,12 @@ int runTune(TuneArgs& a) {
     for (const auto& f : a.pgn) sources += (sources.empty() ? "" : ", ") + f;
     notes.push_back(fmt::format("Data: {} ({} training, {} validation positions{}).", sources, d.train.size(),
                                 d.validation.size(), a.load.qsearch ? ", quiescence leaves" : ""));
-    notes.push_back(fmt::format("K = {:.4f}; {} epochs of Adam, lr {}, batch {}{}.", k, a.config.epochs, a.config.lr,
-                                a.config.batch, a.lambda > 0 ? fmt::format(", lambda {}", a.lambda) : ""));
+    std::string frozen;
+    for (const auto& f : a.freeze) frozen += (frozen.empty() ? "" : ", ") + f;
+    notes.push_back(fmt::format("K = {:.4f}; {} epochs of Adam, lr {} (x{} per epoch), beta2 {}, batch {}{}.", k,
+                                a.config.epochs, a.config.lr, a.config.lrDecay, a.config.beta2, a.config.batch,
+                                a.lambda > 0 ? fmt::format(", lambda {}", a.lambda) : ""));
+    if (!frozen.empty()) notes.push_back("Frozen (kept at their previous values): " + frozen + ".");
     notes.push_back(fmt::format("Loss (integer eval): train {} -> {}, validation {} -> {}.", lossText(startTrain),
                                 lossText(endTrain), lossText(startVal), lossText(endVal)));
     writeText(a.cpp, tune::weightsToCpp(tuned, notes));
