@@ -1,23 +1,17 @@
-// Initial values of every HCE weight: the one file a tuner's output replaces.
+// Values of every HCE weight: the one file a tuner's output replaces.
 //
 // Units: centipawns, as (middlegame, endgame) pairs S(mg, eg). Blocks are listed in the order of
 // JANUS_HCE_WEIGHTS (weights.h); the builder checks order and sizes at compile time, so a missing,
 // extra or misplaced block is a compile error.
 //
-// Sources:
-// * Material and piece-square tables: Ronald Friederich's PeSTO, as published on the
-//   chessprogramming wiki, "PeSTO's Evaluation Function" (values from rofChade, Texel-tuned).
-//   The tables are copied in the wiki's layout (rank 8 first, a-file left, White's view).
-// * Every other term is an addition to PeSTO, which has no such terms, so these values are kept
-//   moderate and centred where PeSTO already holds the average (e.g. mobility is zero at a
-//   typical square count; passed-pawn bonuses are small on the 6th/7th rank, where PeSTO's pawn
-//   table already pays +80..+180 cp in the endgame). Magnitudes follow the classical literature:
-//   L. Kaufman, "The Evaluation of Material Imbalances" (1999) for the bishop pair; Fruit 2.1's
-//   published pawn and rook terms (F. Letouzey) and the chessprogramming wiki pages "Pawn
-//   Structure", "Passed Pawn", "Rook on Open File", "Mobility", "King Safety" for the others;
-//   Stockfish's idea of rank-weighted king proximity to the passed pawn's stop square; and
-//   A. Grant, "Evaluation & Tuning in Chess Engines" (2020) / Ethereal for king-attack units
-//   through a quadratic. The numbers themselves are ours, to be replaced by `janus tune`.
+// Written by `janus tune` (Texel's tuning method; see docs/tuning.md). The starting values and
+// their sources (PeSTO material and piece-square tables, Kaufman, Fruit 2.1, Grant 2020, the
+// chessprogramming wiki) are described in the previous version of this file.
+//
+// Data: build-tune/tune-data/selfplay-a.jdat.zst, build-tune/tune-data/selfplay-c.jdat.zst (873382 training, 97043 validation positions).
+// K = 1.2142; 40 epochs of Adam, lr 1 (x0.9 per epoch), beta2 0.999, batch 16384.
+// Frozen (kept at their previous values): material, pst_pawn, pst_knight, pst_bishop, pst_rook, pst_queen, pst_king.
+// Loss (integer eval): train 0.076321 -> 0.072695, validation 0.074879 -> 0.073863.
 
 #include "eval/weights.h"
 
@@ -66,37 +60,38 @@ constexpr EvalWeights buildDefaults() {
   Builder b;
   using namespace weight;
 
-  // ---- Material and piece-square tables: PeSTO ------------------------------------------------
-  //             pawn       knight       bishop       rook         queen
+  // material: piece value
   b.add(kMaterial, {S(82, 94), S(337, 281), S(365, 297), S(477, 512), S(1025, 936)});
 
+  // pst_pawn: pawn square bonus
   b.addBoard(kPstPawn,
-             {  0,   0,   0,   0,   0,   0,  0,   0,
-               98, 134,  61,  95,  68, 126, 34, -11,
-               -6,   7,  26,  31,  65,  56, 25, -20,
-              -14,  13,   6,  21,  23,  12, 17, -23,
-              -27,  -2,  -5,  12,  17,   6, 10, -25,
-              -26,  -4,  -4, -10,   3,   3, 33, -12,
-              -35,  -1, -20, -23, -15,  24, 38, -22,
-                0,   0,   0,   0,   0,   0,  0,   0},
-             {  0,   0,   0,   0,   0,   0,   0,   0,
-              178, 173, 158, 134, 147, 132, 165, 187,
-               94, 100,  85,  67,  56,  53,  82,  84,
-               32,  24,  13,   5,  -2,   4,  17,  17,
-               13,   9,  -3,  -7,  -7,  -8,   3,  -1,
-                4,   7,  -6,   1,   0,  -5,  -1,  -8,
-               13,   8,   8,  10,  13,   0,   2,  -7,
-                0,   0,   0,   0,   0,   0,   0,   0});
+             {   0,   0,   0,   0,   0,   0,   0,   0,
+                98, 134,  61,  95,  68, 126,  34, -11,
+                -6,   7,  26,  31,  65,  56,  25, -20,
+               -14,  13,   6,  21,  23,  12,  17, -23,
+               -27,  -2,  -5,  12,  17,   6,  10, -25,
+               -26,  -4,  -4, -10,   3,   3,  33, -12,
+               -35,  -1, -20, -23, -15,  24,  38, -22,
+                 0,   0,   0,   0,   0,   0,   0,   0},
+             {   0,   0,   0,   0,   0,   0,   0,   0,
+               178, 173, 158, 134, 147, 132, 165, 187,
+                94, 100,  85,  67,  56,  53,  82,  84,
+                32,  24,  13,   5,  -2,   4,  17,  17,
+                13,   9,  -3,  -7,  -7,  -8,   3,  -1,
+                 4,   7,  -6,   1,   0,  -5,  -1,  -8,
+                13,   8,   8,  10,  13,   0,   2,  -7,
+                 0,   0,   0,   0,   0,   0,   0,   0});
 
+  // pst_knight: knight square bonus
   b.addBoard(kPstKnight,
-             {-167, -89, -34, -49,  61, -97, -15, -107,
-               -73, -41,  72,  36,  23,  62,   7,  -17,
-               -47,  60,  37,  65,  84, 129,  73,   44,
-                -9,  17,  19,  53,  37,  69,  18,   22,
-               -13,   4,  16,  13,  28,  19,  21,   -8,
-               -23,  -9,  12,  10,  19,  17,  25,  -16,
-               -29, -53, -12,  -3,  -1,  18, -14,  -19,
-              -105, -21, -58, -33, -17, -28, -19,  -23},
+             {-167, -89, -34, -49,  61, -97, -15,-107,
+               -73, -41,  72,  36,  23,  62,   7, -17,
+               -47,  60,  37,  65,  84, 129,  73,  44,
+                -9,  17,  19,  53,  37,  69,  18,  22,
+               -13,   4,  16,  13,  28,  19,  21,  -8,
+               -23,  -9,  12,  10,  19,  17,  25, -16,
+               -29, -53, -12,  -3,  -1,  18, -14, -19,
+              -105, -21, -58, -33, -17, -28, -19, -23},
              { -58, -38, -13, -28, -31, -27, -63, -99,
                -25,  -8, -25,  -2,  -9, -25, -24, -52,
                -24, -20,  10,   9,  -1,  -9, -19, -41,
@@ -106,162 +101,186 @@ constexpr EvalWeights buildDefaults() {
                -42, -20, -10,  -5,  -2, -20, -23, -44,
                -29, -51, -23, -15, -22, -18, -50, -64});
 
+  // pst_bishop: bishop square bonus
   b.addBoard(kPstBishop,
-             {-29,   4, -82, -37, -25, -42,   7,  -8,
-              -26,  16, -18, -13,  30,  59,  18, -47,
-              -16,  37,  43,  40,  35,  50,  37,  -2,
-               -4,   5,  19,  50,  37,  37,   7,  -2,
-               -6,  13,  13,  26,  34,  12,  10,   4,
-                0,  15,  15,  15,  14,  27,  18,  10,
-                4,  15,  16,   0,   7,  21,  33,   1,
-              -33,  -3, -14, -21, -13, -12, -39, -21},
-             {-14, -21, -11,  -8,  -7,  -9, -17, -24,
-               -8,  -4,   7, -12,  -3, -13,  -4, -14,
-                2,  -8,   0,  -1,  -2,   6,   0,   4,
-               -3,   9,  12,   9,  14,  10,   3,   2,
-               -6,   3,  13,  19,   7,  10,  -3,  -9,
-              -12,  -3,   8,  10,  13,   3,  -7, -15,
-              -14, -18,  -7,  -1,   4,  -9, -15, -27,
-              -23,  -9, -23,  -5,  -9, -16,  -5, -17});
+             { -29,   4, -82, -37, -25, -42,   7,  -8,
+               -26,  16, -18, -13,  30,  59,  18, -47,
+               -16,  37,  43,  40,  35,  50,  37,  -2,
+                -4,   5,  19,  50,  37,  37,   7,  -2,
+                -6,  13,  13,  26,  34,  12,  10,   4,
+                 0,  15,  15,  15,  14,  27,  18,  10,
+                 4,  15,  16,   0,   7,  21,  33,   1,
+               -33,  -3, -14, -21, -13, -12, -39, -21},
+             { -14, -21, -11,  -8,  -7,  -9, -17, -24,
+                -8,  -4,   7, -12,  -3, -13,  -4, -14,
+                 2,  -8,   0,  -1,  -2,   6,   0,   4,
+                -3,   9,  12,   9,  14,  10,   3,   2,
+                -6,   3,  13,  19,   7,  10,  -3,  -9,
+               -12,  -3,   8,  10,  13,   3,  -7, -15,
+               -14, -18,  -7,  -1,   4,  -9, -15, -27,
+               -23,  -9, -23,  -5,  -9, -16,  -5, -17});
 
+  // pst_rook: rook square bonus
   b.addBoard(kPstRook,
-             { 32,  42,  32,  51,  63,   9,  31,  43,
-               27,  32,  58,  62,  80,  67,  26,  44,
-               -5,  19,  26,  36,  17,  45,  61,  16,
-              -24, -11,   7,  26,  24,  35,  -8, -20,
-              -36, -26, -12,  -1,   9,  -7,   6, -23,
-              -45, -25, -16, -17,   3,   0,  -5, -33,
-              -44, -16, -20,  -9,  -1,  11,  -6, -71,
-              -19, -13,   1,  17,  16,   7, -37, -26},
-             { 13,  10,  18,  15,  12,  12,   8,   5,
-               11,  13,  13,  11,  -3,   3,   8,   3,
-                7,   7,   7,   5,   4,  -3,  -5,  -3,
-                4,   3,  13,   1,   2,   1,  -1,   2,
-                3,   5,   8,   4,  -5,  -6,  -8, -11,
-               -4,   0,  -5,  -1,  -7, -12,  -8, -16,
-               -6,  -6,   0,   2,  -9,  -9, -11,  -3,
-               -9,   2,   3,  -1,  -5, -13,   4, -20});
+             {  32,  42,  32,  51,  63,   9,  31,  43,
+                27,  32,  58,  62,  80,  67,  26,  44,
+                -5,  19,  26,  36,  17,  45,  61,  16,
+               -24, -11,   7,  26,  24,  35,  -8, -20,
+               -36, -26, -12,  -1,   9,  -7,   6, -23,
+               -45, -25, -16, -17,   3,   0,  -5, -33,
+               -44, -16, -20,  -9,  -1,  11,  -6, -71,
+               -19, -13,   1,  17,  16,   7, -37, -26},
+             {  13,  10,  18,  15,  12,  12,   8,   5,
+                11,  13,  13,  11,  -3,   3,   8,   3,
+                 7,   7,   7,   5,   4,  -3,  -5,  -3,
+                 4,   3,  13,   1,   2,   1,  -1,   2,
+                 3,   5,   8,   4,  -5,  -6,  -8, -11,
+                -4,   0,  -5,  -1,  -7, -12,  -8, -16,
+                -6,  -6,   0,   2,  -9,  -9, -11,  -3,
+                -9,   2,   3,  -1,  -5, -13,   4, -20});
 
+  // pst_queen: queen square bonus
   b.addBoard(kPstQueen,
-             {-28,   0,  29,  12,  59,  44,  43,  45,
-              -24, -39,  -5,   1, -16,  57,  28,  54,
-              -13, -17,   7,   8,  29,  56,  47,  57,
-              -27, -27, -16, -16,  -1,  17,  -2,   1,
-               -9, -26,  -9, -10,  -2,  -4,   3,  -3,
-              -14,   2, -11,  -2,  -5,   2,  14,   5,
-              -35,  -8,  11,   2,   8,  15,  -3,   1,
-               -1, -18,  -9,  10, -15, -25, -31, -50},
-             { -9,  22,  22,  27,  27,  19,  10,  20,
-              -17,  20,  32,  41,  58,  25,  30,   0,
-              -20,   6,   9,  49,  47,  35,  19,   9,
-                3,  22,  24,  45,  57,  40,  57,  36,
-              -18,  28,  19,  47,  31,  34,  39,  23,
-              -16, -27,  15,   6,   9,  17,  10,   5,
-              -22, -23, -30, -16, -16, -23, -36, -32,
-              -33, -28, -22, -43,  -5, -32, -20, -41});
+             { -28,   0,  29,  12,  59,  44,  43,  45,
+               -24, -39,  -5,   1, -16,  57,  28,  54,
+               -13, -17,   7,   8,  29,  56,  47,  57,
+               -27, -27, -16, -16,  -1,  17,  -2,   1,
+                -9, -26,  -9, -10,  -2,  -4,   3,  -3,
+               -14,   2, -11,  -2,  -5,   2,  14,   5,
+               -35,  -8,  11,   2,   8,  15,  -3,   1,
+                -1, -18,  -9,  10, -15, -25, -31, -50},
+             {  -9,  22,  22,  27,  27,  19,  10,  20,
+               -17,  20,  32,  41,  58,  25,  30,   0,
+               -20,   6,   9,  49,  47,  35,  19,   9,
+                 3,  22,  24,  45,  57,  40,  57,  36,
+               -18,  28,  19,  47,  31,  34,  39,  23,
+               -16, -27,  15,   6,   9,  17,  10,   5,
+               -22, -23, -30, -16, -16, -23, -36, -32,
+               -33, -28, -22, -43,  -5, -32, -20, -41});
 
+  // pst_king: king square bonus
   b.addBoard(kPstKing,
-             {-65,  23,  16, -15, -56, -34,   2,  13,
-               29,  -1, -20,  -7,  -8,  -4, -38, -29,
-               -9,  24,   2, -16, -20,   6,  22, -22,
-              -17, -20, -12, -27, -30, -25, -14, -36,
-              -49,  -1, -27, -39, -46, -44, -33, -51,
-              -14, -14, -22, -46, -44, -30, -15, -27,
-                1,   7,  -8, -64, -43, -16,   9,   8,
-              -15,  36,  12, -54,   8, -28,  24,  14},
-             {-74, -35, -18, -18, -11,  15,   4, -17,
-              -12,  17,  14,  17,  17,  38,  23,  11,
-               10,  17,  23,  15,  20,  45,  44,  13,
-               -8,  22,  24,  27,  26,  33,  26,   3,
-              -18,  -4,  21,  24,  27,  23,   9, -11,
-              -19,  -3,  11,  21,  23,  16,   7,  -9,
-              -27, -11,   4,  13,  14,   4,  -5, -17,
-              -53, -34, -21, -11, -28, -14, -24, -43});
+             { -65,  23,  16, -15, -56, -34,   2,  13,
+                29,  -1, -20,  -7,  -8,  -4, -38, -29,
+                -9,  24,   2, -16, -20,   6,  22, -22,
+               -17, -20, -12, -27, -30, -25, -14, -36,
+               -49,  -1, -27, -39, -46, -44, -33, -51,
+               -14, -14, -22, -46, -44, -30, -15, -27,
+                 1,   7,  -8, -64, -43, -16,   9,   8,
+               -15,  36,  12, -54,   8, -28,  24,  14},
+             { -74, -35, -18, -18, -11,  15,   4, -17,
+               -12,  17,  14,  17,  17,  38,  23,  11,
+                10,  17,  23,  15,  20,  45,  44,  13,
+                -8,  22,  24,  27,  26,  33,  26,   3,
+               -18,  -4,  21,  24,  27,  23,   9, -11,
+               -19,  -3,  11,  21,  23,  16,   7,  -9,
+               -27, -11,   4,  13,  14,   4,  -5, -17,
+               -53, -34, -21, -11, -28, -14, -24, -43});
 
-  // ---- Bishop pair: Kaufman (1999) measured about half a pawn, more in the endgame. -----------
-  b.add(kBishopPair, {S(30, 50)});
+  // bishop_pair: bishops on both square colours
+  b.add(kBishopPair, {S(33, 68)});
 
-  // ---- Pawn structure: Fruit 2.1-sized penalties (doubled 10/20, isolated 10/20, backward
-  // 8/10); connected pawns by rank, growing with advancement (idea: Stockfish's "Connected"
-  // bonus), about half of Stockfish 11's seeds because PeSTO's pawn table already rewards
-  // central and advanced pawns.
-  b.add(kPawnDoubled, {S(-10, -20)});
-  b.add(kPawnIsolated, {S(-10, -20)});
-  b.add(kPawnBackward, {S(-8, -10)});
-  //                   rank1     rank2     rank3     rank4      rank5      rank6      rank7      rank8
-  b.add(kPawnConnected, {S(0, 0), S(4, 2), S(6, 4), S(8, 6), S(14, 10), S(24, 18), S(40, 30), S(0, 0)});
+  // pawn_doubled: pawn with an own pawn ahead on its file
+  b.add(kPawnDoubled, {S(-20, -20)});
 
-  // ---- Passed pawns: small base bonus on top of PeSTO's advanced-pawn values; what PeSTO cannot
-  // see is the dynamic part: blockage, a free / uncontested path, and (endgame) king distances to
-  // the stop square weighted by rank (idea from Stockfish's passed-pawn evaluation, scaled to
-  // our values), plus the rule of the square against a lone king with pawns.
-  b.add(kPassedRank, {S(0, 0), S(2, 6), S(4, 10), S(8, 20), S(16, 35), S(24, 45), S(24, 45), S(0, 0)});
-  b.add(kPassedBlocked, {S(0, 0), S(0, 0), S(0, -4), S(-3, -8), S(-6, -14), S(-10, -22), S(-15, -30), S(0, 0)});
-  b.add(kPassedFreePath, {S(0, 0), S(0, 0), S(0, 2), S(2, 5), S(4, 10), S(6, 18), S(8, 25), S(0, 0)});
-  b.add(kPassedSafePath, {S(0, 0), S(0, 0), S(0, 4), S(2, 8), S(6, 16), S(10, 30), S(15, 45), S(0, 0)});
-  b.add(kPassedOwnKing, {S(0, 0), S(0, 0), S(0, 0), S(0, -1), S(0, -3), S(0, -6), S(0, -8), S(0, 0)});
-  b.add(kPassedEnemyKing, {S(0, 0), S(0, 0), S(0, 0), S(0, 2), S(0, 8), S(0, 14), S(0, 20), S(0, 0)});
-  b.add(kPassedUnstoppable, {S(0, 200)});
+  // pawn_isolated: no own pawn on the adjacent files
+  b.add(kPawnIsolated, {S(-2, -12)});
 
-  // ---- Rooks: open / semi-open file and the 7th rank (chessprogramming wiki "Rook on Open
-  // File", "Rook on Seventh"; Fruit 2.1 magnitudes). PeSTO's rook table already pays for the 7th
-  // rank in the middlegame, hence the small middlegame part there.
-  b.add(kRookOpenFile, {S(25, 10)});
-  b.add(kRookSemiOpenFile, {S(12, 6)});
-  b.add(kRookSeventh, {S(10, 20)});
+  // pawn_backward: no own pawn beside or behind on adjacent files, stop square controlled by an enemy pawn
+  b.add(kPawnBackward, {S(-8, -15)});
 
-  // ---- Mobility by number of safe squares n (attacked, not occupied by own pieces, not attacked
-  // by enemy pawns). Concave in n as in tuned engines (first squares matter most):
-  //   v(n) = round(k * (sqrt(n) - sqrt(n0))), zero at a typical middlegame count n0.
-  //   knight n0 = 4, k = 12/14; bishop n0 = 6, k = 12/14; rook n0 = 6, k = 6/16; queen n0 = 11, k = 4/10.
-  // The k are kept small because PeSTO's tables already reward the squares where pieces are
-  // mobile (development) and its material values include average mobility.
-  b.add(kMobilityKnight, {S(-24, -28), S(-12, -14), S(-7, -8), S(-3, -4), S(0, 0), S(3, 3), S(5, 6), S(8, 9),
-                          S(10, 12)});
-  b.add(kMobilityBishop, {S(-29, -34), S(-17, -20), S(-12, -14), S(-9, -10), S(-5, -6), S(-3, -3), S(0, 0),
-                          S(2, 3), S(5, 5), S(7, 8), S(9, 10), S(10, 12), S(12, 14), S(14, 16)});
-  b.add(kMobilityRook, {S(-15, -39), S(-9, -23), S(-6, -17), S(-4, -11), S(-3, -7), S(-1, -3), S(0, 0), S(1, 3),
-                        S(2, 6), S(3, 9), S(4, 11), S(5, 14), S(6, 16), S(7, 18), S(8, 21)});
-  b.add(kMobilityQueen, {S(-13, -33), S(-9, -23), S(-8, -19), S(-6, -16), S(-5, -13), S(-4, -11), S(-3, -9),
-                         S(-3, -7),   S(-2, -5),  S(-1, -3),  S(-1, -2),  S(0, 0),    S(1, 1),    S(1, 3),
-                         S(2, 4),     S(2, 6),    S(3, 7),    S(3, 8),    S(4, 9),    S(4, 10),   S(5, 12),
-                         S(5, 13),    S(5, 14),   S(6, 15),   S(6, 16),   S(7, 17),   S(7, 18),   S(8, 19)});
+  // pawn_connected: pawn supported by or side by side with an own pawn, by rank
+  b.add(kPawnConnected, {S(0, 0), S(4, -11), S(7, 9), S(9, 10), S(19, 15), S(55, 20), S(124, 77), S(0, 0)});
 
-  // ---- King shelter (middlegame only), per file of the three around the king (chessprogramming
-  // wiki "King Safety": pawn shield, pawn storm). Index = relative rank of the pawn, 0 = none.
-  // PeSTO's king table already prefers castled kings, so an unmoved shield is a small plus and a
-  // missing one a clear minus.
-  //                none        rank2      rank3     rank4      rank5       rank6       rank7       rank8
-  b.add(kKingShield, {S(-30, 0), S(10, 0), S(6, 0), S(-6, 0), S(-12, 0), S(-15, 0), S(-18, 0), S(0, 0)});
-  b.add(kKingStorm, {S(0, 0), S(-30, 0), S(-25, 0), S(-12, 0), S(-4, 0), S(0, 0), S(0, 0), S(0, 0)});
-  b.add(kKingStormBlocked, {S(0, 0), S(0, 0), S(-8, 0), S(-4, 0), S(0, 0), S(0, 0), S(0, 0), S(0, 0)});
+  // passed_rank: passed pawn, by rank
+  b.add(kPassedRank, {S(0, 0), S(15, 33), S(-2, 49), S(-20, 43), S(-1, 61), S(21, 23), S(69, 15), S(0, 0)});
 
-  // ---- Threats (chessprogramming wiki "Hanging Piece"/"Attack"): a piece attacked by a pawn, a
-  // major piece attacked by a minor. Modest, since quiescence search resolves captures.
-  b.add(kThreatByPawn, {S(30, 20)});
-  b.add(kThreatByMinor, {S(25, 15)});
+  // passed_blocked: passed pawn whose stop square is occupied
+  b.add(kPassedBlocked, {S(0, 0), S(14, -12), S(-10, -13), S(-31, 0), S(-10, -2), S(-16, -25), S(-18, -42), S(0, 0)});
 
-  // ---- Mop-up against a lone king (chessprogramming wiki "Mop-up Evaluation"): drive it to the
-  // edge and approach it with the own king, so the search finds mates without tablebases.
-  b.add(kMopUpCorner, {S(0, 10)});
-  b.add(kMopUpKings, {S(0, 6)});
+  // passed_free_path: passed pawn with no piece on its path to promotion
+  b.add(kPassedFreePath, {S(0, 0), S(61, -19), S(25, -12), S(6, 3), S(19, 11), S(73, -3), S(96, -24), S(0, 0)});
 
-  // ---- Tempo: the side to move is worth a little (PeSTO has a tempo bonus too).
-  b.add(kTempo, {S(15, 10)});
+  // passed_safe_path: free path that no enemy piece or pawn attacks either
+  b.add(kPassedSafePath, {S(0, 0), S(-88, 29), S(-92, 21), S(-123, 34), S(-30, 26), S(-47, 46), S(-86, 121), S(0, 0)});
 
-  // ---- King attack units (non-linear, see kingAttackScore in trace.h): mg units u give
-  // u^2 / 720 cp, eg units u / 20 cp (Grant 2020 / Ethereal use this shape). A typical attack of
-  // queen + rook + knight hitting 8 zone squares, 3 of them weak, with one safe queen check is
-  // 40 + 30 + 30 + 8 * 10 + 3 * 15 + 70 - 30 = 265 units = 97 cp; twice that is 390 cp. Attack
-  // weights per piece ordered as in the wiki's "King Safety" attack table (queen > rook ~ knight >
-  // bishop); without a queen an attack is mostly switched off (ks_no_queen).
-  //                      knight      bishop      rook        queen
-  b.add(kKsAttacker, {S(30, 0), S(25, 0), S(30, 0), S(40, 0)});
-  b.add(kKsZoneAttacks, {S(10, 4)});
-  b.add(kKsWeakSquares, {S(15, 10)});
-  b.add(kKsSafeCheck, {S(60, 20), S(40, 15), S(60, 20), S(70, 25)});
-  b.add(kKsNoQueen, {S(-150, -40)});
-  b.add(kKsBias, {S(-30, 0)});
+  // passed_own_king: times the own king's distance to the stop square
+  b.add(kPassedOwnKing, {S(0, 0), S(5, -3), S(1, -13), S(4, -14), S(4, -14), S(-7, -12), S(0, -8), S(0, 0)});
+
+  // passed_enemy_king: times the enemy king's distance to the stop square
+  b.add(kPassedEnemyKing, {S(0, 0), S(-11, 1), S(-2, 8), S(3, 16), S(-4, 16), S(18, 17), S(8, 2), S(0, 0)});
+
+  // passed_unstoppable: enemy has only king and pawns and its king is outside the pawn's square
+  b.add(kPassedUnstoppable, {S(-269, 56)});
+
+  // rook_open_file: rook on a file without pawns
+  b.add(kRookOpenFile, {S(25, 0)});
+
+  // rook_semi_open_file: rook on a file with enemy pawns only
+  b.add(kRookSemiOpenFile, {S(9, 20)});
+
+  // rook_seventh: rook on the 7th rank with enemy pawns there or the enemy king on the 8th
+  b.add(kRookSeventh, {S(1, 1)});
+
+  // mobility_knight: by number of safe squares attacked
+  b.add(kMobilityKnight, {S(13, -1), S(25, 14), S(22, 56), S(17, 64), S(18, 60), S(20, 56), S(23, 55), S(25, 54),
+                          S(2, 47)});
+
+  // mobility_bishop: by number of safe squares attacked
+  b.add(kMobilityBishop, {S(-16, 14), S(-5, 48), S(3, 34), S(2, 53), S(9, 59), S(12, 56), S(13, 62), S(8, 64), S(8, 68),
+                          S(0, 74), S(13, 61), S(-22, 85), S(-14, 62), S(-275, 122)});
+
+  // mobility_rook: by number of safe squares attacked
+  b.add(kMobilityRook, {S(19, -8), S(25, 18), S(11, 46), S(26, 29), S(23, 51), S(26, 46), S(26, 56), S(27, 58),
+                        S(25, 64), S(21, 71), S(17, 74), S(30, 74), S(27, 73), S(51, 75), S(7, 87)});
+
+  // mobility_queen: by number of safe squares attacked
+  b.add(kMobilityQueen, {S(96, -71), S(6, -12), S(20, -3), S(11, -71), S(6, -12), S(8, -17), S(3, -4), S(5, 13),
+                         S(-4, 27), S(-5, 48), S(3, 29), S(-3, 58), S(0, 61), S(3, 60), S(13, 33), S(7, 35), S(-1, 56),
+                         S(9, 27), S(-2, 29), S(18, -10), S(51, -46), S(123, -167), S(64, -121), S(9, -185),
+                         S(-59, -184), S(-196, -364), S(-119, -192), S(-258, -402)});
+
+  // king_shield: per file around the king: rank of the nearest own pawn in front
+  b.add(kKingShield, {S(-24, -4), S(7, -3), S(9, -6), S(-16, -1), S(-15, 7), S(-15, 24), S(14, 27), S(0, 0)});
+
+  // king_storm: per file around the king: rank of the nearest enemy pawn in front, unblocked
+  b.add(kKingStorm, {S(-8, -13), S(-24, 123), S(-57, 48), S(-14, 16), S(-11, 4), S(6, -4), S(5, -17), S(0, 0)});
+
+  // king_storm_blocked: as king_storm, the enemy pawn blocked by an own pawn
+  b.add(kKingStormBlocked, {S(0, 0), S(0, 0), S(-60, 26), S(16, -13), S(22, -18), S(20, -34), S(-22, -59), S(0, 0)});
+
+  // threat_by_pawn: enemy piece (not pawn or king) attacked by an own pawn
+  b.add(kThreatByPawn, {S(50, 22)});
+
+  // threat_by_minor: enemy rook or queen attacked by an own knight or bishop
+  b.add(kThreatByMinor, {S(45, 11)});
+
+  // mopup_corner: lone enemy king: times its Manhattan distance from the centre
+  b.add(kMopUpCorner, {S(-48, -131)});
+
+  // mopup_kings: lone enemy king: times (7 - king distance)
+  b.add(kMopUpKings, {S(108, 10)});
+
+  // tempo: side to move
+  b.add(kTempo, {S(12, 2)});
+
+  // ks_attacker: units per piece attacking the enemy king zone
+  b.add(kKsAttacker, {S(20, -61), S(32, 51), S(87, 64), S(29, -4)});
+
+  // ks_zone_attacks: units per attacked king-zone square (summed over attackers)
+  b.add(kKsZoneAttacks, {S(14, -5)});
+
+  // ks_weak_squares: units per attacked king-zone square defended at most once, by king or queen
+  b.add(kKsWeakSquares, {S(19, 4)});
+
+  // ks_safe_check: units per safe checking square
+  b.add(kKsSafeCheck, {S(79, 30), S(66, 110), S(87, 293), S(71, 2)});
+
+  // ks_no_queen: units when the attacker has no queen
+  b.add(kKsNoQueen, {S(-320, -18)});
+
+  // ks_bias: units added whenever the attack counts
+  b.add(kKsBias, {S(-33, -2)});
 
   return b.done();
 }
