@@ -155,7 +155,9 @@ TEST(Match, SprtStopsWhenH1IsAccepted) {
   MatchResult r = Match(c, out).run();
   EXPECT_EQ(r.decision, SprtDecision::kAcceptH1);
   EXPECT_LT(r.gamesPlayed, 400);
-  EXPECT_EQ(r.losses, 0);
+  // The fake engines answer at once, but under ThreadSanitizer on a loaded 2-core machine one
+  // of them can lose a game on time (seen once in CI); the strong side must still win nearly all.
+  EXPECT_LE(r.losses * 10, r.wins);
   ASSERT_TRUE(r.llr);
   EXPECT_GE(*r.llr, 2.94);
   EXPECT_EQ(r.stopReason, "SPRT: H1 accepted");
