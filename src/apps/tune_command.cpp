@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "apps/commands.h"
 #include "tune/cpp_writer.h"
@@ -125,17 +126,16 @@ int runTune(TuneArgs& a) {
   std::cout << "wrote weights (text, EvalWeights::loadText format) to " << a.output << "\n";
   if (!a.cpp.empty()) {
     std::vector<std::string> notes;
-    std::string sources;
-    for (const auto& f : a.data) sources += (sources.empty() ? "" : ", ") + f;
-    for (const auto& f : a.pgn) sources += (sources.empty() ? "" : ", ") + f;
+    std::vector<std::string> files = a.data;
+    files.insert(files.end(), a.pgn.begin(), a.pgn.end());
+    const std::string sources = fmt::format("{}", fmt::join(files, ", "));
     notes.push_back(fmt::format("Data: {} ({} training, {} validation positions{}).", sources, d.train.size(),
                                 d.validation.size(), a.load.qsearch ? ", quiescence leaves" : ""));
-    std::string frozen;
-    for (const auto& f : a.freeze) frozen += (frozen.empty() ? "" : ", ") + f;
     notes.push_back(fmt::format("K = {:.4f}; {} epochs of Adam, lr {} (x{} per epoch), beta2 {}, batch {}{}.", k,
                                 a.config.epochs, a.config.lr, a.config.lrDecay, a.config.beta2, a.config.batch,
                                 a.lambda > 0 ? fmt::format(", lambda {}", a.lambda) : ""));
-    if (!frozen.empty()) notes.push_back("Frozen (kept at their previous values): " + frozen + ".");
+    if (!a.freeze.empty())
+      notes.push_back(fmt::format("Frozen (kept at their previous values): {}.", fmt::join(a.freeze, ", ")));
     notes.push_back(fmt::format("Loss (integer eval): train {} -> {}, validation {} -> {}.", lossText(startTrain),
                                 lossText(endTrain), lossText(startVal), lossText(endVal)));
     writeText(a.cpp, tune::weightsToCpp(tuned, notes));
