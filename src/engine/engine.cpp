@@ -43,7 +43,8 @@ void Engine::declareOptions() {
                  "Search threads (Lazy SMP), up to the number of hardware threads"});
   m_options.add({"MultiPV", Type::kSpin, "1", 1, 256, {}, "Number of principal variations to report"});
   m_options.add({"Ponder", Type::kCheck, "false", 0, 0, {}, "Allow thinking on the opponent's time"});
-  m_options.add({"Move Overhead", Type::kSpin, "10", 0, 5000, {}, "Milliseconds reserved per move for delays"});
+  m_options.add({"Move Overhead", Type::kSpin, "30", 0, 5000, {},
+                 "Milliseconds reserved per move for delays (GUI, network, a loaded machine)"});
   m_options.add({"Clear Hash", Type::kButton, "", 0, 0, {}, "Clear the hash table and histories"},
                 [this](const std::string&) { m_search->newGame(); });
   m_options.add({"UCI_Chess960", Type::kCheck, "false", 0, 0, {}, "Chess960 castling notation (king takes rook)"});

@@ -345,7 +345,8 @@ class GamePlayer {
       if (tc.hasClock()) {
         kind = Incident::Kind::kTimeForfeit;
         reason = fmt::format("{} loses on time", colorName(stm));
-        detail = fmt::format("no move after {} ms with {} ms on the clock", waitedMs, m_clockUs[stm] / 1000);
+        detail = fmt::format("no move after {} ms with {} ms on the clock: overrun {} ms or more", waitedMs,
+                             m_clockUs[stm] / 1000, waitedMs - m_clockUs[stm] / 1000);
       } else {
         kind = Incident::Kind::kStall;
         reason = fmt::format("{}'s connection stalls", colorName(stm));
@@ -366,8 +367,8 @@ class GamePlayer {
       m_clockUs[stm] -= elapsedUs;
       if (m_clockUs[stm] < -std::chrono::duration_cast<std::chrono::microseconds>(m_settings.timeMargin).count()) {
         lose(stm, Incident::Kind::kTimeForfeit, fmt::format("{} loses on time", colorName(stm)),
-             fmt::format("used {:.1f} ms with {:.1f} ms on the clock (bestmove {})", elapsedUs / 1000.0,
-                         before / 1000.0, r.bestMove));
+             fmt::format("used {:.1f} ms with {:.1f} ms on the clock: overrun {:.1f} ms (bestmove {})",
+                         elapsedUs / 1000.0, before / 1000.0, (elapsedUs - before) / 1000.0, r.bestMove));
         return false;
       }
     }
@@ -380,8 +381,9 @@ class GamePlayer {
            fmt::format("bestmove '{}' in position {}", r.bestMove, m_pos.fen()));
       return false;
     }
-    std::optional<i64> clockAfter;
+    std::optional<i64> clockAfter, clockLeft;
     if (tc.hasClock()) {
+      clockLeft = m_clockUs[stm] / 1000;
       m_clockUs[stm] += tc.incrementMs * 1000;
       if (tc.movesPerPeriod > 0 && ++m_movesInPeriod[stm] == tc.movesPerPeriod) {
         m_movesInPeriod[stm] = 0;
@@ -397,6 +399,7 @@ class GamePlayer {
     rec.nodes = r.info.nodes;
     rec.timeUs = elapsedUs;
     rec.clockMs = clockAfter;
+    rec.clockLeftMs = clockLeft;
     rec.ponderHit = ponderHit;
     m_lastPonderMove = r.ponderMove;
     addMove(std::move(rec));

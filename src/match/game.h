@@ -124,6 +124,7 @@ struct MoveRecord {
   u64 nodes = 0;
   i64 timeUs = 0;                   ///< thinking time (wall clock)
   std::optional<i64> clockMs;       ///< mover's clock after the move (increment added)
+  std::optional<i64> clockLeftMs;   ///< mover's clock when the move arrived (before the increment)
   bool ponderHit = false;           ///< the move came after a ponderhit
 };
 

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <thread>
 
@@ -280,6 +281,8 @@ void Match::gameFinished(const GameRecord& g) {
   if (g.result == GameResult::kBlackWins) ++r.blackWins;
   ++r.endings[g.reason];
   if (g.incident) r.incidents.push_back(*g.incident);
+  for (const MoveRecord& m : g.moves)
+    if (m.clockLeftMs) r.clockLeftMs[size_t(m.color == kWhite ? g.whiteEngine : 1 - g.whiteEngine)].push_back(*m.clockLeftMs);
   int index = g.number - 1;
   if (m_config.repeat) {
     int pair = index / 2;
@@ -365,6 +368,17 @@ std::string formatSummary(const MatchConfig& c, const MatchResult& r) {
       if (i.engine == e)
         s += fmt::format("    game {} ({}, move {}): {}: {}\n", i.game, i.color == kWhite ? "White" : "Black",
                          i.moveNumber, incidentKindName(i.kind), i.detail);
+  }
+  if (!r.clockLeftMs[0].empty() || !r.clockLeftMs[1].empty()) {
+    s += "Clock left when a move arrived (ms, before the increment):\n";
+    for (int e = 0; e < 2; ++e) {
+      std::vector<i64> v = r.clockLeftMs[size_t(e)];
+      if (v.empty()) continue;
+      std::sort(v.begin(), v.end());
+      auto at = [&](double q) { return v[std::min(v.size() - 1, size_t(q * double(v.size())))]; };
+      s += fmt::format("  {}: min {}, 0.1% {}, 1% {}, 5% {}, median {} ({} moves)\n", c.engines[size_t(e)].name,
+                       v.front(), at(0.001), at(0.01), at(0.05), at(0.5), v.size());
+    }
   }
   if (!r.warnings.empty()) s += fmt::format("Warnings: {} (see above)\n", r.warnings.size());
   s += fmt::format("Runner CPU time: {:.2f} s for {} of wall time (engines not included)\n", r.runnerCpuSeconds,

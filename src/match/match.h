@@ -66,6 +66,9 @@ struct MatchResult {
   Pentanomial pairs{};                  ///< completed game pairs, first engine's points
   std::map<std::string, int> endings;   ///< count by reason ("White mates", ...)
   std::vector<Incident> incidents;      ///< in completion order
+  /// Clock left (ms) when each engine's move arrived, before the increment, by engine slot:
+  /// how close an engine came to losing on time (formatSummary prints min and percentiles).
+  std::array<std::vector<i64>, 2> clockLeftMs;
   std::vector<std::string> warnings;    ///< skipped openings, unknown UCI options
   std::optional<double> llr;
   std::optional<SprtBounds> sprtBounds;

@@ -100,6 +100,14 @@ TEST(Match, RandomEnginesWithConcurrencyWritePgn) {
   EXPECT_NE(text.find("[6/6] Game"), std::string::npos) << text;
   EXPECT_NE(text.find("R1: none"), std::string::npos) << text;
   EXPECT_NE(text.find("R2: none"), std::string::npos) << text;
+  // Every engine move left a clock reading: at least 0 (no forfeits), at most the base time
+  // plus the increments of the longest possible game (the fake engines move at once).
+  for (const auto& clocks : r.clockLeftMs) {
+    ASSERT_FALSE(clocks.empty());
+    for (i64 ms : clocks) EXPECT_TRUE(ms >= 0 && ms <= 5000 + 50 * 600) << ms;
+  }
+  EXPECT_NE(text.find("Clock left when a move arrived (ms, before the increment):\n  R1: min "), std::string::npos)
+      << text;
   std::filesystem::remove(pgn);
 }
 

@@ -4,6 +4,7 @@
 // structures into protocol text or JSON.
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -27,6 +28,9 @@ struct SearchLimits {
   bool infinite = false;   ///< search until stop
   bool ponder = false;     ///< start in ponder mode (until ponderhit or stop)
   std::vector<Move> searchMoves;  ///< restrict the root to these moves (empty: all)
+  /// When the request arrived (UCI: the go line was read); the clock runs from here, so time
+  /// spent before the search thread starts is counted. Unset: the search's own start.
+  std::optional<std::chrono::steady_clock::time_point> startTime;
 
   [[nodiscard]] bool usesClock() const { return time[0] >= 0 || time[1] >= 0 || moveTime >= 0; }
 };
@@ -35,7 +39,7 @@ struct SearchLimits {
 struct SearchConfig {
   int threads = 1;          ///< Lazy SMP threads
   int multiPv = 1;          ///< number of principal variations to report
-  i64 moveOverheadMs = 10;  ///< time reserved per move for communication delays
+  i64 moveOverheadMs = 30;  ///< time reserved per move for communication delays (ms)
 };
 
 /// One progress report ("info" line): one principal variation of one iteration.

@@ -6,8 +6,12 @@
 
 namespace janus {
 
+i64 TimeManager::reserveMs(i64 incMs, i64 moveOverheadMs) {
+  return std::max(std::max<i64>(0, incMs) * 10, 5 * moveOverheadMs);
+}
+
 void TimeManager::init(const SearchLimits& limits, Color us, i64 moveOverheadMs, Clock::time_point start) {
-  m_start = start;
+  m_start = limits.startTime ? *limits.startTime : start;
   m_enabled = false;
   if (limits.infinite) return;
   if (limits.moveTime >= 0) {
@@ -17,15 +21,19 @@ void TimeManager::init(const SearchLimits& limits, Color us, i64 moveOverheadMs,
   }
   if (limits.time[us] < 0) return;
   m_enabled = true;
-  i64 time = limits.time[us], inc = std::max<i64>(0, limits.inc[us]);
-  int mtg = limits.movesToGo > 0 ? std::min(limits.movesToGo, 50) : tunables::MovesToGoDefault;
-  // Never plan with more than what is left after the overhead of the remaining moves.
-  i64 usable = std::max<i64>(1, time - moveOverheadMs * std::min(mtg, 10));
-  i64 base = usable / mtg + inc * 3 / 4;
-  m_optimum = std::min<i64>(base * tunables::TimeOptimumX100 / 100, usable * 6 / 10);
-  m_maximum = std::min<i64>(m_optimum * tunables::TimeMaximumX100 / 100, usable * 8 / 10);
-  if (mtg == 1) m_maximum = std::min<i64>(std::max(m_maximum, usable * 7 / 10), usable * 8 / 10);
-  m_optimum = std::max<i64>(1, m_optimum);
+  const i64 time = limits.time[us], inc = std::max<i64>(0, limits.inc[us]);
+  const int mtg = limits.movesToGo > 0 ? std::min(limits.movesToGo, 50) : tunables::MovesToGoDefault;
+  // The hard ceiling: what the clock holds after this move's overhead.
+  const i64 avail = std::max<i64>(1, time - moveOverheadMs);
+  // Plan only with the clock above the reserve. Below it a move is planned at three quarters of
+  // the increment at most, so the clock grows back instead of sinking further.
+  const i64 usable = std::max<i64>(0, avail - reserveMs(inc, moveOverheadMs));
+  const i64 incShare = inc * 3 / 4;
+  m_optimum = std::min<i64>((usable / mtg + incShare) * tunables::TimeOptimumX100 / 100, usable * 6 / 10 + incShare);
+  m_maximum = std::min<i64>(m_optimum * tunables::TimeMaximumX100 / 100, usable * 8 / 10 + incShare);
+  if (mtg == 1) m_maximum = std::max(m_maximum, usable * 7 / 10);
+  m_maximum = std::min(m_maximum, avail * 8 / 10);
+  m_optimum = std::clamp<i64>(m_optimum, 1, std::max<i64>(1, m_maximum));
   m_maximum = std::max<i64>(m_optimum, m_maximum);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <iostream>
 #include <sstream>
 
@@ -176,6 +177,7 @@ void UciProtocol::cmdGo(const std::string& args) {
   std::vector<std::string> tokens;
   for (std::string t; ss >> t;) tokens.push_back(t);
   SearchLimits limits;
+  limits.startTime = std::chrono::steady_clock::now();
   const i64 kMaxMs = i64(1) << 40;
   bool chess960 = m_engine.chess960();
   for (size_t i = 0; i < tokens.size(); ++i) {

@@ -1,0 +1,75 @@
+#include "search/timeman.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace janus {
+namespace {
+
+TimeManager budget(i64 timeMs, i64 incMs, i64 overheadMs, int movesToGo = 0) {
+  SearchLimits limits;
+  limits.time[kWhite] = timeMs;
+  limits.inc[kWhite] = incMs;
+  limits.movesToGo = movesToGo;
+  TimeManager tm;
+  tm.init(limits, kWhite, overheadMs, TimeManager::Clock::now());
+  return tm;
+}
+
+TEST(TimeManager, ReserveIsTenIncrementsOrFiveOverheads) {
+  EXPECT_EQ(TimeManager::reserveMs(100, 30), 1000);
+  EXPECT_EQ(TimeManager::reserveMs(20, 30), 200);
+  EXPECT_EQ(TimeManager::reserveMs(10, 30), 150);  // five overheads
+  EXPECT_EQ(TimeManager::reserveMs(0, 30), 150);
+}
+
+// The issue-15 situation: 0.2 s left at 10+0.1. The old plan spent up to 80 ms of the 200;
+// now a move must cost less than the increment so that the clock grows back.
+TEST(TimeManager, LowClockPlansBelowTheIncrement) {
+  TimeManager tm = budget(200, 100, 30);
+  ASSERT_TRUE(tm.enabled());
+  EXPECT_GE(tm.optimumMs(), 1);
+  EXPECT_LE(tm.optimumMs(), tm.maximumMs());
+  EXPECT_LT(tm.maximumMs(), 100);
+}
+
+TEST(TimeManager, NeverPlansBeyondTheClock) {
+  for (i64 time : {0, 1, 5, 30, 100, 250, 1000, 3000, 10000, 60000, 600000})
+    for (i64 inc : {0, 10, 100, 1000, 5000})
+      for (i64 overhead : {0, 10, 50, 200})
+        for (int mtg : {0, 1, 2, 10, 40}) {
+          TimeManager tm = budget(time, inc, overhead, mtg);
+          SCOPED_TRACE(testing::Message() << time << "+" << inc << " overhead " << overhead << " mtg " << mtg);
+          EXPECT_GE(tm.optimumMs(), 1);
+          EXPECT_LE(tm.optimumMs(), tm.maximumMs());
+          EXPECT_LE(tm.maximumMs(), std::max<i64>(1, (time - overhead) * 8 / 10));
+        }
+}
+
+// A whole game at 10+0.1 in which every move overruns its plan: the search stops only at the
+// maximum and the machine adds 30 ms. The clock must settle near the reserve, not near zero.
+TEST(TimeManager, ClockKeepsItsReserveThroughAGame) {
+  const i64 inc = 100, overhead = 30, stall = 25;
+  i64 clock = 10000, lowest = clock;
+  for (int move = 0; move < 200; ++move) {
+    TimeManager tm = budget(clock, inc, overhead);
+    clock -= tm.maximumMs() + stall;
+    ASSERT_GT(clock, 0) << "flagged at move " << move;
+    clock += inc;
+    if (move >= 40) lowest = std::min(lowest, clock);
+  }
+  EXPECT_GE(lowest, 500) << "the clock fell to " << lowest << " ms";
+}
+
+TEST(TimeManager, CountsFromTheRequestTime) {
+  SearchLimits limits;
+  limits.moveTime = 1000;
+  limits.startTime = TimeManager::Clock::now() - std::chrono::milliseconds(400);
+  TimeManager tm;
+  tm.init(limits, kWhite, 0, TimeManager::Clock::now());
+  EXPECT_GE(tm.elapsedMs(), 400);
+}
+
+}  // namespace
+}  // namespace janus
