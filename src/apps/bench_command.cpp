@@ -50,12 +50,17 @@ const char* const kBenchFens[] = {
 
 struct BenchArgs {
   int depth = 13;
+  std::string evalFile;  ///< "" = the embedded network
+  std::string useNnue;   ///< "" = the engine's default (NNUE when a network is embedded)
 };
 
 int runBench(const BenchArgs& a) {
   Engine engine;
   engine.setOption("Hash", "16");
   engine.setOption("Threads", "1");
+  if (!a.evalFile.empty()) engine.setOption("EvalFile", a.evalFile);
+  if (!a.useNnue.empty()) engine.setOption("Use NNUE", a.useNnue);
+  std::cerr << "Evaluation: " << engine.evaluationName() << "\n";
   u64 totalNodes = 0;
   i64 totalMs = 0;
   SearchResult last;
@@ -87,6 +92,9 @@ void addBenchCommand(CLI::App& app, Commands& out) {
   auto args = std::make_shared<BenchArgs>();
   auto* cmd = app.add_subcommand("bench", "Search the bench positions to a fixed depth; print '<N> nodes <M> nps'");
   cmd->add_option("depth", args->depth, "Depth in plies (default 13)")->check(CLI::Range(1, 64));
+  cmd->add_option("--evalfile", args->evalFile, "NNUE network file (default: the one built in)");
+  cmd->add_option("--use-nnue", args->useNnue, "true or false (default: NNUE when a network is built in)")
+      ->check(CLI::IsMember({"true", "false"}));
   out.push_back({cmd, [args] { return runBench(*args); }});
 }
 

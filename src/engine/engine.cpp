@@ -4,6 +4,7 @@
 
 #include "core/notation.h"
 #include "eval/hce.h"
+#include "nnue/nnue_evaluator.h"
 #include "search/alphabeta.h"
 #include "search/tunables.h"
 #include "tb/gaviota.h"
@@ -24,11 +25,28 @@ GaviotaTablebases& sharedTablebases() {
 std::mutex gTablebaseMutex;  // serialises (re)initialisation from several engines
 }  // namespace
 
-Engine::Engine() : m_evaluator(makeHceEvaluator()) {
+Engine::Engine() : m_evaluator(makeHceEvaluator()), m_net(nnue::defaultNetwork()) {
   auto search = std::make_unique<AlphaBetaSearch>(m_evaluator->clone());
   search->setTablebases(&sharedTablebases());
+  m_alphaBeta = search.get();
   m_search = std::move(search);
   declareOptions();
+  installEvaluator(m_net != nullptr);
+}
+
+void Engine::installEvaluator(bool useNnue) {
+  if (useNnue && !m_net) throw Error("option Use NNUE: no network is loaded (this build embeds none): set EvalFile");
+  std::unique_ptr<Evaluator> e;
+  if (useNnue)
+    e = std::make_unique<nnue::NnueEvaluator>(m_net);
+  else
+    e = makeHceEvaluator();
+  m_alphaBeta->setEvaluator(e->clone());
+  m_evaluator = std::move(e);
+}
+
+std::string Engine::evaluationName() const {
+  return m_evaluator->name() == "nnue" ? "NNUE " + m_net->describe() : "hand-crafted evaluation";
 }
 
 Engine::~Engine() {
@@ -51,6 +69,19 @@ void Engine::declareOptions() {
   m_options.add({"UCI_LimitStrength", Type::kCheck, "false", 0, 0, {}, "Play at the strength set by UCI_Elo"});
   m_options.add({"UCI_Elo", Type::kSpin, "2000", kMinElo, kMaxElo, {}, "Playing strength in Elo (with UCI_LimitStrength)"});
   m_options.add({"Skill Level", Type::kSpin, "20", 0, 20, {}, "Playing level 0..20 (20: full strength)"});
+  const std::string defaultNet = nnue::defaultNetworkFile();
+  m_options.add({"EvalFile", Type::kString, defaultNet, 0, 0, {},
+                 "NNUE network file (.jnn); the default names the network built into the binary"},
+                [this, defaultNet](const std::string& v) {
+                  // Load first: a bad file throws and the previous network and evaluation stay.
+                  auto net = v.empty() || v == defaultNet ? nnue::defaultNetwork() : nnue::Network::fromFile(v);
+                  if (!net) throw Error("option EvalFile: this build embeds no network; give the path of a .jnn file");
+                  m_net = std::move(net);
+                  installEvaluator(m_options.boolean("Use NNUE"));
+                });
+  m_options.add({"Use NNUE", Type::kCheck, m_net ? "true" : "false", 0, 0, {},
+                 "Evaluate with the NNUE network of EvalFile (false: the hand-crafted evaluation)"},
+                [this](const std::string& v) { installEvaluator(v == "true"); });
   m_options.add({"UCI_ShowWDL", Type::kCheck, "false", 0, 0, {},
                  "Add win/draw/loss per mille to info lines (search/wdl.h model)"});
   // A JANUS_TUNE build exposes every search constant for SPSA (values are process-wide).

@@ -25,6 +25,11 @@
 
 namespace janus {
 
+class AlphaBetaSearch;
+namespace nnue {
+class Network;
+}
+
 class Engine {
  public:
   using BestMoveCallback = std::function<void(const SearchResult&)>;
@@ -68,6 +73,8 @@ class Engine {
   // ---- Evaluation ----------------------------------------------------------------------------
   /// Static evaluation of the current position in centipawns from the side to move's view.
   [[nodiscard]] int staticEval() const;
+  /// What evaluates positions now: "NNUE nn-<hash> (768x2->...)" or "hand-crafted evaluation".
+  [[nodiscard]] std::string evaluationName() const;
 
   /// The search in use (for tests and benchmarks).
   [[nodiscard]] Search& search() { return *m_search; }
@@ -79,12 +86,17 @@ class Engine {
 
  private:
   void declareOptions();
+  /// Makes the NNUE (with m_net) or the hand-crafted evaluator the search's evaluator. Throws
+  /// janus::Error if useNnue and no network is loaded. Not during a search.
+  void installEvaluator(bool useNnue);
   [[nodiscard]] SearchConfig searchConfig() const;
 
   Options m_options;
   Position m_position;
   std::unique_ptr<Evaluator> m_evaluator;  ///< prototype (also used for staticEval)
   std::unique_ptr<Search> m_search;
+  AlphaBetaSearch* m_alphaBeta = nullptr;       ///< m_search (the only search so far)
+  std::shared_ptr<const nnue::Network> m_net;   ///< EvalFile's network, or the embedded one (may be null)
 
   std::thread m_thread;
   std::atomic<bool> m_searching{false};

@@ -1,0 +1,134 @@
+#pragma once
+// Janus NNUE network file ("JANUSNN"), version 1: the one definition of the bytes that
+// `janus train-nnue` exports and the engine loads (STYLE.md practice 13: one header for both
+// sides). Header-only and free of engine code, so the trainer includes it on its own.
+//
+// Architecture (chessprogramming wiki "NNUE"; the perspective net of bullet/Stormphrax-style
+// engines): (768 -> N) x 2 -> B output buckets -> 1.
+//   * Inputs: 768 = 2 colours x 6 piece types x 64 squares, seen from each side ("perspective").
+//     featureIndex() below gives the index of a piece for one perspective: the perspective's
+//     own pieces first, squares flipped vertically (a1 <-> a8) for Black's perspective.
+//   * Feature transformer: one weight row of N per input, shared by both perspectives, plus a
+//     bias of N. The accumulator of a perspective = bias + sum of the rows of its active inputs.
+//   * Activation: SCReLU (clamp(x, 0, 1)^2) or CReLU (clamp(x, 0, 1)).
+//   * Output: the side to move's activated accumulator (N) then the other side's (N), dot one
+//     of B weight vectors (2N) chosen by the piece count (outputBucket()), plus that bucket's bias.
+//   * Float evaluation in centipawns = output * kEvalScale (the trainer's sigmoid(output) is the
+//     expected score; see docs/nnue.md).
+//
+// Quantisation (integers in the file):
+//   ftWeights, ftBias: int16 = round(w * QA)
+//   outWeights:        int16 = round(w * QB)
+//   outBias:           int32 = round(b * QA * QB)
+//   SCReLU: eval = ((sum_i clamp(acc_i, 0, QA)^2 * outW_i) / QA + outBias) * kEvalScale / (QA * QB)
+//   CReLU:  eval = ( sum_i clamp(acc_i, 0, QA)   * outW_i        + outBias) * kEvalScale / (QA * QB)
+// in 64-bit integers, i over the 2N activations (side to move's accumulator first), each '/'
+// a C++ integer division (truncating toward zero), the result in centipawns.
+// with QA = 255, QB = 64 (the values of most small NNUE engines). The trainer clips every weight
+// to [-kWeightClip, kWeightClip] so that clamp(acc, 0, QA) * outW fits in an int16 (255 * 127).
+//
+// File layout (little-endian):
+//   offset size  field
+//        0    8  magic          "JANUSNN\0"
+//        8    2  version        u16, kNetVersion (1)
+//       10    1  activation     u8, Activation (1 CReLU, 2 SCReLU)
+//       11    1  reserved0      u8, 0
+//       12    2  inputs         u16, kInputs (768)
+//       14    2  hidden         u16, N: 16..2048, a multiple of 16
+//       16    2  outputBuckets  u16, B: 1..16
+//       18    2  qa             u16, kQA (255)
+//       20    2  qb             u16, kQB (64)
+//       22    2  evalScale      u16, kEvalScale (400)
+//       24    4  archId         u32, architectureId(activation, hidden, outputBuckets)
+//       28    4  reserved1      u32, 0
+//       32    8  payloadBytes   u64, payloadBytes(hidden, outputBuckets)
+//       40    8  contentHash    u64, FNV-1a 64 of the payload bytes (names the file: nn-<16 hex>.jnn)
+//       48   16  description    ASCII, NUL-padded (free text, e.g. the training run's id)
+//       64       payload: ftWeights int16[768][N] (input-major), ftBias int16[N],
+//                outWeights int16[B][2N], outBias int32[B]
+// A reader rejects a file whose magic, version, sizes, archId, payload size or content hash differ.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace janus::nnue {
+
+inline constexpr char kNetMagic[8] = {'J', 'A', 'N', 'U', 'S', 'N', 'N', '\0'};
+inline constexpr std::uint16_t kNetVersion = 1;
+inline constexpr int kInputs = 768;
+inline constexpr int kQA = 255;
+inline constexpr int kQB = 64;
+/// Centipawns per unit of network output (float net: eval_cp = output * kEvalScale).
+inline constexpr int kEvalScale = 400;
+/// Every trained weight and bias is clipped to this range (see the quantisation note above).
+inline constexpr float kWeightClip = 1.98f;
+inline constexpr int kMinHidden = 16, kMaxHidden = 2048, kMaxOutputBuckets = 16;
+
+enum class Activation : std::uint8_t { kCReLU = 1, kSCReLU = 2 };
+
+#pragma pack(push, 1)
+struct NetHeader {
+  char magic[8];
+  std::uint16_t version;
+  std::uint8_t activation;
+  std::uint8_t reserved0;
+  std::uint16_t inputs;
+  std::uint16_t hidden;
+  std::uint16_t outputBuckets;
+  std::uint16_t qa;
+  std::uint16_t qb;
+  std::uint16_t evalScale;
+  std::uint32_t archId;
+  std::uint32_t reserved1;
+  std::uint64_t payloadBytes;
+  std::uint64_t contentHash;
+  char description[16];
+};
+#pragma pack(pop)
+static_assert(sizeof(NetHeader) == 64);
+static_assert(offsetof(NetHeader, archId) == 24);
+static_assert(offsetof(NetHeader, payloadBytes) == 32);
+static_assert(offsetof(NetHeader, contentHash) == 40);
+
+/// FNV-1a, 64 bit (http://www.isthe.com/chongo/tech/comp/fnv/): the content hash of a payload.
+[[nodiscard]] constexpr std::uint64_t fnv1a64(std::span<const unsigned char> bytes,
+                                              std::uint64_t h = 0xcbf29ce484222325ULL) {
+  for (unsigned char b : bytes) h = (h ^ b) * 0x100000001b3ULL;
+  return h;
+}
+
+/// Identifier of an architecture: FNV-1a 64 of (kInputs, activation, hidden, outputBuckets, kQA,
+/// kQB, kEvalScale) folded to 32 bits. Two nets with the same id are read the same way.
+[[nodiscard]] constexpr std::uint32_t architectureId(Activation activation, int hidden, int outputBuckets) {
+  const std::uint32_t fields[7] = {std::uint32_t(kInputs), std::uint32_t(activation), std::uint32_t(hidden),
+                                   std::uint32_t(outputBuckets), std::uint32_t(kQA), std::uint32_t(kQB),
+                                   std::uint32_t(kEvalScale)};
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (std::uint32_t f : fields)
+    for (int i = 0; i < 4; ++i) h = (h ^ ((f >> (8 * i)) & 0xFF)) * 0x100000001b3ULL;
+  return std::uint32_t(h ^ (h >> 32));
+}
+
+/// Bytes of the payload after the header.
+[[nodiscard]] constexpr std::uint64_t payloadBytes(int hidden, int outputBuckets) {
+  return std::uint64_t(kInputs) * hidden * 2 + std::uint64_t(hidden) * 2 + std::uint64_t(outputBuckets) * 2 * hidden * 2 +
+         std::uint64_t(outputBuckets) * 4;
+}
+
+/// Input index (0..767) of a piece of colour `pieceColor` (0 White, 1 Black) and type
+/// `pieceType` (0 pawn .. 5 king) on `square` (0 = a1 .. 63 = h8), seen from `perspective`.
+[[nodiscard]] constexpr int featureIndex(int perspective, int pieceColor, int pieceType, int square) {
+  const int relSquare = perspective == 0 ? square : square ^ 56;
+  return (pieceColor == perspective ? 0 : 384) + pieceType * 64 + relSquare;
+}
+
+/// Output bucket (0..buckets-1) of a position with `pieceCount` pieces (kings included, 2..32):
+/// equal-width bands of the piece count, ((pieceCount - 2) * buckets) / 31, clamped.
+[[nodiscard]] constexpr int outputBucket(int pieceCount, int buckets) {
+  const int b = ((pieceCount - 2) * buckets) / 31;
+  return b < 0 ? 0 : (b >= buckets ? buckets - 1 : b);
+}
+
+}  // namespace janus::nnue

@@ -1,0 +1,147 @@
+#include "nnue/network.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <mutex>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "nnue/simd.h"
+#include "util/error.h"
+
+// The default network, embedded by the assembler's .incbin (src/nnue/CMakeLists.txt defines
+// JANUS_DEFAULT_NET_PATH when the file named there exists).
+#ifdef JANUS_DEFAULT_NET_PATH
+__asm__(".section .rodata\n"
+        ".balign 64\n"
+        ".global janusDefaultNet\n"
+        "janusDefaultNet:\n"
+        ".incbin \"" JANUS_DEFAULT_NET_PATH "\"\n"
+        ".global janusDefaultNetEnd\n"
+        "janusDefaultNetEnd:\n"
+        ".previous\n");
+extern "C" const unsigned char janusDefaultNet[];
+extern "C" const unsigned char janusDefaultNetEnd[];
+#endif
+
+namespace janus::nnue {
+
+template <typename T>
+AlignedArray<T>::AlignedArray(std::size_t n) : size(n) {
+  std::size_t bytes = (n * sizeof(T) + 63) / 64 * 64;
+  data.reset(static_cast<T*>(std::aligned_alloc(64, bytes == 0 ? 64 : bytes)));
+  if (!data) throw Error("out of memory for an NNUE array of " + std::to_string(bytes) + " bytes");
+  std::memset(data.get(), 0, bytes == 0 ? 64 : bytes);
+}
+template struct AlignedArray<std::int16_t>;
+template struct AlignedArray<std::int32_t>;
+
+namespace {
+
+template <typename T>
+void readArray(AlignedArray<T>& out, std::size_t n, const unsigned char*& p) {
+  out = AlignedArray<T>(n);
+  std::memcpy(out.get(), p, n * sizeof(T));  // little-endian file, little-endian x86-64 host
+  p += n * sizeof(T);
+}
+
+}  // namespace
+
+std::shared_ptr<const Network> Network::fromBytes(std::span<const unsigned char> bytes, const std::string& source) {
+  auto fail = [&](const std::string& why) { return Error("NNUE network '" + source + "': " + why); };
+  if (bytes.size() < sizeof(NetHeader))
+    throw fail(fmt::format("truncated: {} bytes, shorter than the {}-byte header", bytes.size(), sizeof(NetHeader)));
+  NetHeader h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  if (std::memcmp(h.magic, kNetMagic, sizeof h.magic) != 0) throw fail("not a Janus NNUE network (bad magic)");
+  if (h.version != kNetVersion) throw fail(fmt::format("unsupported version {} (this build reads {})", h.version, kNetVersion));
+  if (h.inputs != kInputs) throw fail(fmt::format("{} inputs, expected {}", h.inputs, kInputs));
+  if (h.hidden < kMinHidden || h.hidden > kMaxHidden || h.hidden % 16 != 0)
+    throw fail(fmt::format("hidden size {} is not a multiple of 16 in {}..{}", h.hidden, kMinHidden, kMaxHidden));
+  if (h.outputBuckets < 1 || h.outputBuckets > kMaxOutputBuckets)
+    throw fail(fmt::format("{} output buckets, expected 1..{}", h.outputBuckets, kMaxOutputBuckets));
+  if (h.activation != std::uint8_t(Activation::kCReLU) && h.activation != std::uint8_t(Activation::kSCReLU))
+    throw fail(fmt::format("unknown activation {}", h.activation));
+  if (h.qa != kQA || h.qb != kQB || h.evalScale != kEvalScale)
+    throw fail(fmt::format("quantisation QA {} QB {} scale {}, this build uses {} {} {}", h.qa, h.qb, h.evalScale, kQA, kQB,
+                           kEvalScale));
+  if (h.reserved0 != 0 || h.reserved1 != 0) throw fail("reserved header fields are not zero");
+  const std::uint32_t arch = architectureId(Activation(h.activation), h.hidden, h.outputBuckets);
+  if (h.archId != arch) throw fail(fmt::format("architecture id {:08x} does not match its fields ({:08x})", h.archId, arch));
+  const std::uint64_t expected = payloadBytes(h.hidden, h.outputBuckets);
+  if (h.payloadBytes != expected)
+    throw fail(fmt::format("header declares {} payload bytes, the architecture needs {}", h.payloadBytes, expected));
+  const std::uint64_t present = bytes.size() - sizeof(NetHeader);
+  if (present < expected) throw fail(fmt::format("truncated: {} of {} payload bytes", present, expected));
+  if (present > expected) throw fail(fmt::format("{} trailing bytes after the payload", present - expected));
+  const auto payload = bytes.subspan(sizeof(NetHeader));
+  if (fnv1a64(payload) != h.contentHash)
+    throw fail(fmt::format("corrupted: content hash {:016x}, header says {:016x}", fnv1a64(payload), h.contentHash));
+
+  std::shared_ptr<Network> net(new Network());
+  net->m_hidden = h.hidden;
+  net->m_buckets = h.outputBuckets;
+  net->m_activation = Activation(h.activation);
+  net->m_hash = h.contentHash;
+  net->m_description.assign(h.description, strnlen(h.description, sizeof h.description));
+  const unsigned char* p = payload.data();
+  readArray(net->m_ftWeights, std::size_t(kInputs) * h.hidden, p);
+  readArray(net->m_ftBias, h.hidden, p);
+  readArray(net->m_outWeights, std::size_t(h.outputBuckets) * 2 * h.hidden, p);
+  readArray(net->m_outBias, h.outputBuckets, p);
+  for (std::size_t i = 0; i < net->m_outWeights.size; ++i)
+    if (net->m_outWeights[i] < -127 || net->m_outWeights[i] > 127)
+      throw fail(fmt::format("output weight {} is {}, outside the clipped range -127..127", i, net->m_outWeights[i]));
+  return net;
+}
+
+std::shared_ptr<const Network> Network::fromFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("NNUE network '" + path + "': cannot open");
+  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return fromBytes(bytes, path);
+}
+
+std::string Network::name() const { return fmt::format("nn-{:016x}", m_hash); }
+
+std::string Network::describe() const {
+  return fmt::format("{} (768x2->{}->{}{}, {}{}{})", name(), m_hidden, m_buckets, m_buckets > 1 ? " buckets" : "",
+                     m_activation == Activation::kSCReLU ? "SCReLU" : "CReLU", m_description.empty() ? "" : ", ",
+                     m_description);
+}
+
+int Network::output(const std::int16_t* stmAcc, const std::int16_t* otherAcc, int bucket) const {
+  const bool screlu = m_activation == Activation::kSCReLU;
+  const std::int16_t* w = m_outWeights.get() + std::size_t(bucket) * 2 * m_hidden;
+  std::int64_t sum = simd::dot(stmAcc, w, m_hidden, kQA, screlu) + simd::dot(otherAcc, w + m_hidden, m_hidden, kQA, screlu);
+  if (screlu) sum /= kQA;
+  sum += m_outBias[std::size_t(bucket)];
+  return int(sum * kEvalScale / (kQA * kQB));
+}
+
+std::shared_ptr<const Network> defaultNetwork() {
+#ifdef JANUS_DEFAULT_NET_PATH
+  static std::once_flag once;
+  static std::shared_ptr<const Network> net;
+  std::call_once(once, [] {
+    net = Network::fromBytes(std::span<const unsigned char>(janusDefaultNet, std::size_t(janusDefaultNetEnd - janusDefaultNet)),
+                             "embedded " + defaultNetworkFile());
+  });
+  return net;
+#else
+  return nullptr;
+#endif
+}
+
+std::string defaultNetworkFile() {
+#ifdef JANUS_DEFAULT_NET_NAME
+  return JANUS_DEFAULT_NET_NAME;
+#else
+  return "";
+#endif
+}
+
+}  // namespace janus::nnue

@@ -1,0 +1,67 @@
+#pragma once
+// NnueEvaluator: the Evaluator (eval/evaluator.h) over a quantised NNUE network (network.h).
+//
+// Accumulators (chessprogramming wiki "NNUE", "Efficiently updatable"): one int16 vector of
+// hidden() values per perspective and ply, kept on a stack that follows the search's
+// make/unmake hooks. onMakeMove records only which pieces appeared and disappeared (at most two
+// of each: castling) and pushes an entry that is not yet computed; evaluate() brings the top
+// entry up to date lazily, from the nearest computed entry below it, adding and subtracting
+// only the changed features' rows. Positions that are never evaluated (pruned before their
+// static evaluation) therefore cost no accumulator work. reset() and any evaluate() without a
+// valid stack refresh the accumulator from all pieces.
+
+#include <memory>
+#include <vector>
+
+#include "eval/evaluator.h"
+#include "nnue/network.h"
+
+namespace janus::nnue {
+
+class NnueEvaluator final : public Evaluator {
+ public:
+  /// `net` must not be null.
+  explicit NnueEvaluator(std::shared_ptr<const Network> net);
+
+  int evaluate(const Position& pos) override;
+  void onMakeMove(const Position& pos, Move m) override;
+  void onUnmakeMove(const Position& pos, Move m) override;
+  void reset(const Position& pos) override;
+  [[nodiscard]] std::unique_ptr<Evaluator> clone() const override;
+  [[nodiscard]] std::string name() const override { return "nnue"; }
+
+  /// Evaluation from a full refresh of both accumulators (no incremental state used or
+  /// changed): the reference the incremental path must equal. Centipawns, side to move's view.
+  [[nodiscard]] int evaluateFromScratch(const Position& pos) const;
+  /// The accumulator of `perspective` for the top of the stack (after bringing it up to date):
+  /// hidden() values. For tests of incremental == refresh.
+  [[nodiscard]] std::vector<std::int16_t> accumulator(const Position& pos, Color perspective);
+
+  [[nodiscard]] const Network& network() const { return *m_net; }
+
+ private:
+  struct Change {
+    Piece piece;
+    Square square;
+  };
+  struct Entry {
+    Change added[2], removed[2];
+    u8 nAdded = 0, nRemoved = 0;
+    bool computed[2] = {false, false};
+  };
+
+  std::int16_t* acc(size_t ply, Color perspective) {
+    return m_values.get() + (ply * 2 + perspective) * m_stride;
+  }
+  void refresh(const Position& pos, Color perspective, std::int16_t* out) const;
+  void bringUpToDate(const Position& pos, Color perspective);
+  void grow();
+
+  std::shared_ptr<const Network> m_net;
+  std::vector<Entry> m_entries;          ///< one per ply of the stack
+  AlignedArray<std::int16_t> m_values;   ///< [ply][perspective][m_stride]
+  size_t m_stride = 0;                   ///< int16 per accumulator: hidden() rounded up to 32 (64 bytes)
+  size_t m_top = 0;
+};
+
+}  // namespace janus::nnue

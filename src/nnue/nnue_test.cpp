@@ -1,0 +1,231 @@
+// NNUE inference tests: file validation, SIMD == scalar, incremental accumulators == full
+// refresh after random move sequences (castling, en passant, promotion, Chess960, null moves),
+// and quantised integer inference == the float network within a stated tolerance.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "nnue/network.h"
+#include "nnue/nnue_evaluator.h"
+#include "nnue/simd.h"
+#include "nnue/test_net.h"
+#include "util/error.h"
+
+namespace janus::nnue {
+namespace {
+
+using testing::FloatNet;
+using testing::quantise;
+using testing::randomFloatNet;
+
+std::shared_ptr<const Network> load(const std::vector<unsigned char>& bytes) {
+  return Network::fromBytes(bytes, "test.jnn");
+}
+
+std::string loadError(std::vector<unsigned char> bytes) {
+  try {
+    load(bytes);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(loaded)";
+}
+
+/// FENs of a perft suite (first `limit` lines).
+std::vector<std::string> perftFens(const std::string& file, size_t limit) {
+  std::ifstream in(std::string(JANUS_SHARED_DATA) + "/perft/" + file);
+  std::vector<std::string> fens;
+  for (std::string line; fens.size() < limit && std::getline(in, line);)
+    if (auto semi = line.find(';'); semi != std::string::npos && !line.empty() && line[0] != '#')
+      fens.push_back(line.substr(0, semi));
+  return fens;
+}
+
+TEST(NnueNetwork, LoadsAndDescribesAValidFile) {
+  auto bytes = quantise(randomFloatNet(32, 8, Activation::kSCReLU, 1), "unit");
+  auto net = load(bytes);
+  EXPECT_EQ(net->hidden(), 32);
+  EXPECT_EQ(net->outputBuckets(), 8);
+  EXPECT_EQ(net->activation(), Activation::kSCReLU);
+  NetHeader h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  EXPECT_EQ(net->contentHash(), h.contentHash);
+  EXPECT_EQ(net->name().size(), 3u + 16u);
+  EXPECT_NE(net->describe().find("768x2->32->8 buckets, SCReLU, unit"), std::string::npos) << net->describe();
+}
+
+TEST(NnueNetwork, RejectsBadFilesWithAClearMessage) {
+  const auto good = quantise(randomFloatNet(32, 1, Activation::kCReLU, 2));
+  auto with = [&](auto edit) {
+    auto b = good;
+    edit(b);
+    return loadError(b);
+  };
+  EXPECT_NE(with([](auto& b) { b.resize(10); }).find("shorter than the 64-byte header"), std::string::npos);
+  EXPECT_NE(with([](auto& b) { b[0] = 'X'; }).find("not a Janus NNUE network"), std::string::npos);
+  EXPECT_NE(with([](auto& b) { b[8] = 9; }).find("unsupported version 9"), std::string::npos);
+  EXPECT_NE(with([](auto& b) { b[14] = 17; }).find("hidden size 17"), std::string::npos);
+  EXPECT_NE(with([](auto& b) { b[10] = 7; }).find("unknown activation 7"), std::string::npos);
+  EXPECT_NE(with([](auto& b) { b[24] ^= 1; }).find("architecture id"), std::string::npos);
+  EXPECT_NE(with([](auto& b) { b.pop_back(); }).find("truncated"), std::string::npos);
+  EXPECT_NE(with([](auto& b) { b.push_back(0); }).find("1 trailing bytes"), std::string::npos);
+  EXPECT_NE(with([](auto& b) { b[100] ^= 0x40; }).find("corrupted"), std::string::npos);
+  EXPECT_NE(loadError(good), "");
+  EXPECT_EQ(loadError(good), "(loaded)");
+  // The file name is part of every message.
+  EXPECT_NE(with([](auto& b) { b.pop_back(); }).find("'test.jnn'"), std::string::npos);
+  try {
+    Network::fromFile("/nonexistent/net.jnn");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
+  }
+}
+
+TEST(NnueSimd, DotEqualsScalarReferenceAtTheExtremes) {
+  std::mt19937 rng(3);
+  for (int n : {16, 32, 48, 256, 1024, 2048}) {
+    AlignedArray<std::int16_t> acc{size_t(n)}, w{size_t(n)};
+    for (int trial = 0; trial < 20; ++trial) {
+      for (int i = 0; i < n; ++i) {
+        // Mix of saturated, negative and in-range activations; weights up to the clip limit.
+        int r = int(rng() % 4);
+        acc[size_t(i)] = std::int16_t(r == 0 ? 300 : r == 1 ? -50 : int(rng() % 256));
+        w[size_t(i)] = std::int16_t(trial == 0 ? 127 : int(rng() % 255) - 127);
+      }
+      for (bool screlu : {true, false})
+        EXPECT_EQ(simd::dot(acc.get(), w.get(), n, kQA, screlu), simd::dotScalar(acc.get(), w.get(), n, kQA, screlu))
+            << "n " << n << " screlu " << screlu << " path " << simd::kPath;
+    }
+  }
+}
+
+// Random games from perft-suite positions (standard and Chess960), with unmakes and null moves
+// mixed in: at every ply both accumulators equal a full refresh and evaluate() equals
+// evaluateFromScratch().
+void checkIncremental(const FloatNet& fnet, const std::vector<std::string>& fens, bool chess960, unsigned seed) {
+  auto net = load(quantise(fnet));
+  NnueEvaluator eval(net), fresh(net);
+  std::mt19937 rng(seed);
+  int checked = 0, castles = 0, enPassants = 0, promotions = 0;
+  for (const auto& fen : fens) {
+    Position pos = Position::fromFen(fen, chess960);
+    eval.reset(pos);
+    std::vector<Move> line;
+    for (int step = 0; step < 60; ++step) {
+      MoveList moves = legalMoves(pos);
+      const bool back = !line.empty() && (moves.empty() || rng() % 5 == 0);
+      if (back) {
+        Move m = line.back();
+        line.pop_back();
+        if (m == Move::null()) {
+          pos.unmakeNullMove();
+        } else {
+          pos.unmakeMove(m);
+        }
+        eval.onUnmakeMove(pos, m);
+      } else if (moves.empty()) {
+        break;
+      } else if (!pos.inCheck() && rng() % 10 == 0) {
+        eval.onMakeMove(pos, Move::null());
+        pos.makeNullMove();
+        line.push_back(Move::null());
+      } else {
+        Move m = moves[int(rng() % unsigned(moves.size()))];
+        castles += m.isCastling();
+        enPassants += m.isEnPassant();
+        promotions += m.isPromotion();
+        eval.onMakeMove(pos, m);
+        pos.makeMove(m);
+        line.push_back(m);
+      }
+      if (rng() % 3 == 0) continue;  // lazy updates: some plies are never evaluated
+      NnueEvaluator scratch(net);
+      scratch.reset(pos);
+      for (Color c : {kWhite, kBlack})
+        ASSERT_EQ(eval.accumulator(pos, c), scratch.accumulator(pos, c)) << pos.fen() << " perspective " << int(c);
+      ASSERT_EQ(eval.evaluate(pos), fresh.evaluateFromScratch(pos)) << pos.fen();
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 100);
+  EXPECT_GT(castles + enPassants + promotions, 0) << "the random lines should include special moves";
+}
+
+TEST(NnueEvaluator, IncrementalEqualsRefreshStandard) {
+  checkIncremental(randomFloatNet(64, 8, Activation::kSCReLU, 4), perftFens("standard.epd", 60), false, 5);
+  checkIncremental(randomFloatNet(48, 1, Activation::kCReLU, 6), perftFens("cpw.epd", 10), false, 7);
+}
+
+TEST(NnueEvaluator, IncrementalEqualsRefreshChess960) {
+  checkIncremental(randomFloatNet(32, 4, Activation::kSCReLU, 8), perftFens("chess960.epd", 40), true, 9);
+}
+
+TEST(NnueEvaluator, SpecialMovesUpdateExactly) {
+  // Each position has one special move: castling both ways, en passant, promotion with capture,
+  // Chess960 castling where the king stays on its square.
+  const std::pair<const char*, const char*> cases[] = {
+      {"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", "e1g1"},
+      {"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1", "e8c8"},
+      {"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2", "e5d6"},
+      {"1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7b8q"},
+      {"1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8n"},
+      {"4k3/8/8/8/8/8/8/R5KR w HA - 0 1", "g1h1"}, {"4k3/8/8/8/8/8/8/R5KR w HA - 0 1", "g1a1"},
+  };
+  auto net = load(quantise(randomFloatNet(32, 8, Activation::kSCReLU, 10)));
+  for (const auto& [fen, uci] : cases) {
+    Position pos = Position::fromFen(fen);
+    NnueEvaluator eval(net);
+    eval.reset(pos);
+    Move move = parseUci(pos, uci, pos.isChess960());
+    ASSERT_TRUE(move.isCastling() || move.isEnPassant() || move.isPromotion()) << fen << " " << uci;
+    eval.onMakeMove(pos, move);
+    pos.makeMove(move);
+    EXPECT_EQ(eval.evaluate(pos), eval.evaluateFromScratch(pos)) << fen << " " << uci;
+    pos.unmakeMove(move);
+    eval.onUnmakeMove(pos, move);
+    EXPECT_EQ(eval.evaluate(pos), eval.evaluateFromScratch(pos)) << fen << " after unmake";
+  }
+}
+
+// Quantisation error: output weights are rounded to 1/64 and feature weights to 1/255, so the
+// integer evaluation differs from the float net by a few centipawns. Stated tolerance for these
+// random nets (hidden 64, weights up to +-0.5 at the output): mean |diff| <= 6 cp, max <= 25 cp.
+TEST(NnueEvaluator, QuantisedEqualsFloatWithinTolerance) {
+  for (Activation act : {Activation::kSCReLU, Activation::kCReLU}) {
+    FloatNet fnet = randomFloatNet(64, 8, act, 11);
+    auto net = load(quantise(fnet));
+    NnueEvaluator eval(net);
+    double sum = 0, worst = 0;
+    int n = 0;
+    for (const auto& fen : perftFens("standard.epd", 100)) {
+      Position pos = Position::fromFen(fen);
+      double diff = std::abs(eval.evaluateFromScratch(pos) - testing::floatEval(fnet, pos));
+      sum += diff;
+      worst = std::max(worst, diff);
+      ++n;
+    }
+    EXPECT_LE(sum / n, 6.0) << "activation " << int(act);
+    EXPECT_LE(worst, 25.0) << "activation " << int(act);
+  }
+}
+
+TEST(NnueEvaluator, ColourFlippedPositionsEvaluateTheSame) {
+  // The perspective encoding makes a position and its colour-flipped mirror identical inputs.
+  auto net = load(quantise(randomFloatNet(32, 8, Activation::kSCReLU, 12)));
+  NnueEvaluator eval(net);
+  Position a = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  Position b = Position::fromFen("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR b KQkq - 2 3");
+  EXPECT_EQ(eval.evaluateFromScratch(a), eval.evaluateFromScratch(b));
+}
+
+}  // namespace
+}  // namespace janus::nnue
