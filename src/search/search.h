@@ -42,6 +42,15 @@ struct SearchConfig {
   i64 moveOverheadMs = 30;  ///< time reserved per move for communication delays (ms)
 };
 
+/// Statistics of one root move in a tree search (MCTS): how often it was visited, the prior the
+/// network gave it and its value so far.
+struct MoveStat {
+  Move move;
+  u64 visits = 0;    ///< playouts through the move
+  float prior = 0;   ///< policy prior P, 0..1
+  float q = 0;       ///< mean value Q in [-1, 1], side to move's view (0 when unvisited)
+};
+
 /// One progress report ("info" line): one principal variation of one iteration.
 struct SearchInfo {
   int depth = 0;
@@ -56,6 +65,9 @@ struct SearchInfo {
   i64 timeMs = 0;
   std::vector<Move> pv;
   std::optional<WdlPermille> wdl;  ///< with UCI_ShowWDL: the score through the WDL model (wdl.h)
+  /// Tree searches only: the root moves' statistics, most visited first (UCI prints them as
+  /// "info string" lines after the line). Empty for alpha-beta.
+  std::vector<MoveStat> moveStats;
 };
 
 /// Final answer of a search.

@@ -1,0 +1,579 @@
+#include "mcts/mcts.h"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+#include "core/movegen.h"
+#include "mcts/value.h"
+#include "search/score.h"
+
+namespace janus::mcts {
+
+// ------------------------------------------------------------------------------------------------
+// Step map of one search (run):
+//   1. Root moves (searchmoves), root tablebase probe, time budget.
+//   2. Tree: reuse the subtree of the moves played since the last search (prepareTree), or a
+//      new root; evaluate and expand the root if needed; Dirichlet noise on its priors.
+//   3. Every thread loops (workerLoop):
+//        a. gather (lock):   up to batchSize playouts, each a path root -> leaf chosen by PUCT,
+//                            with a virtual loss on every node of the path;
+//        b. evaluate (no lock): replay each new leaf's moves, decide terminal positions (mate,
+//                            stalemate, 50 moves, material, repetition, tablebase), send the rest
+//                            to one backend computation;
+//        c. backup (lock):   expand the evaluated leaves, add the values along the paths,
+//                            remove the virtual loss, propagate proven wins and losses.
+//      The main thread then checks the limits and reports.
+//   4. Join the helpers; best move by visits (proven wins first); final report.
+// ------------------------------------------------------------------------------------------------
+
+namespace {
+
+/// Win/draw/loss per mille for UCI from a node's Wdl, seen from its parent (the mover).
+WdlPermille permilleForParent(const Wdl& child) {
+  WdlPermille w;
+  w.win = int(std::lround(1000.0 * child.loss));
+  w.loss = int(std::lround(1000.0 * child.win));
+  w.win = std::clamp(w.win, 0, 1000);
+  w.loss = std::clamp(w.loss, 0, 1000 - w.win);
+  w.draw = 1000 - w.win - w.loss;
+  return w;
+}
+
+/// UCI score of a root move whose child node is `c`, from the root's view.
+int scoreForParent(const Node& c) {
+  const bool tb = c.terminalKind() == TerminalKind::kTablebase;
+  if (c.terminal() == Terminal::kLoss) return tb ? tbWinIn(c.terminalPlies() + 1) : mateIn(c.terminalPlies() + 1);
+  if (c.terminal() == Terminal::kWin) return tb ? -tbWinIn(c.terminalPlies() + 1) : matedIn(c.terminalPlies() + 1);
+  return qToCentipawns(-c.q());
+}
+
+/// Most visited continuation below `node` (proven wins first), at most `maxLength` moves.
+void appendPv(const Node* node, std::vector<Move>& pv, int maxLength) {
+  while (node && node->expanded() && !node->isTerminal() && int(pv.size()) < maxLength) {
+    int best = -1;
+    for (int i = 0; i < node->numEdges(); ++i) {
+      const Node* c = node->child(i);
+      if (!c || (c->visits() == 0 && !c->isTerminal())) continue;
+      if (best < 0 || betterEdge(*node, i, best)) best = i;
+    }
+    if (best < 0) return;
+    pv.push_back(node->edge(best).move);
+    node = node->child(best);
+  }
+}
+
+/// Walks a subtree: counts its nodes and bytes and forgets repetition draws (they depend on the
+/// path from the root, which just changed; the next visit decides them again).
+void refreshSubtree(Node& root, size_t& nodes, size_t& bytes) {
+  std::vector<Node*> stack{&root};
+  while (!stack.empty()) {
+    Node* n = stack.back();
+    stack.pop_back();
+    ++nodes;
+    bytes += n->ownBytes();
+    if (n->terminalKind() == TerminalKind::kRepetition) n->makeNonTerminal();
+    for (Node::Edge& e : n->edges())
+      if (e.node) stack.push_back(e.node.get());
+  }
+}
+
+}  // namespace
+
+LeafStatus classifyLeaf(const Position& pos, int ply, const MoveList& legal, const GaviotaTablebases* tb) {
+  if (legal.empty()) return {pos.inCheck() ? Terminal::kLoss : Terminal::kDraw, TerminalKind::kRule};
+  if (pos.isFiftyMoveDraw() || pos.isInsufficientMaterial()) return {Terminal::kDraw, TerminalKind::kRule};
+  // Two-fold inside the tree (lc0's rule), three-fold counting the game before the root.
+  if (pos.isSearchRepetition(ply)) return {Terminal::kDraw, TerminalKind::kRepetition};
+  // Tablebases after captures and pawn moves, as alpha-beta probes them.
+  if (tb && pos.halfmoveClock() == 0 && popCount(pos.pieces()) <= tb->maxPieces() && tb->available(pos))
+    if (auto wdl = tb->probeWdl(pos)) {
+      const Terminal t = *wdl == TbWdl::kWin ? Terminal::kWin : *wdl == TbWdl::kLoss ? Terminal::kLoss : Terminal::kDraw;
+      return {t, TerminalKind::kTablebase};
+    }
+  return {};
+}
+
+/// One playout of a batch. The vectors are reused from batch to batch.
+struct MctsSearch::Playout {
+  std::vector<Node*> path;  ///< root ... leaf
+  std::vector<Move> moves;  ///< the moves between them (path.size() - 1)
+  bool newLeaf = false;     ///< the leaf is to be classified and evaluated (else: terminal)
+  // Filled by evaluate():
+  Terminal terminal = Terminal::kNone;
+  TerminalKind kind = TerminalKind::kNone;
+  std::vector<Move> legal;
+  int input = -1;
+  Wdl wdl;
+  std::vector<float> priors;
+};
+
+MctsSearch::MctsSearch(std::shared_ptr<Backend> backend, MctsParams params)
+    : m_backend(std::move(backend)), m_params(params), m_rng(params.seed ? params.seed : std::random_device{}()) {}
+
+MctsSearch::~MctsSearch() = default;
+
+void MctsSearch::newGame() {
+  m_root.reset();
+  m_rootPos.reset();
+  m_cleanRootPriors.clear();
+  m_backend->clear();
+}
+
+void MctsSearch::setBackend(std::shared_ptr<Backend> backend) {
+  m_backend = std::move(backend);
+  m_root.reset();
+  m_rootPos.reset();
+  m_cleanRootPriors.clear();
+}
+
+void MctsSearch::setParams(const MctsParams& params) {
+  if (params.seed && params.seed != m_params.seed) m_rng.seed(params.seed);
+  m_params = params;
+}
+
+// ---- Step 2: the tree ---------------------------------------------------------------------------
+
+void MctsSearch::prepareTree(const Position& root) {
+  std::unique_ptr<Node> reused;
+  if (m_root && m_rootPos && m_params.treeReuse) {
+    // Moves from the old root to the new one, read back from the new position's history.
+    const int k = root.gamePly() - m_rootPos->gamePly();
+    if (k >= 0 && k <= root.movesMade()) {
+      Position p = root;
+      std::vector<Move> moves(size_t(k), Move::none());
+      bool ok = true;
+      for (int i = k - 1; i >= 0 && ok; --i) {
+        moves[size_t(i)] = p.lastMove();
+        ok = moves[size_t(i)] && moves[size_t(i)] != Move::null();
+        if (ok) p.unmakeMove(moves[size_t(i)]);
+      }
+      ok = ok && p.key() == m_rootPos->key() && p.halfmoveClock() == m_rootPos->halfmoveClock();
+      const Node* n = m_root.get();
+      for (size_t i = 0; i < moves.size() && ok; ++i) {
+        const int e = n->findEdge(moves[i]);
+        ok = e >= 0 && n->child(e);
+        if (ok) n = n->child(e);
+      }
+      if (ok) {
+        reused = std::move(m_root);
+        for (Move m : moves) reused = reused->releaseChild(reused->findEdge(m));  // frees the rest
+        // Same root again (k = 0): take the noise out of its priors before new noise goes in.
+        if (k == 0 && !m_cleanRootPriors.empty() && size_t(reused->numEdges()) == m_cleanRootPriors.size())
+          for (int i = 0; i < reused->numEdges(); ++i) reused->edge(i).prior = m_cleanRootPriors[size_t(i)];
+      }
+    }
+  }
+  m_cleanRootPriors.clear();
+  m_root = reused ? std::move(reused) : std::make_unique<Node>();
+  m_rootPos = root;
+  m_treeNodes = 0;
+  m_treeBytes = 0;
+  refreshSubtree(*m_root, m_treeNodes, m_treeBytes);
+  if (m_root->isTerminal()) m_root->makeNonTerminal();  // the root is searched whatever it was
+}
+
+void MctsSearch::expandRoot(const Position& root) {
+  const MoveList list = legalMoves(root);
+  std::vector<Move> moves(list.begin(), list.end());
+  auto computation = m_backend->newComputation();
+  computation->addInput(root, moves);
+  computation->compute();
+  const Wdl wdl = computation->wdl(0);
+  const auto priors = computation->priors(0);
+  m_root->expand(moves, priors);
+  m_treeBytes += size_t(m_root->numEdges()) * sizeof(Node::Edge);
+  m_root->addVirtualLoss();
+  m_root->finishVisit(wdl.q(), wdl.draw);
+  ++m_started;
+  ++m_stats.playouts;
+  ++m_stats.evaluations;
+  ++m_stats.batches;
+}
+
+std::optional<SearchResult> MctsSearch::probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
+                                                            const InfoCallback& onInfo) {
+  if (!m_tb || !m_tb->available(root)) return std::nullopt;
+  auto probe = m_tb->probeRoot(root);
+  if (!probe || probe->bestMoves.empty()) return std::nullopt;
+  std::vector<Move> allowed;
+  for (Move m : probe->bestMoves)
+    if (std::find(rootMoves.begin(), rootMoves.end(), m) != rootMoves.end()) allowed.push_back(m);
+  if (allowed.empty()) return std::nullopt;  // searchmoves excluded every tablebase-best move
+  m_tbHits += probe->moves.size();
+  if (probe->dtm.wdl == TbWdl::kDraw) {
+    rootMoves = allowed;  // search among the drawing moves
+    return std::nullopt;
+  }
+  SearchResult result;
+  result.best = allowed.front();
+  result.score = probe->dtm.wdl == TbWdl::kWin ? mateIn(probe->dtm.plies) : matedIn(probe->dtm.plies);
+  result.depth = 1;
+  Position after = root;
+  after.makeMove(result.best);
+  if (auto reply = m_tb->probeRoot(after); reply && !reply->bestMoves.empty()) result.ponder = reply->bestMoves.front();
+  SearchInfo info;
+  info.depth = info.selDepth = 1;
+  info.score = result.score;
+  info.wdl = probe->dtm.wdl == TbWdl::kWin ? WdlPermille{1000, 0, 0} : WdlPermille{0, 0, 1000};
+  info.tbHits = m_tbHits;
+  info.timeMs = m_time.elapsedMs();
+  info.pv = {result.best};
+  if (result.ponder) info.pv.push_back(result.ponder);
+  if (onInfo) onInfo(info);
+  return result;
+}
+
+// ---- Step 3a: gather ------------------------------------------------------------------------------
+
+int MctsSearch::gather(std::vector<Playout>& batch) {
+  int budget = std::max(1, m_params.batchSize);
+  if (m_limits.nodes) budget = int(std::min<u64>(u64(budget), m_limits.nodes - std::min(m_limits.nodes, m_started)));
+  if (m_treeBytes >= m_treeLimitBytes) budget = 0;
+  if (int(batch.size()) < budget) batch.resize(size_t(budget));
+  int count = 0;
+  while (count < budget) {
+    Playout& p = batch[size_t(count)];
+    p.path.clear();
+    p.moves.clear();
+    Node* node = m_root.get();
+    bool collision = false;
+    for (;;) {
+      node->addVirtualLoss();
+      p.path.push_back(node);
+      if (node->isTerminal() && node != m_root.get()) {
+        p.newLeaf = false;
+        break;
+      }
+      if (!node->expanded()) {
+        // Someone (this batch or another thread) is already evaluating this leaf.
+        collision = node->inFlight() > 1;
+        p.newLeaf = true;
+        break;
+      }
+      const bool atRoot = node == m_root.get();
+      const int e = selectEdge(*node, m_params.puct, atRoot, atRoot ? &m_allowed : nullptr);
+      bool created = false;
+      Node& child = node->getOrCreateChild(e, &created);
+      if (created) {
+        ++m_treeNodes;
+        m_treeBytes += sizeof(Node);
+      }
+      p.moves.push_back(node->edge(e).move);
+      node = &child;
+    }
+    if (collision) {
+      for (Node* n : p.path) n->revertVirtualLoss();
+      ++m_stats.collisions;
+      break;  // the paths that follow would mostly run into it again: evaluate what we have
+    }
+    ++m_started;
+    ++count;
+  }
+  return count;
+}
+
+// ---- Step 3b: evaluate ----------------------------------------------------------------------------
+
+void MctsSearch::evaluate(std::vector<Playout>& batch, int count, Position& pos) {
+  std::unique_ptr<BackendComputation> computation;
+  for (int b = 0; b < count; ++b) {
+    Playout& p = batch[size_t(b)];
+    p.input = -1;
+    p.terminal = Terminal::kNone;
+    p.kind = TerminalKind::kNone;
+    if (!p.newLeaf) continue;
+    for (Move m : p.moves) pos.makeMove(m);
+    const MoveList list = legalMoves(pos);
+    const LeafStatus status = classifyLeaf(pos, int(p.moves.size()), list, m_tb);
+    p.terminal = status.terminal;
+    p.kind = status.kind;
+    if (status.kind == TerminalKind::kTablebase) m_tbHits.fetch_add(1, std::memory_order_relaxed);
+    if (p.terminal == Terminal::kNone) {
+      p.legal.assign(list.begin(), list.end());
+      if (!computation) computation = m_backend->newComputation();
+      p.input = computation->addInput(pos, p.legal);
+    }
+    for (auto it = p.moves.rbegin(); it != p.moves.rend(); ++it) pos.unmakeMove(*it);
+  }
+  if (!computation) return;
+  computation->compute();
+  for (int b = 0; b < count; ++b) {
+    Playout& p = batch[size_t(b)];
+    if (p.input < 0) continue;
+    p.wdl = computation->wdl(p.input);
+    const auto priors = computation->priors(p.input);
+    p.priors.assign(priors.begin(), priors.end());
+  }
+}
+
+// ---- Step 3c: backup ------------------------------------------------------------------------------
+
+void MctsSearch::backup(std::vector<Playout>& batch, int count) {
+  bool evaluated = false;
+  for (int b = 0; b < count; ++b) {
+    Playout& p = batch[size_t(b)];
+    Node* leaf = p.path.back();
+    bool newlyDecided = false;
+    if (p.newLeaf && p.terminal != Terminal::kNone) {
+      leaf->makeTerminal(p.terminal, p.kind, 0);
+      newlyDecided = true;
+    } else if (p.newLeaf) {
+      leaf->expand(p.legal, p.priors);
+      m_treeBytes += size_t(leaf->numEdges()) * sizeof(Node::Edge);
+      ++m_stats.evaluations;
+      evaluated = true;
+    }
+    double wl, d;
+    if (leaf->isTerminal()) {
+      wl = leaf->terminalValue();
+      d = leaf->terminal() == Terminal::kDraw ? 1.0 : 0.0;
+      ++m_stats.terminals;
+    } else {
+      wl = p.wdl.q();
+      d = p.wdl.draw;
+    }
+    for (auto it = p.path.rbegin(); it != p.path.rend(); ++it) {
+      (*it)->finishVisit(wl, d);
+      wl = -wl;
+    }
+    // Mate propagation: a decided leaf may decide its parent, and so on up (never the root).
+    if (newlyDecided && leaf->terminal() != Terminal::kDraw)
+      for (size_t i = p.path.size() - 1; i-- > 1;)
+        if (!updateProof(*p.path[i])) break;
+    const int depth = int(p.moves.size());
+    ++m_stats.playouts;
+    m_cumDepth += u64(depth);
+    m_stats.maxDepth = std::max(m_stats.maxDepth, depth);
+  }
+  if (evaluated) ++m_stats.batches;
+}
+
+// ---- Step 3d: limits and reports -----------------------------------------------------------------
+
+int MctsSearch::bestRootEdge() const {
+  int best = -1;
+  for (int i = 0; i < m_root->numEdges(); ++i)
+    if (m_allowed[size_t(i)] && (best < 0 || betterEdge(*m_root, i, best))) best = i;
+  return best;
+}
+
+bool MctsSearch::shouldStop() {
+  if (stopRequested()) return true;
+  if (m_limits.nodes && m_stats.playouts >= m_limits.nodes) return true;
+  if (m_treeBytes >= m_treeLimitBytes) return true;
+  const double averageDepth = m_stats.playouts ? double(m_cumDepth) / double(m_stats.playouts) : 0.0;
+  if (m_limits.depth > 0 && averageDepth >= m_limits.depth) return true;
+
+  const int best = bestRootEdge();
+  const Node* bestChild = best >= 0 ? m_root->child(best) : nullptr;
+  // The root is decided: the best move mates (or wins by tablebase), or every move loses. The
+  // proven child is no longer searched below, so more playouts could not change the answer
+  // (this also ends "go mate N").
+  if (bestChild && bestChild->isTerminal() && bestChild->terminal() != Terminal::kDraw) return true;
+  if (m_limits.infinite || pondering()) return false;
+
+  const i64 elapsed = m_time.elapsedMs();
+  if (m_time.enabled()) {
+    if (elapsed >= m_time.optimumMs()) return true;
+    if (m_allowedCount == 1) return true;  // one legal move: no need to think
+  }
+  if (!m_params.smartPruning || !bestChild) return false;
+  // Smart pruning: can the runner-up still overtake the most visited move?
+  double remaining = 1e18;
+  if (m_limits.nodes) remaining = double(m_limits.nodes - std::min(m_limits.nodes, m_started));
+  if (m_time.enabled() && elapsed >= 100) {  // nps is only known after a while
+    const double nps = double(m_stats.playouts) * 1000.0 / double(elapsed);
+    remaining = std::min(remaining, nps * double(m_time.optimumMs() - elapsed) / 1000.0 / m_params.smartPruningFactor);
+  }
+  if (remaining >= 1e18) return false;
+  u32 bestVisits = bestChild->visits(), second = 0;
+  for (int i = 0; i < m_root->numEdges(); ++i)
+    if (i != best && m_allowed[size_t(i)] && m_root->child(i)) second = std::max(second, m_root->child(i)->visits());
+  return double(second) + remaining < double(bestVisits);
+}
+
+std::vector<SearchInfo> MctsSearch::makeReport() const {
+  std::vector<SearchInfo> lines;
+  std::vector<int> order;
+  for (int i = 0; i < m_root->numEdges(); ++i)
+    if (m_allowed[size_t(i)]) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return betterEdge(*m_root, a, b); });
+  const i64 elapsed = m_time.elapsedMs();
+  const u64 nodes = m_stats.playouts;
+  const double averageDepth = nodes ? double(m_cumDepth) / double(nodes) : 0.0;
+  const int multiPv = std::max(1, m_config.multiPv);
+  for (int i : order) {
+    const Node* c = m_root->child(i);
+    if (!c || (c->visits() == 0 && !c->isTerminal())) break;  // sorted: the rest is unvisited too
+    if (int(lines.size()) >= multiPv) break;
+    SearchInfo info;
+    info.depth = std::max(1, int(std::lround(averageDepth)));
+    info.selDepth = std::max(info.depth, m_stats.maxDepth);
+    info.multiPv = int(lines.size()) + 1;
+    info.score = scoreForParent(*c);
+    info.wdl = permilleForParent(c->wdl());
+    info.nodes = nodes;
+    info.timeMs = elapsed;
+    info.nps = elapsed > 0 ? nodes * 1000 / u64(elapsed) : nodes * 1000;
+    info.hashfull = int(std::min<size_t>(1000, m_treeBytes * 1000 / std::max<size_t>(1, m_treeLimitBytes)));
+    info.tbHits = m_tbHits.load(std::memory_order_relaxed);
+    info.pv = {m_root->edge(i).move};
+    appendPv(c, info.pv, kMaxPly);
+    lines.push_back(std::move(info));
+  }
+  if (!lines.empty())
+    for (int k = 0; k < std::min<int>(m_params.moveStats, int(order.size())); ++k) {
+      const int i = order[size_t(k)];
+      const Node* c = m_root->child(i);
+      MoveStat s;
+      s.move = m_root->edge(i).move;
+      s.visits = c ? c->visits() : 0;
+      s.prior = m_root->edge(i).prior;
+      s.q = c && (c->visits() || c->isTerminal()) ? float(-c->q()) : 0.0f;
+      lines.front().moveStats.push_back(s);
+    }
+  return lines;
+}
+
+// ---- Step 3: the thread loop ----------------------------------------------------------------------
+
+void MctsSearch::workerLoop(bool isMain) {
+  Position pos = *m_rootPos;  // each thread replays its leaves' moves on its own copy
+  std::vector<Playout> batch;
+  int lastBest = -1, lastDepth = 0, lastSelDepth = 0;
+  i64 lastReport = 0;
+  while (!stopRequested()) {
+    int count;
+    bool exhausted;
+    {
+      std::lock_guard lock(m_mutex);
+      count = gather(batch);
+      exhausted = count == 0 && ((m_limits.nodes && m_started >= m_limits.nodes) || m_treeBytes >= m_treeLimitBytes);
+    }
+    if (exhausted) break;
+    if (count == 0) {
+      std::this_thread::yield();  // every path leads to a leaf another thread is evaluating
+      if (!isMain) continue;
+    }
+    evaluate(batch, count, pos);
+    std::vector<SearchInfo> report;
+    {
+      std::lock_guard lock(m_mutex);
+      backup(batch, count);
+      if (!isMain) continue;
+      if (shouldStop()) {
+        m_stop = true;
+        break;
+      }
+      // Report when the best move, the depth or the selective depth changed (at most every
+      // 50 ms), and at least once a second.
+      const i64 now = m_time.elapsedMs();
+      const int best = bestRootEdge();
+      const int depth = int(std::lround(double(m_cumDepth) / double(std::max<u64>(1, m_stats.playouts))));
+      const bool changed = best != lastBest || depth > lastDepth || m_stats.maxDepth > lastSelDepth;
+      if ((changed && now - lastReport >= 50) || now - lastReport >= 1000) {
+        lastBest = best;
+        lastDepth = depth;
+        lastSelDepth = m_stats.maxDepth;
+        lastReport = now;
+        report = makeReport();
+      }
+    }
+    if (m_onInfo && *m_onInfo)
+      for (const SearchInfo& info : report) (*m_onInfo)(info);
+  }
+  if (isMain) m_stop = true;
+}
+
+// ---- run -------------------------------------------------------------------------------------------
+
+SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, const SearchConfig& config,
+                             const InfoCallback& onInfo, const SearchSignals& signals) {
+  // Step 1: root moves, tablebases, time.
+  const auto start = TimeManager::Clock::now();
+  m_limits = limits;
+  m_config = config;
+  m_config.threads = std::max(1, config.threads);
+  m_signals = &signals;
+  m_onInfo = &onInfo;
+  m_stop = false;
+  m_tbHits = 0;
+  m_time.init(limits, root.sideToMove(), config.moveOverheadMs, start);
+  m_stats = MctsStats{};
+  m_started = 0;
+  m_cumDepth = 0;
+  m_treeLimitBytes = std::max<size_t>(1, m_params.treeMemoryMiB) << 20;
+
+  std::vector<Move> rootMoves;
+  for (Move m : legalMoves(root))
+    if (limits.searchMoves.empty() ||
+        std::find(limits.searchMoves.begin(), limits.searchMoves.end(), m) != limits.searchMoves.end())
+      rootMoves.push_back(m);
+  SearchResult result;
+  if (rootMoves.empty()) {  // mate or stalemate at the root (or no searchmove is legal)
+    SearchInfo info;
+    info.score = root.inCheck() ? matedIn(0) : kDrawScore;
+    info.wdl = root.inCheck() ? WdlPermille{0, 0, 1000} : WdlPermille{0, 1000, 0};
+    if (onInfo) onInfo(info);
+    result.score = info.score;
+    m_onInfo = nullptr;
+    return result;
+  }
+  if (limits.searchMoves.empty() || rootMoves.size() > 1)
+    if (auto tbResult = probeRootTablebases(root, rootMoves, onInfo)) {
+      m_onInfo = nullptr;
+      return *tbResult;
+    }
+
+  // Step 2: the tree.
+  prepareTree(root);
+  m_stats.reusedVisits = m_root->visits();
+  if (!m_root->expanded()) expandRoot(root);
+  m_allowed.assign(size_t(m_root->numEdges()), false);
+  m_allowedCount = 0;
+  for (int i = 0; i < m_root->numEdges(); ++i)
+    if (std::find(rootMoves.begin(), rootMoves.end(), m_root->edge(i).move) != rootMoves.end()) {
+      m_allowed[size_t(i)] = true;
+      ++m_allowedCount;
+    }
+  if (m_params.noise) {
+    for (const Node::Edge& e : m_root->edges()) m_cleanRootPriors.push_back(e.prior);
+    applyDirichletNoise(*m_root, m_params.noiseAlpha, m_params.noiseEpsilon, m_rng);
+  }
+
+  // Step 3: the threads.
+  std::vector<std::thread> helpers;
+  for (int i = 1; i < m_config.threads; ++i) helpers.emplace_back([this] { workerLoop(false); });
+  workerLoop(true);
+  for (auto& t : helpers) t.join();
+
+  // Step 4: the answer.
+  std::vector<SearchInfo> report;
+  {
+    std::lock_guard lock(m_mutex);
+    m_stats.averageDepth = m_stats.playouts ? double(m_cumDepth) / double(m_stats.playouts) : 0.0;
+    m_stats.treeBytes = m_treeBytes;
+    m_stats.treeNodes = m_treeNodes;
+    m_stats.tbHits = m_tbHits;
+    report = makeReport();
+    const int best = bestRootEdge();
+    result.best = m_root->edge(best).move;
+    const Node* c = m_root->child(best);
+    result.score = c ? scoreForParent(*c) : qToCentipawns(m_root->q());
+    if (c) {
+      std::vector<Move> pv;
+      appendPv(c, pv, 1);
+      if (!pv.empty()) result.ponder = pv.front();
+    }
+  }
+  result.depth = std::max(1, int(std::lround(m_stats.averageDepth)));
+  result.nodes = m_stats.playouts;
+  result.timeMs = m_time.elapsedMs();
+  if (onInfo)
+    for (const SearchInfo& info : report) onInfo(info);
+  m_onInfo = nullptr;
+  return result;
+}
+
+}  // namespace janus::mcts

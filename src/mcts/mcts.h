@@ -1,0 +1,177 @@
+#pragma once
+// AlphaZero-style Monte Carlo tree search (Silver et al., "A general reinforcement learning
+// algorithm that masters chess, shogi and Go through self-play", Science 2018, and its
+// pseudocode), organised like Leela Chess Zero's classic search (lc0 src/search/classic/):
+// the second implementation of the Search seam (search/search.h), next to alpha-beta.
+//
+// One playout: (1) select a path from the root with PUCT (node.h) until a node that is not
+// expanded or is terminal, (2) evaluate the leaf with the backend (priors for its moves, a
+// win/draw/loss value) unless the rules, the tablebases or a repetition decide it, (3) expand it
+// and (4) back the value up the path, negated at every ply. Playouts are batched: each search
+// thread gathers up to MctsParams::batchSize leaves (virtual loss steers the later ones of a
+// batch away from the earlier ones, which are still "in flight"), evaluates them in one backend
+// computation without holding the tree lock, then backs them all up. See mcts.cpp for the
+// step map.
+//
+// Threading: the engine calls run() on its search thread; run() starts config.threads - 1
+// helper threads for the duration of the search and joins them before it returns. One
+// std::mutex guards the tree: selection, expansion and backup hold it, the backend evaluation
+// (the expensive part with a network) runs outside it. The other methods are not called
+// during a search.
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <vector>
+
+#include "core/movegen.h"
+#include "mcts/backend.h"
+#include "mcts/node.h"
+#include "search/search.h"
+#include "search/timeman.h"
+#include "tb/gaviota.h"
+
+namespace janus::mcts {
+
+/// Settings of the MCTS search (the engine's MCTS options). Not changed during a search.
+struct MctsParams {
+  PuctParams puct;
+  /// Leaves gathered per thread before one backend call (lc0 MinibatchSize; 1 = no batching).
+  int batchSize = 16;
+  /// Dirichlet noise at the root, for self-play only (AlphaZero: alpha 0.3 for chess, epsilon 0.25).
+  bool noise = false;
+  double noiseAlpha = 0.3;
+  double noiseEpsilon = 0.25;
+  /// Seed of the noise generator (0: from std::random_device).
+  u64 seed = 0;
+  /// Keep the subtree of the moves played since the last search (lc0 does by default).
+  bool treeReuse = true;
+  /// Stop when the most visited root move cannot be overtaken in the visits that remain
+  /// (lc0 SmartPruningFactor 1.33: the time-based estimate of remaining visits is divided by it).
+  bool smartPruning = true;
+  double smartPruningFactor = 1.33;
+  /// Tree memory limit in MiB; the search stops when the tree reaches it.
+  size_t treeMemoryMiB = 1024;
+  /// Root moves listed in SearchInfo::moveStats (most visited first; 0: none).
+  int moveStats = 5;
+};
+
+/// What the last search did (for tests, `janus bench --search mcts` and tuning).
+struct MctsStats {
+  u64 playouts = 0;       ///< visits added by this search (= SearchResult::nodes)
+  u64 reusedVisits = 0;   ///< visits of the root kept from the previous search
+  u64 evaluations = 0;    ///< positions sent to the backend
+  u64 terminals = 0;      ///< playouts ended by a terminal node (rules, repetition, tablebase, proof)
+  u64 collisions = 0;     ///< gathers that ran into a leaf already being evaluated
+  u64 batches = 0;        ///< backend computations
+  u64 tbHits = 0;
+  int maxDepth = 0;       ///< deepest playout (plies from the root)
+  double averageDepth = 0.0;
+  size_t treeBytes = 0;   ///< memory of the tree at the end of the search
+  size_t treeNodes = 0;   ///< nodes in the tree at the end of the search
+};
+
+/// What the rules (or the tablebases) say about a position without evaluating it.
+struct LeafStatus {
+  Terminal terminal = Terminal::kNone;
+  TerminalKind kind = TerminalKind::kNone;
+};
+
+/// Decides a position `ply` plies below the root (ply >= 1; `legal` its legal moves):
+/// checkmate is a loss, stalemate, the 50-move rule and insufficient material draws
+/// (kRule); a repetition of a position after the root, or a third occurrence counting the game
+/// before the root, a draw (kRepetition: Position::isSearchRepetition, lc0's two-fold rule); a
+/// Gaviota WDL result when `tb` is given, the halfmove clock is 0 (after a capture or pawn move)
+/// and the position is in the tables (kTablebase). Else kNone: the backend evaluates it.
+[[nodiscard]] LeafStatus classifyLeaf(const Position& pos, int ply, const MoveList& legal, const GaviotaTablebases* tb);
+
+class MctsSearch final : public Search {
+ public:
+  explicit MctsSearch(std::shared_ptr<Backend> backend, MctsParams params = {});
+  ~MctsSearch() override;
+
+  /// Blocks; see Search::run. `limits.nodes` counts playouts of this search; `limits.depth`
+  /// stops the search when the average playout depth reaches it (what is reported as depth, as
+  /// lc0 does); `limits.mate` stops it once a mate in that many moves is proven. With a clock the
+  /// search spends TimeManager's optimum time at most (less with smart pruning).
+  SearchResult run(const Position& root, const SearchLimits& limits, const SearchConfig& config,
+                   const InfoCallback& onInfo, const SearchSignals& signals) override;
+  /// Drops the tree and the backend's cache. Not during a search.
+  void newGame() override;
+  /// MCTS has no hash table: the tree is bounded by MctsParams::treeMemoryMiB. Does nothing.
+  void setHashMiB(size_t) override {}
+  [[nodiscard]] std::string name() const override { return "mcts"; }
+
+  /// Replaces the backend and drops the tree. Not during a search.
+  void setBackend(std::shared_ptr<Backend> backend);
+  [[nodiscard]] Backend& backend() { return *m_backend; }
+  /// Not during a search. A new seed re-seeds the noise generator.
+  void setParams(const MctsParams& params);
+  [[nodiscard]] const MctsParams& params() const { return m_params; }
+  /// Gaviota tablebases for leaf WDL probes and root DTM moves, or nullptr. Not during a search.
+  void setTablebases(const GaviotaTablebases* tb) { m_tb = tb; }
+
+  /// The tree of the last search (its root is the position searched), or nullptr. Not during a
+  /// search. For tests and tools.
+  [[nodiscard]] const Node* root() const { return m_root.get(); }
+  [[nodiscard]] const MctsStats& lastStats() const { return m_stats; }
+
+ private:
+  struct Playout;
+
+  /// Makes m_root the tree of `root`: the reused subtree if `root` follows from the previous
+  /// root by moves whose nodes exist, else a new node.
+  void prepareTree(const Position& root);
+  /// Evaluates and expands an unexpanded root (one playout).
+  void expandRoot(const Position& root);
+  /// Root tablebase probe as in alpha-beta: a won or lost root is answered at once with a
+  /// DTM-optimal move; a drawn root keeps only its drawing moves in `rootMoves`.
+  std::optional<SearchResult> probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
+                                                  const InfoCallback& onInfo);
+
+  void workerLoop(bool isMain);
+  int gather(std::vector<Playout>& batch);                              // tree lock held
+  void evaluate(std::vector<Playout>& batch, int count, Position& pos);  // no lock
+  void backup(std::vector<Playout>& batch, int count);                  // tree lock held
+  [[nodiscard]] bool shouldStop();                                      // tree lock held
+  [[nodiscard]] std::vector<SearchInfo> makeReport() const;             // tree lock held
+  [[nodiscard]] int bestRootEdge() const;                               // tree lock held
+  [[nodiscard]] bool pondering() const {
+    return m_limits.ponder && !m_signals->ponderhit.load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] bool stopRequested() const {
+    return m_stop.load(std::memory_order_relaxed) || m_signals->stop.load(std::memory_order_relaxed);
+  }
+
+  std::shared_ptr<Backend> m_backend;
+  MctsParams m_params;
+  const GaviotaTablebases* m_tb = nullptr;
+  std::mt19937_64 m_rng;
+
+  // The tree, kept between searches for reuse.
+  std::unique_ptr<Node> m_root;
+  std::optional<Position> m_rootPos;  ///< the position of m_root
+  std::vector<float> m_cleanRootPriors;  ///< m_root's priors before noise (empty: no noise applied)
+  MctsStats m_stats;
+
+  // State of the running search. Fields marked (lock) are guarded by m_mutex.
+  mutable std::mutex m_mutex;
+  SearchLimits m_limits;
+  SearchConfig m_config;
+  const SearchSignals* m_signals = nullptr;
+  const InfoCallback* m_onInfo = nullptr;
+  TimeManager m_time;
+  std::vector<bool> m_allowed;  ///< root edges allowed by searchmoves / root tablebase probe
+  int m_allowedCount = 0;
+  std::atomic<bool> m_stop{false};
+  u64 m_started = 0;            ///< (lock) playouts begun
+  u64 m_cumDepth = 0;           ///< (lock) sum of playout depths
+  size_t m_treeBytes = 0;       ///< (lock)
+  size_t m_treeNodes = 0;       ///< (lock)
+  size_t m_treeLimitBytes = 0;
+  std::atomic<u64> m_tbHits{0};
+};
+
+}  // namespace janus::mcts

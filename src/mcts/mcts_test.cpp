@@ -1,0 +1,791 @@
+// Tests of the MCTS face's search (src/mcts) with the uniform backend: backends and cache, the
+// PUCT rule on hand-built nodes, terminal positions, whole searches (mates, reuse, threads,
+// limits). Suites are named Mcts* (dev.sh runs them under TSan too).
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <thread>
+
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "mcts/caching_backend.h"
+#include "mcts/mcts.h"
+#include "mcts/uniform_backend.h"
+#include "mcts/value.h"
+#include "util/error.h"
+
+namespace janus::mcts {
+namespace {
+
+using namespace std::chrono_literals;
+
+Position positionAfter(const std::string& fen, const std::vector<std::string>& moves) {
+  Position pos = fen == "startpos" ? Position() : Position::fromFen(fen);
+  for (const auto& m : moves) pos.makeMove(parseUci(pos, m, false));
+  return pos;
+}
+
+/// A search with the uniform (material) backend; deterministic settings unless changed.
+struct Searcher {
+  explicit Searcher(MctsParams p = deterministic(), std::shared_ptr<Backend> backend = std::make_shared<UniformBackend>())
+      : search(std::move(backend), p) {}
+  static MctsParams deterministic() {
+    MctsParams p;
+    p.smartPruning = false;
+    p.seed = 1;
+    return p;
+  }
+  SearchResult go(const Position& pos, SearchLimits limits, SearchConfig config = {}) {
+    infos.clear();
+    return search.run(pos, limits, config, [this](const SearchInfo& i) { infos.push_back(i); }, signals);
+  }
+  SearchResult goNodes(const Position& pos, u64 nodes, int threads = 1) {
+    SearchLimits l;
+    l.nodes = nodes;
+    SearchConfig c;
+    c.threads = threads;
+    return go(pos, l, c);
+  }
+  MctsSearch search;
+  SearchSignals signals;
+  std::vector<SearchInfo> infos;
+};
+
+/// Checks visit bookkeeping below `node`: nothing in flight, and (for nodes that are neither
+/// terminal nor proven) one visit for the node's own evaluation plus its children's. Returns the
+/// number of nodes checked.
+int checkVisits(const Node& node) {
+  EXPECT_EQ(node.inFlight(), 0u);
+  int count = 1;
+  u32 childVisits = 0;
+  for (const Node::Edge& e : node.edges())
+    if (e.node) {
+      childVisits += e.node->visits();
+      count += checkVisits(*e.node);
+    }
+  if (!node.isTerminal() && node.expanded()) { EXPECT_EQ(node.visits(), childVisits + 1); }
+  if (!node.expanded()) { EXPECT_EQ(childVisits, 0u); }
+  return count;
+}
+
+// ---- Backends ----------------------------------------------------------------------------------
+
+TEST(MctsBackend, UniformGivesEqualPriorsAndTheMaterialValue) {
+  UniformBackend backend;
+  auto c = backend.newComputation();
+  const Position start;
+  const MoveList startMoves = legalMoves(start);
+  const Position queenUp = Position::fromFen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1");  // Black to move, a queen down
+  const MoveList qMoves = legalMoves(queenUp);
+  EXPECT_EQ(c->addInput(start, std::vector<Move>(startMoves.begin(), startMoves.end())), 0);
+  EXPECT_EQ(c->addInput(queenUp, std::vector<Move>(qMoves.begin(), qMoves.end())), 1);
+  EXPECT_EQ(c->size(), 2);
+  c->compute();
+  ASSERT_EQ(c->priors(0).size(), 20u);
+  for (float p : c->priors(0)) EXPECT_FLOAT_EQ(p, 1.0f / 20);
+  EXPECT_EQ(c->wdl(0), (Wdl{0, 1, 0}));
+  const Wdl w = c->wdl(1);
+  EXPECT_NEAR(w.q(), -centipawnsToQ(900), 1e-6);
+  EXPECT_NEAR(w.win + w.draw + w.loss, 1.0f, 1e-6);
+  EXPECT_NEAR(qToCentipawns(w.q()), -900, 1);  // the display mapping shows the material count
+  EXPECT_NEAR(std::accumulate(c->priors(1).begin(), c->priors(1).end(), 0.0f), 1.0f, 1e-6);
+
+  EXPECT_EQ(UniformBackend::evaluate(queenUp, UniformValue::kDraw), (Wdl{0, 1, 0}));
+}
+
+TEST(MctsBackend, ValueMappingFollowsLc0) {
+  // lc0 FAQ table: Q 0.5 -> 1.11 pawns, 0.8 -> 3.36, 0.9 -> 6.71.
+  EXPECT_EQ(qToCentipawns(0.0), 0);
+  EXPECT_NEAR(qToCentipawns(0.5), 111, 1);
+  EXPECT_NEAR(qToCentipawns(0.8), 336, 1);
+  EXPECT_NEAR(qToCentipawns(-0.9), -671, 1);
+  EXPECT_EQ(qToCentipawns(1.0), 12800);  // lc0's "128.00" for a certain win
+  EXPECT_EQ(qToCentipawns(-1.0), -12800);
+  EXPECT_NEAR(centipawnsToQ(qToCentipawns(0.3)), 0.3, 5e-3);
+}
+
+class ConstantBackend final : public Backend {
+ public:
+  std::unique_ptr<BackendComputation> newComputation() override { return UniformBackend(UniformValue::kDraw).newComputation(); }
+  BackendAttributes attributes() const override { return {"constant", 0, false, true, 0}; }
+};
+JANUS_REGISTER_BACKEND(testConstant, "test-constant", -5, [](const BackendOptions&) { return std::make_unique<ConstantBackend>(); });
+
+TEST(MctsBackend, RegistryCreatesBackendsByNameAndPriority) {
+  auto& r = BackendRegistry::instance();
+  EXPECT_TRUE(r.contains("uniform"));
+  EXPECT_TRUE(r.contains("test-constant"));
+  auto names = r.names();
+  ASSERT_GE(names.size(), 2u);
+  EXPECT_EQ(r.defaultName(), "uniform");  // priority 0 beats -5
+  EXPECT_LT(std::find(names.begin(), names.end(), "uniform"), std::find(names.begin(), names.end(), "test-constant"));
+  EXPECT_EQ(r.create("test-constant")->attributes().description, "constant");
+  EXPECT_NE(r.create("uniform")->attributes().description.find("material"), std::string::npos);
+  EXPECT_NE(r.create("uniform", {"", {{"value", "draw"}}})->attributes().description.find("draw"), std::string::npos);
+  EXPECT_THROW((void)r.create("uniform", {"", {{"value", "magic"}}}), Error);
+  try {
+    (void)r.create("tensor-of-doom");
+    FAIL() << "no exception";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("uniform"), std::string::npos) << e.what();
+  }
+}
+
+/// Counts the positions that reach the inner backend.
+class CountingBackend final : public Backend {
+ public:
+  explicit CountingBackend(BackendAttributes a = {}) : m_attributes(std::move(a)) {}
+  std::unique_ptr<BackendComputation> newComputation() override {
+    class C final : public BackendComputation {
+     public:
+      C(std::unique_ptr<BackendComputation> inner, std::atomic<int>& n) : m_inner(std::move(inner)), m_n(n) {}
+      int addInput(const Position& pos, std::span<const Move> moves) override {
+        ++m_n;
+        return m_inner->addInput(pos, moves);
+      }
+      int size() const override { return m_inner->size(); }
+      void compute() override { m_inner->compute(); }
+      Wdl wdl(int i) const override { return m_inner->wdl(i); }
+      std::span<const float> priors(int i) const override { return m_inner->priors(i); }
+
+     private:
+      std::unique_ptr<BackendComputation> m_inner;
+      std::atomic<int>& m_n;
+    };
+    return std::make_unique<C>(m_uniform.newComputation(), inputs);
+  }
+  BackendAttributes attributes() const override { return m_attributes; }
+  std::atomic<int> inputs{0};
+
+ private:
+  UniformBackend m_uniform;
+  BackendAttributes m_attributes;
+};
+
+std::vector<Move> movesOf(const Position& pos) {
+  const MoveList l = legalMoves(pos);
+  return {l.begin(), l.end()};
+}
+
+TEST(MctsBackend, CachingBackendAnswersRepeatsFromTheCache) {
+  auto inner = std::make_shared<CountingBackend>();
+  CachingBackend cache(inner, 1000);
+  const Position a, b = positionAfter("startpos", {"e2e4"});
+  {
+    auto c = cache.newComputation();
+    c->addInput(a, movesOf(a));
+    c->addInput(b, movesOf(b));
+    c->compute();
+  }
+  EXPECT_EQ(inner->inputs, 2);
+  EXPECT_EQ(cache.stats().misses, 2u);
+  EXPECT_EQ(cache.stats().hits, 0u);
+  EXPECT_EQ(cache.stats().entries, 2u);
+  auto c = cache.newComputation();
+  std::vector<Move> reversed = movesOf(b);
+  std::reverse(reversed.begin(), reversed.end());
+  EXPECT_EQ(c->addInput(b, reversed), 0);  // same position, moves in another order: still a hit
+  EXPECT_EQ(c->addInput(a, movesOf(a)), 1);
+  c->compute();
+  EXPECT_EQ(inner->inputs, 2) << "both came from the cache";
+  const CacheStats s = cache.stats();
+  EXPECT_EQ(s.hits, 2u);
+  EXPECT_EQ(s.misses, 2u);
+  EXPECT_DOUBLE_EQ(s.hitRate(), 0.5);
+  EXPECT_EQ(c->priors(0).size(), reversed.size());
+  EXPECT_EQ(c->wdl(1), (Wdl{0, 1, 0}));
+
+  cache.clear();
+  EXPECT_EQ(cache.stats().entries, 0u);
+  cache.resetStats();
+  EXPECT_EQ(cache.stats().hits + cache.stats().misses, 0u);
+}
+
+TEST(MctsBackend, CachingBackendEvictsBeyondItsCapacity) {
+  auto inner = std::make_shared<CountingBackend>();
+  CachingBackend cache(inner, CachingBackend::kShards);  // one entry per shard
+  Position pos;
+  int added = 0;
+  for (Move m : legalMoves(pos)) {
+    Position after = pos;
+    after.makeMove(m);
+    auto c = cache.newComputation();
+    c->addInput(after, movesOf(after));
+    c->compute();
+    ++added;
+  }
+  EXPECT_EQ(added, 20);
+  EXPECT_LE(cache.stats().entries, u64(CachingBackend::kShards));
+  EXPECT_EQ(cache.stats().misses, 20u);
+}
+
+TEST(MctsBackend, CacheKeyIncludesHistoryOnlyWhenTheBackendUsesIt) {
+  // The same position reached by two move orders.
+  const Position x = positionAfter("startpos", {"g1f3", "g8f6", "b1c3", "b8c6"});
+  const Position y = positionAfter("startpos", {"b1c3", "b8c6", "g1f3", "g8f6"});
+  ASSERT_EQ(x.key(), y.key());
+  BackendAttributes none, history, rule50;
+  history.historyPlies = 3;
+  rule50.usesHalfmoveClock = true;
+  EXPECT_EQ(CachingBackend::cacheKey(x, none), CachingBackend::cacheKey(y, none));
+  EXPECT_NE(CachingBackend::cacheKey(x, history), CachingBackend::cacheKey(y, history));
+  EXPECT_EQ(CachingBackend::cacheKey(x, rule50), CachingBackend::cacheKey(y, rule50));  // both clocks 4
+  const Position z = Position::fromFen(x.fen().replace(x.fen().find(" 4 "), 3, " 9 "));
+  EXPECT_EQ(CachingBackend::cacheKey(z, none), CachingBackend::cacheKey(x, none));
+  EXPECT_NE(CachingBackend::cacheKey(z, rule50), CachingBackend::cacheKey(x, rule50));
+}
+
+// ---- PUCT on hand-built nodes ------------------------------------------------------------------
+
+/// A node with three moves (priors 0.5, 0.3, 0.2) and 10 visits of mean 0.1; child 0 has 6
+/// visits of Q -0.2 (its own view), child 1 has 3 of Q +0.1, child 2 none.
+Node handBuilt() {
+  Node n;
+  const Position pos;
+  const std::vector<Move> moves = {parseUci(pos, "e2e4", false), parseUci(pos, "d2d4", false), parseUci(pos, "g1f3", false)};
+  const std::vector<float> priors = {0.3f, 0.5f, 0.2f};  // expand sorts them: d2d4, e2e4, g1f3
+  n.expand(moves, priors);
+  n.addVisits(10, 0.1);
+  n.getOrCreateChild(0).addVisits(6, -0.2);
+  n.getOrCreateChild(1).addVisits(3, 0.1);
+  return n;
+}
+
+TEST(MctsPuct, SelectionFollowsTheAlphaZeroFormula) {
+  Node n = handBuilt();
+  ASSERT_EQ(n.numEdges(), 3);
+  EXPECT_EQ(toUci(n.edge(0).move, false), "d2d4");
+  EXPECT_FLOAT_EQ(n.edge(0).prior, 0.5f);
+  EXPECT_FLOAT_EQ(n.edge(2).prior, 0.2f);
+  PuctParams p;
+  const double c = 2.5 + 2.0 * std::log((10.0 + 19652.0) / 19652.0);
+  EXPECT_NEAR(cpuct(p, 10), c, 1e-12);
+  const double fpu = 0.1 - 0.44 * std::sqrt(0.5 + 0.3);
+  EXPECT_NEAR(fpuValue(n, 0.44), fpu, 1e-6);  // priors are floats
+  const double q[3] = {0.2, -0.1, fpu};  // the parent sees the children's values negated
+  const double u[3] = {c * 0.5 * std::sqrt(10.0) / 7, c * 0.3 * std::sqrt(10.0) / 4, c * 0.2 * std::sqrt(10.0) / 1};
+  int expected = 0;
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_NEAR(edgeQ(n, i, fpu, 1.0), q[i], 1e-6) << i;
+    EXPECT_NEAR(edgeU(n, i, c), u[i], 1e-6) << i;
+    if (q[i] + u[i] > q[expected] + u[expected]) expected = i;
+  }
+  EXPECT_EQ(selectEdge(n, p, false), expected);
+  // More exploration (c_init 10) makes the unvisited move win; none makes the best Q win.
+  p.cpuctInit = 10.0;
+  EXPECT_EQ(selectEdge(n, p, false), 2);
+  p.cpuctInit = 0.0;
+  p.cpuctFactor = 0.0;
+  EXPECT_EQ(selectEdge(n, p, false), 0);
+  // searchmoves mask at the root.
+  std::vector<bool> allowed = {false, true, false};
+  EXPECT_EQ(selectEdge(n, p, true, &allowed), 1);
+}
+
+TEST(MctsPuct, FirstPlayUrgencyReducesTheParentValue) {
+  Node n = handBuilt();
+  EXPECT_NEAR(fpuValue(n, 0.0), 0.1, 1e-12);
+  EXPECT_NEAR(fpuValue(n, 1.0), 0.1 - std::sqrt(0.8), 1e-6);
+  // Nothing visited: the parent's Q.
+  Node fresh;
+  const Position pos;
+  const std::vector<Move> moves = movesOf(pos);
+  fresh.expand(moves, std::vector<float>(moves.size(), 1.0f / float(moves.size())));
+  fresh.addVisits(1, 0.25);
+  EXPECT_NEAR(fpuValue(fresh, 0.44), 0.25, 1e-12);
+  // The root uses its own reduction: a large one there leaves the visited child preferred.
+  // With c = 1: Q + U is 0.2 + 0.226 for the first move and 0.1 + 0.632 for the unvisited one
+  // without reduction, but 0.1 - 2 sqrt(0.8) + 0.632 with a reduction of 2 at the root.
+  PuctParams p;
+  p.cpuctInit = 1.0;
+  p.cpuctFactor = 0;
+  p.fpuReduction = 0.0;
+  p.fpuReductionRoot = 2.0;
+  EXPECT_EQ(selectEdge(n, p, false), 2);
+  EXPECT_EQ(selectEdge(n, p, true), 0);
+}
+
+TEST(MctsPuct, VirtualLossAndTerminalChildren) {
+  Node n = handBuilt();
+  n.child(0)->addVirtualLoss();  // one playout in flight through child 0: counted as a loss
+  EXPECT_NEAR(edgeQ(n, 0, 0.0, 1.0), (0.2 * 6 - 1.0) / 7, 1e-12);
+  n.child(0)->revertVirtualLoss();
+  EXPECT_NEAR(edgeQ(n, 0, 0.0, 1.0), 0.2, 1e-12);
+  n.child(1)->makeTerminal(Terminal::kLoss, TerminalKind::kRule);  // child 1 is checkmated: we win
+  EXPECT_DOUBLE_EQ(edgeQ(n, 1, 0.0, 1.0), 1.0);
+  EXPECT_EQ(selectEdge(n, PuctParams{}, false), 1);
+  EXPECT_TRUE(betterEdge(n, 1, 0)) << "a mate before any number of visits";
+  EXPECT_TRUE(updateProof(n));
+  EXPECT_EQ(n.terminal(), Terminal::kWin);
+  EXPECT_EQ(n.terminalPlies(), 1);
+}
+
+TEST(MctsPuct, AllMovesLosingProvesALoss) {
+  Node n = handBuilt();
+  n.getOrCreateChild(2);
+  for (int i = 0; i < 3; ++i) n.child(i)->makeTerminal(Terminal::kWin, TerminalKind::kProven, 2 * i + 1);
+  EXPECT_TRUE(updateProof(n));
+  EXPECT_EQ(n.terminal(), Terminal::kLoss);
+  EXPECT_EQ(n.terminalPlies(), 6);  // the longest resistance: 5 plies after our move
+  EXPECT_TRUE(betterEdge(n, 2, 0));
+}
+
+TEST(MctsNoise, DirichletNoiseKeepsPriorsNormalised) {
+  Node n;
+  const Position pos;
+  const std::vector<Move> moves = movesOf(pos);
+  n.expand(moves, std::vector<float>(moves.size(), 1.0f / 20));
+  std::mt19937_64 rng(42);
+  applyDirichletNoise(n, 0.3, 0.25, rng);
+  double sum = 0;
+  int changed = 0;
+  for (const Node::Edge& e : n.edges()) {
+    sum += e.prior;
+    EXPECT_GE(e.prior, 0.75f / 20 - 1e-6f);  // (1 - epsilon) of the prior stays
+    changed += std::abs(e.prior - 0.05f) > 1e-4f;
+  }
+  EXPECT_NEAR(sum, 1.0, 1e-5);
+  EXPECT_GT(changed, 10);
+}
+
+TEST(MctsNoise, NoiseOnlyAtTheRootAndOnlyWhenEnabled) {
+  for (bool noise : {false, true}) {
+    MctsParams p = Searcher::deterministic();
+    p.noise = noise;
+    Searcher s(p);
+    s.goNodes(Position(), 400);
+    const Node& root = *s.search.root();
+    double sum = 0;
+    int uniform = 0;
+    for (const Node::Edge& e : root.edges()) {
+      sum += e.prior;
+      uniform += std::abs(e.prior - 0.05f) < 1e-6f;
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-5);
+    EXPECT_EQ(uniform == 20, !noise) << "noise " << noise;
+    for (const Node::Edge& e : root.edges())  // one level down the priors are the backend's
+      if (e.node && e.node->expanded()) {
+        for (const Node::Edge& g : e.node->edges()) EXPECT_FLOAT_EQ(g.prior, 1.0f / float(e.node->numEdges()));
+      }
+  }
+}
+
+// ---- Terminal positions ------------------------------------------------------------------------
+
+LeafStatus classify(const Position& pos, int ply) { return classifyLeaf(pos, ply, legalMoves(pos), nullptr); }
+
+TEST(MctsTerminal, RulesDecideLeaves) {
+  const auto mated = classify(positionAfter("6k1/5ppp/8/8/8/8/8/K2R4 w - - 0 1", {"d1d8"}), 1);
+  EXPECT_EQ(mated.terminal, Terminal::kLoss);
+  EXPECT_EQ(mated.kind, TerminalKind::kRule);
+  EXPECT_EQ(classify(Position::fromFen("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), 1).terminal, Terminal::kDraw);  // stalemate
+  EXPECT_EQ(classify(Position::fromFen("8/8/4k3/8/8/3NK3/8/8 b - - 0 1"), 1).terminal, Terminal::kDraw);  // K+N v K
+  const auto fifty = classify(Position::fromFen("7k/8/8/8/8/8/R7/K7 b - - 100 80"), 1);
+  EXPECT_EQ(fifty.terminal, Terminal::kDraw);
+  EXPECT_EQ(fifty.kind, TerminalKind::kRule);
+  EXPECT_EQ(classify(Position::fromFen("7k/8/8/8/8/8/R7/K7 b - - 99 80"), 1).terminal, Terminal::kNone);
+  // Checkmate takes precedence over the 50-move rule.
+  EXPECT_EQ(classify(positionAfter("6k1/5ppp/8/8/8/8/8/K2R4 w - - 99 80", {"d1d8"}), 1).terminal, Terminal::kLoss);
+}
+
+TEST(MctsTerminal, RepetitionInsideTheTreeIsADraw) {
+  // Root: the start position. Nf3 Nf6 Ng1 Ng8 comes back to the root (not yet a draw: the root
+  // counts like a game position); one more Nf3 repeats a position inside the tree.
+  const std::vector<std::string> line = {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3"};
+  Position pos;
+  for (size_t i = 0; i < line.size(); ++i) {
+    pos.makeMove(parseUci(pos, line[i], false));
+    const auto s = classify(pos, int(i) + 1);
+    EXPECT_EQ(s.terminal, i == 4 ? Terminal::kDraw : Terminal::kNone) << i;
+    if (i == 4) { EXPECT_EQ(s.kind, TerminalKind::kRepetition); }
+  }
+  // With the game history: the start position twice before the root, a third time in the tree.
+  Position root = positionAfter("startpos", {"g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6"});
+  Searcher s;
+  SearchLimits l;
+  l.nodes = 300;
+  l.searchMoves = {parseUci(root, "f3g1", false)};
+  const SearchResult r = s.go(root, l);
+  EXPECT_EQ(toUci(r.best, false), "f3g1");
+  const Node* afterNg1 = s.search.root()->child(s.search.root()->findEdge(r.best));
+  ASSERT_NE(afterNg1, nullptr);
+  Position p = root;
+  p.makeMove(r.best);
+  const int back = afterNg1->findEdge(parseUci(p, "f6g8", false));
+  ASSERT_GE(back, 0);
+  ASSERT_NE(afterNg1->child(back), nullptr) << "every reply is visited in 300 playouts";
+  EXPECT_EQ(afterNg1->child(back)->terminal(), Terminal::kDraw);
+  EXPECT_EQ(afterNg1->child(back)->terminalKind(), TerminalKind::kRepetition);
+  for (int i = 0; i < afterNg1->numEdges(); ++i)
+    if (i != back && afterNg1->child(i)) { EXPECT_NE(afterNg1->child(i)->terminalKind(), TerminalKind::kRepetition); }
+}
+
+TEST(MctsTerminal, FiftyMoveRuleMakesEveryQuietMoveADraw) {
+  // White is a rook up, but any move (none captures or moves a pawn) reaches 100 plies.
+  Searcher s;
+  const SearchResult r = s.goNodes(Position::fromFen("7k/8/8/8/8/8/R7/K7 w - - 99 80"), 200);
+  ASSERT_TRUE(r.best);
+  EXPECT_EQ(r.score, 0);
+  for (const Node::Edge& e : s.search.root()->edges())
+    if (e.node) { EXPECT_EQ(e.node->terminal(), Terminal::kDraw); }
+  ASSERT_FALSE(s.infos.empty());
+  ASSERT_TRUE(s.infos.back().wdl);
+  EXPECT_EQ(s.infos.back().wdl->draw, 1000);
+}
+
+// ---- Searches ----------------------------------------------------------------------------------
+
+/// Reads "<fen> bm #N; ..." lines of a ../shared/data/mates file; empty if it is missing.
+std::vector<std::pair<std::string, int>> readMates(const std::string& file, int mateIn, size_t count) {
+  std::vector<std::pair<std::string, int>> out;
+  std::ifstream in(std::string(JANUS_SHARED_DATA) + "/mates/" + file);
+  std::string line;
+  const std::string tag = " bm #" + std::to_string(mateIn) + ";";
+  while (out.size() < count && std::getline(in, line)) {
+    const size_t at = line.find(tag);
+    if (at != std::string::npos) out.emplace_back(line.substr(0, at), mateIn);
+  }
+  return out;
+}
+
+TEST(MctsSearch, FindsMateInOne) {
+  auto mates = readMates("matetrackpv.epd", 1, 8);
+  if (mates.empty()) mates = {{"6k1/5ppp/8/8/8/8/8/K2R4 w - -", 1}};
+  for (const auto& [fen, n] : mates) {
+    Searcher s;
+    const Position pos = Position::fromFen(fen);
+    const SearchResult r = s.goNodes(pos, 5000);
+    Position after = pos;
+    after.makeMove(r.best);
+    EXPECT_TRUE(isCheckmate(after)) << fen << " played " << toUci(r.best, false);
+    EXPECT_EQ(r.score, mateIn(1)) << fen;
+    EXPECT_LT(r.nodes, 5000u) << "a proven mate ends the search";
+  }
+}
+
+/// True if `m` mates at once or leaves the opponent only replies after which a move mates.
+bool matesInTwo(const Position& pos, Move m) {
+  Position after = pos;
+  after.makeMove(m);
+  if (isCheckmate(after)) return true;
+  const MoveList replies = legalMoves(after);
+  if (replies.empty()) return false;  // stalemate
+  for (Move reply : replies) {
+    Position p = after;
+    p.makeMove(reply);
+    bool mates = false;
+    for (Move k : legalMoves(p)) {
+      Position q = p;
+      q.makeMove(k);
+      mates = mates || isCheckmate(q);
+    }
+    if (!mates) return false;
+  }
+  return true;
+}
+
+TEST(MctsSearch, FindsMateInTwo) {
+  // The first problems of the mate-in-2 suite. The uniform backend knows only material, so a
+  // quiet key move among 50 is sometimes out of reach; the search stops at the first forced
+  // mate it proves, which may take three moves where two were possible (it shortens as the
+  // game goes on: the proof is in the reused tree).
+  auto mates = readMates("mate-in-2.epd", 2, 8);
+  if (mates.empty()) GTEST_SKIP() << "no " << JANUS_SHARED_DATA << "/mates/mate-in-2.epd";
+  int proven = 0;
+  for (const auto& [fen, n] : mates) {
+    Searcher s;
+    const Position pos = Position::fromFen(fen);
+    const SearchResult r = s.goNodes(pos, 20000);
+    if (!isMateScore(r.score)) continue;
+    EXPECT_GT(r.score, 0) << fen;
+    EXPECT_LE(mateInMoves(r.score), 3) << fen;
+    EXPECT_LT(r.nodes, 20000u) << "a proven mate ends the search";
+    if (mateInMoves(r.score) == 2) {
+      EXPECT_TRUE(matesInTwo(pos, r.best)) << fen << " " << toUci(r.best, false);
+    }
+    ++proven;
+  }
+  EXPECT_GE(proven, 5) << "of 8 mates in two, with 20000 playouts each (6 when written)";
+}
+
+TEST(MctsSearch, AvoidsStalemateWhenWinning) {
+  // Each position has a stalemating queen move; material values make the search avoid it.
+  for (const char* fen : {"7k/8/6K1/8/8/8/8/5Q2 w - - 0 1", "k7/8/1K6/8/8/8/8/2Q5 w - - 0 1",
+                          "8/8/8/8/8/5K2/3Q4/7k w - - 0 1", "k7/8/2K5/8/8/8/8/1Q6 w - - 0 1"}) {
+    Searcher s;
+    const Position pos = Position::fromFen(fen);
+    const SearchResult r = s.goNodes(pos, 3000);
+    Position after = pos;
+    after.makeMove(r.best);
+    EXPECT_FALSE(isStalemate(after)) << fen << " played " << toUci(r.best, false);
+    EXPECT_GT(r.score, 300) << fen;
+  }
+}
+
+TEST(MctsSearch, VisitsAddUpToTheNodeCount) {
+  Searcher s;
+  const SearchResult r = s.goNodes(Position(), 700);
+  EXPECT_EQ(r.nodes, 700u);
+  const Node& root = *s.search.root();
+  EXPECT_EQ(root.visits(), 700u);
+  EXPECT_EQ(s.search.lastStats().playouts, 700u);
+  const int nodes = checkVisits(root);
+  EXPECT_EQ(size_t(nodes), s.search.lastStats().treeNodes);
+  ASSERT_FALSE(s.infos.empty());
+  EXPECT_EQ(s.infos.back().nodes, 700u);
+  // The best move is the most visited, and the report lists it first.
+  u32 most = 0;
+  for (const Node::Edge& e : root.edges())
+    if (e.node) most = std::max(most, e.node->visits());
+  EXPECT_EQ(root.child(root.findEdge(r.best))->visits(), most);
+  EXPECT_EQ(s.infos.back().pv.front(), r.best);
+}
+
+TEST(MctsSearch, SameSearchTwiceGivesTheSameTree) {
+  MctsParams p = Searcher::deterministic();
+  p.treeReuse = false;
+  Searcher a(p), b(p);
+  const Position pos = positionAfter("startpos", {"e2e4", "c7c5"});
+  const SearchResult ra = a.goNodes(pos, 1500), rb = b.goNodes(pos, 1500);
+  EXPECT_EQ(ra.best, rb.best);
+  EXPECT_EQ(ra.score, rb.score);
+  EXPECT_EQ(a.infos.back().pv, b.infos.back().pv);
+  EXPECT_EQ(a.search.lastStats().maxDepth, b.search.lastStats().maxDepth);
+}
+
+TEST(MctsSearch, TreeReuseKeepsTheVisitsOfThePlayedMoves) {
+  Searcher s;
+  const Position start;
+  const SearchResult first = s.goNodes(start, 3000);
+  const Node* kept = s.search.root()->child(s.search.root()->findEdge(first.best));
+  ASSERT_NE(kept, nullptr);
+  ASSERT_TRUE(first.ponder);
+  const Node* keptReply = kept->child(kept->findEdge(first.ponder));
+  ASSERT_NE(keptReply, nullptr);
+  const u32 replyVisits = keptReply->visits();
+  ASSERT_GT(replyVisits, 1u);
+
+  // Two plies later (our move and the expected reply), the subtree becomes the new root.
+  Position next = start;
+  next.makeMove(first.best);
+  next.makeMove(first.ponder);
+  s.goNodes(next, 200);
+  EXPECT_EQ(s.search.root(), keptReply) << "the same node object";
+  EXPECT_EQ(s.search.lastStats().reusedVisits, replyVisits);
+  EXPECT_EQ(s.search.root()->visits(), replyVisits + 200);
+  checkVisits(*s.search.root());
+
+  // A position that does not follow from the tree: a new tree.
+  s.goNodes(positionAfter("startpos", {"a2a3"}), 100);
+  EXPECT_EQ(s.search.lastStats().reusedVisits, 0u);
+  EXPECT_EQ(s.search.root()->visits(), 100u);
+
+  // newGame() forgets the tree.
+  const Position again = positionAfter("startpos", {"a2a3"});
+  s.search.newGame();
+  s.goNodes(again, 50);
+  EXPECT_EQ(s.search.lastStats().reusedVisits, 0u);
+}
+
+TEST(MctsSearch, CachingBackendServesARepeatedSearch) {
+  MctsParams p = Searcher::deterministic();
+  p.treeReuse = false;
+  auto cache = std::make_shared<CachingBackend>(std::make_shared<UniformBackend>(), 100000);
+  Searcher s(p, cache);
+  const Position pos = positionAfter("startpos", {"d2d4", "d7d5", "c2c4"});
+  s.goNodes(pos, 800);
+  const u64 firstEvaluations = s.search.lastStats().evaluations;
+  const CacheStats afterFirst = cache->stats();
+  EXPECT_EQ(afterFirst.hits + afterFirst.misses, firstEvaluations);
+  s.goNodes(pos, 800);  // the same tree again, from a new root: every evaluation is a hit
+  const CacheStats afterSecond = cache->stats();
+  EXPECT_EQ(afterSecond.misses, afterFirst.misses);
+  EXPECT_EQ(afterSecond.hits - afterFirst.hits, s.search.lastStats().evaluations);
+  EXPECT_EQ(s.search.lastStats().evaluations, firstEvaluations);
+}
+
+TEST(MctsSearch, SeveralThreadsKeepVisitCountsConsistent) {
+  for (int threads : {2, 3}) {
+    MctsParams p = Searcher::deterministic();
+    p.batchSize = 8;
+    Searcher s(p);
+    const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    const SearchResult r = s.goNodes(pos, 4000, threads);
+    EXPECT_TRUE(legalMoves(pos).contains(r.best));
+    EXPECT_EQ(r.nodes, 4000u);
+    EXPECT_EQ(s.search.root()->visits(), 4000u);
+    checkVisits(*s.search.root());
+    if (r.ponder) {
+      Position after = pos;
+      after.makeMove(r.best);
+      EXPECT_TRUE(legalMoves(after).contains(r.ponder));
+    }
+  }
+}
+
+TEST(MctsSearch, BatchingWithVirtualLossSpreadsTheBatch) {
+  MctsParams p = Searcher::deterministic();
+  p.batchSize = 32;
+  Searcher s(p);
+  // The root, then one batch: virtual loss sends its playouts to 20 different moves; the 21st
+  // would run into a leaf in flight (a collision), which ends the batch.
+  s.goNodes(Position(), 1 + 32);
+  int visited = 0;
+  for (const Node::Edge& e : s.search.root()->edges()) visited += e.node && e.node->visits() > 0;
+  EXPECT_EQ(visited, 20);
+  const MctsStats& st = s.search.lastStats();
+  EXPECT_EQ(st.batches, 3u);  // root, 20 leaves, 12 leaves
+  EXPECT_GE(st.collisions, 1u);
+  EXPECT_EQ(st.evaluations, 33u);
+}
+
+TEST(MctsSearch, SearchMovesRestrictTheRoot) {
+  Searcher s;
+  SearchLimits l;
+  l.nodes = 300;
+  const Position pos;
+  l.searchMoves = {parseUci(pos, "a2a3", false), parseUci(pos, "h2h4", false)};
+  const SearchResult r = s.go(pos, l);
+  EXPECT_TRUE(r.best == l.searchMoves[0] || r.best == l.searchMoves[1]);
+  for (const Node::Edge& e : s.search.root()->edges())
+    if (e.move != l.searchMoves[0] && e.move != l.searchMoves[1]) { EXPECT_EQ(e.node, nullptr); }
+}
+
+TEST(MctsSearch, MultiPvLinesAndMoveStatsFollowVisits) {
+  Searcher s;
+  SearchLimits l;
+  l.nodes = 1000;
+  SearchConfig c;
+  c.multiPv = 3;
+  s.go(Position(), l, c);
+  ASSERT_GE(s.infos.size(), 3u);
+  const std::vector<SearchInfo> last(s.infos.end() - 3, s.infos.end());
+  const Node& root = *s.search.root();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(last[size_t(i)].multiPv, i + 1);
+    ASSERT_TRUE(last[size_t(i)].wdl);
+    EXPECT_EQ(last[size_t(i)].wdl->win + last[size_t(i)].wdl->draw + last[size_t(i)].wdl->loss, 1000);
+    if (i > 0) {
+      const u32 prev = root.child(root.findEdge(last[size_t(i) - 1].pv[0]))->visits();
+      EXPECT_GE(prev, root.child(root.findEdge(last[size_t(i)].pv[0]))->visits());
+    }
+  }
+  const auto& stats = last[0].moveStats;
+  ASSERT_EQ(stats.size(), 5u);
+  EXPECT_TRUE(last[1].moveStats.empty());
+  EXPECT_EQ(stats[0].move, last[0].pv[0]);
+  for (size_t i = 1; i < stats.size(); ++i) EXPECT_GE(stats[i - 1].visits, stats[i].visits);
+  EXPECT_FLOAT_EQ(stats[0].prior, 0.05f);
+  EXPECT_EQ(stats[0].visits, root.child(root.findEdge(stats[0].move))->visits());
+}
+
+TEST(MctsSearch, StopsAtTheMoveTimeAndTheClock) {
+  Searcher s(MctsParams{});  // smart pruning on, as in games
+  SearchLimits l;
+  l.moveTime = 300;
+  auto t0 = std::chrono::steady_clock::now();
+  const SearchResult r = s.go(Position(), l);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_TRUE(r.best);
+  EXPECT_LT(ms, 300 + 1500) << "generous: machines here are shared";
+  SearchLimits clock;
+  clock.time[kWhite] = clock.time[kBlack] = 2000;
+  t0 = std::chrono::steady_clock::now();
+  EXPECT_TRUE(s.go(positionAfter("startpos", {"e2e4"}), clock).best);
+  const auto ms2 = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(ms2, 2000) << "never more than the clock holds";
+}
+
+TEST(MctsSearch, StopSignalEndsAnInfiniteSearch) {
+  MctsParams p = Searcher::deterministic();
+  Searcher s(p);
+  SearchLimits l;
+  l.infinite = true;
+  SearchConfig c;
+  c.threads = 2;
+  SearchResult r;
+  std::thread t([&] { r = s.search.run(Position(), l, c, {}, s.signals); });
+  std::this_thread::sleep_for(100ms);
+  const auto t0 = std::chrono::steady_clock::now();
+  s.signals.stop = true;
+  t.join();
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_LT(ms, 2000);
+  EXPECT_TRUE(r.best);
+  EXPECT_GT(r.nodes, 0u);
+  checkVisits(*s.search.root());
+}
+
+TEST(MctsSearch, PonderIgnoresTheClockUntilPonderhit) {
+  Searcher s(MctsParams{});
+  SearchLimits l;
+  l.ponder = true;
+  l.moveTime = 50;
+  SearchResult r;
+  std::atomic<bool> done{false};
+  std::thread t([&] {
+    r = s.search.run(positionAfter("startpos", {"e2e4"}), l, {}, {}, s.signals);
+    done = true;
+  });
+  std::this_thread::sleep_for(300ms);
+  EXPECT_FALSE(done) << "still pondering after 6 times the move time";
+  s.signals.ponderhit = true;
+  t.join();
+  EXPECT_TRUE(r.best);
+}
+
+TEST(MctsSearch, NoLegalMoveGivesNoMove) {
+  Searcher s;
+  const SearchResult mated = s.goNodes(positionAfter("6k1/5ppp/8/8/8/8/8/K2R4 w - - 0 1", {"d1d8"}), 100);
+  EXPECT_FALSE(mated.best);
+  EXPECT_EQ(mated.score, matedIn(0));
+  const SearchResult stalemate = s.goNodes(Position::fromFen("k7/2Q5/1K6/8/8/8/8/8 b - - 0 1"), 100);
+  EXPECT_FALSE(stalemate.best);
+  EXPECT_EQ(stalemate.score, 0);
+}
+
+TEST(MctsSearch, TablebaseLeavesAndRoot) {
+  const std::string dir = "/usr/share/gaviotatb/gtb4";
+  if (!std::filesystem::exists(dir + "/kqk.gtb.cp4")) GTEST_SKIP() << "Gaviota 3-piece tables missing (gaviotatb)";
+  GaviotaTablebases tb;
+  ASSERT_TRUE(tb.init(dir, 8));
+  Searcher s;
+  s.search.setTablebases(&tb);
+  // Queen takes rook: K+Q v K, a tablebase win at the leaf; the search stops on the proof.
+  const Position pos = Position::fromFen("4k3/8/8/8/3r4/8/3Q4/4K3 w - - 0 1");
+  const SearchResult r = s.goNodes(pos, 20000);
+  EXPECT_EQ(toUci(r.best, false), "d2d4");
+  EXPECT_EQ(r.score, tbWinIn(1));
+  EXPECT_LT(r.nodes, 20000u);
+  EXPECT_GT(s.search.lastStats().tbHits, 0u);
+  const Node* c = s.search.root()->child(s.search.root()->findEdge(r.best));
+  EXPECT_EQ(c->terminalKind(), TerminalKind::kTablebase);
+  // A root in the tables: the DTM-best move at once.
+  const SearchResult root = s.goNodes(Position::fromFen("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1"), 20000);
+  EXPECT_TRUE(isMateScore(root.score));
+  EXPECT_LE(root.nodes, 1u);
+  s.search.setTablebases(nullptr);
+}
+
+TEST(MctsSearch, ReachingTheTreeMemoryLimitStopsTheSearch) {
+  MctsParams p = Searcher::deterministic();
+  p.treeMemoryMiB = 1;
+  Searcher s(p);
+  SearchLimits l;
+  l.infinite = false;
+  l.nodes = 10'000'000;
+  const SearchResult r = s.go(Position(), l);
+  EXPECT_TRUE(r.best);
+  EXPECT_LT(r.nodes, 10'000'000u);
+  EXPECT_GE(s.search.lastStats().treeBytes, size_t(1) << 20);
+  EXPECT_LT(s.search.lastStats().treeBytes, size_t(2) << 20);
+  EXPECT_EQ(s.infos.back().hashfull, 1000);
+}
+
+}  // namespace
+}  // namespace janus::mcts

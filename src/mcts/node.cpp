@@ -1,0 +1,200 @@
+#include "mcts/node.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <numeric>
+
+namespace janus::mcts {
+
+double Node::q() const {
+  if (isTerminal()) return terminalValue();
+  return m_visits ? m_wl / m_visits : 0.0;
+}
+
+double Node::d() const {
+  if (isTerminal()) return m_terminal == Terminal::kDraw ? 1.0 : 0.0;
+  return m_visits ? m_d / m_visits : 0.0;
+}
+
+Wdl Node::wdl() const {
+  const double q = this->q(), d = std::clamp(this->d(), 0.0, 1.0);
+  Wdl w;
+  w.win = float(std::clamp((1.0 + q - d) / 2, 0.0, 1.0));
+  w.loss = float(std::clamp((1.0 - q - d) / 2, 0.0, 1.0));
+  w.draw = std::max(0.0f, 1.0f - w.win - w.loss);
+  return w;
+}
+
+double Node::terminalValue() const {
+  switch (m_terminal) {
+    case Terminal::kWin: return 1.0;
+    case Terminal::kLoss: return -1.0;
+    default: return 0.0;
+  }
+}
+
+void Node::makeTerminal(Terminal t, TerminalKind kind, int plies) {
+  m_terminal = t;
+  m_kind = kind;
+  m_plies = u16(std::clamp(plies, 0, 65535));
+}
+
+void Node::makeNonTerminal() {
+  m_terminal = Terminal::kNone;
+  m_kind = TerminalKind::kNone;
+  m_plies = 0;
+}
+
+Node& Node::getOrCreateChild(int i, bool* created) {
+  auto& slot = m_edges[size_t(i)].node;
+  if (created) *created = !slot;
+  if (!slot) slot = std::make_unique<Node>();
+  return *slot;
+}
+
+int Node::findEdge(Move m) const {
+  for (int i = 0; i < m_numEdges; ++i)
+    if (m_edges[size_t(i)].move == m) return i;
+  return -1;
+}
+
+void Node::expand(std::span<const Move> moves, std::span<const float> priors) {
+  assert(moves.size() == priors.size() && !moves.empty() && moves.size() <= size_t(kMaxMoves));
+  std::vector<int> order(moves.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return priors[size_t(a)] > priors[size_t(b)]; });
+  m_edges = std::make_unique<Edge[]>(moves.size());
+  m_numEdges = u16(moves.size());
+  for (size_t i = 0; i < moves.size(); ++i) {
+    m_edges[i].move = moves[size_t(order[i])];
+    m_edges[i].prior = priors[size_t(order[i])];
+  }
+}
+
+double cpuct(const PuctParams& p, u32 parentVisits) {
+  return p.cpuctInit + p.cpuctFactor * std::log((double(parentVisits) + p.cpuctBase) / p.cpuctBase);
+}
+
+double fpuValue(const Node& node, double reduction) {
+  double visitedPolicy = 0.0;
+  for (const Node::Edge& e : node.edges())
+    if (e.node && e.node->visits() > 0) visitedPolicy += e.prior;
+  return node.q() - reduction * std::sqrt(visitedPolicy);
+}
+
+double edgeQ(const Node& node, int i, double fpu, double virtualLoss) {
+  const Node* c = node.child(i);
+  if (!c) return fpu;
+  if (c->isTerminal()) return -c->terminalValue();
+  const u32 n = c->visits(), f = c->inFlight();
+  if (n + f == 0) return fpu;
+  return (-c->q() * n - virtualLoss * f) / double(n + f);
+}
+
+double edgeU(const Node& node, int i, double c) {
+  const Node* child = node.child(i);
+  const double childVisits = child ? double(child->startedVisits()) : 0.0;
+  return c * node.edge(i).prior * std::sqrt(double(node.startedVisits())) / (1.0 + childVisits);
+}
+
+int selectEdge(const Node& node, const PuctParams& p, bool isRoot, const std::vector<bool>* allowed) {
+  const double c = cpuct(p, node.startedVisits());
+  const double fpu = fpuValue(node, isRoot ? p.fpuReductionRoot : p.fpuReduction);
+  const double sqrtN = std::sqrt(double(node.startedVisits()));
+  int best = -1;
+  double bestScore = -1e300;
+  for (int i = 0; i < node.numEdges(); ++i) {
+    if (allowed && !(*allowed)[size_t(i)]) continue;
+    const Node* child = node.child(i);
+    const double childVisits = child ? double(child->startedVisits()) : 0.0;
+    // Inlined edgeU (sqrt(N) once per node rather than once per edge).
+    const double score = edgeQ(node, i, fpu, p.virtualLoss) + c * node.edge(i).prior * sqrtN / (1.0 + childVisits);
+    if (score > bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  }
+  return best;
+}
+
+void applyDirichletNoise(Node& node, double alpha, double epsilon, std::mt19937_64& rng) {
+  if (!node.expanded() || epsilon <= 0.0) return;
+  std::gamma_distribution<double> gamma(alpha, 1.0);
+  std::vector<double> eta(size_t(node.numEdges()));
+  double sum = 0.0;
+  for (double& x : eta) sum += (x = gamma(rng));
+  if (!(sum > 0.0)) return;  // every sample underflowed (tiny alpha): leave the priors alone
+  double priorSum = 0.0;
+  for (const Node::Edge& e : node.edges()) priorSum += e.prior;
+  for (int i = 0; i < node.numEdges(); ++i) {
+    Node::Edge& e = node.edge(i);
+    e.prior = float((1.0 - epsilon) * e.prior + epsilon * priorSum * eta[size_t(i)] / sum);
+  }
+}
+
+bool updateProof(Node& node) {
+  if (node.isTerminal() || !node.expanded()) return false;
+  // A move to a lost child wins: the fastest known mate, preferring a mate to a tablebase win.
+  const Node* win = nullptr;
+  for (const Node::Edge& e : node.edges()) {
+    const Node* c = e.node.get();
+    if (!c || c->terminal() != Terminal::kLoss) continue;
+    const bool tb = c->terminalKind() == TerminalKind::kTablebase;
+    if (!win || std::pair(tb, c->terminalPlies()) <
+                    std::pair(win->terminalKind() == TerminalKind::kTablebase, win->terminalPlies()))
+      win = c;
+  }
+  if (win) {
+    const bool tb = win->terminalKind() == TerminalKind::kTablebase;
+    node.makeTerminal(Terminal::kWin, tb ? TerminalKind::kTablebase : TerminalKind::kProven, win->terminalPlies() + 1);
+    return true;
+  }
+  // Every move leads to a won child: lost, in as many plies as the longest resistance.
+  int longest = 0;
+  bool tb = false;
+  for (const Node::Edge& e : node.edges()) {
+    const Node* c = e.node.get();
+    if (!c || c->terminal() != Terminal::kWin) return false;
+    longest = std::max(longest, c->terminalPlies());
+    tb = tb || c->terminalKind() == TerminalKind::kTablebase;
+  }
+  node.makeTerminal(Terminal::kLoss, tb ? TerminalKind::kTablebase : TerminalKind::kProven, longest + 1);
+  return true;
+}
+
+namespace {
+
+/// 2: the move wins by force, 0: it loses by force, 1: anything else (parent's view).
+int outcomeClass(const Node* child) {
+  if (!child) return 1;
+  if (child->terminal() == Terminal::kLoss) return 2;
+  if (child->terminal() == Terminal::kWin) return 0;
+  return 1;
+}
+
+}  // namespace
+
+bool betterEdge(const Node& node, int a, int b) {
+  const Node* ca = node.child(a);
+  const Node* cb = node.child(b);
+  const int ka = outcomeClass(ca), kb = outcomeClass(cb);
+  if (ka != kb) return ka > kb;
+  if (ka == 2) {  // both win: a mate before a tablebase win, then the shortest
+    const bool ta = ca->terminalKind() == TerminalKind::kTablebase, tb = cb->terminalKind() == TerminalKind::kTablebase;
+    if (ta != tb) return !ta;
+    if (ca->terminalPlies() != cb->terminalPlies()) return ca->terminalPlies() < cb->terminalPlies();
+  } else if (ka == 0) {  // both lose: the longest resistance (a tablebase loss has no distance: last resort first)
+    const bool ta = ca->terminalKind() == TerminalKind::kTablebase, tb = cb->terminalKind() == TerminalKind::kTablebase;
+    if (ta != tb) return ta;
+    if (ca->terminalPlies() != cb->terminalPlies()) return ca->terminalPlies() > cb->terminalPlies();
+  }
+  const u32 na = ca ? ca->visits() : 0, nb = cb ? cb->visits() : 0;
+  if (na != nb) return na > nb;
+  const double qa = ca && (ca->visits() || ca->isTerminal()) ? -ca->q() : -2.0;
+  const double qb = cb && (cb->visits() || cb->isTerminal()) ? -cb->q() : -2.0;
+  if (qa != qb) return qa > qb;
+  return node.edge(a).prior > node.edge(b).prior;
+}
+
+}  // namespace janus::mcts

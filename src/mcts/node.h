@@ -1,0 +1,182 @@
+#pragma once
+// The MCTS tree: nodes, edges and the PUCT selection rule.
+//
+//   Node (one position)                         Edge i (one legal move of that position)
+//   +-----------------------------------+       +---------------------------------------+
+//   | visits N, in-flight (virtual loss)|  ---> | move, prior P, unique_ptr<Node> child |
+//   | sum of WL, sum of D (own view)    |       |   child == nullptr until first visited|
+//   | terminal status (+ kind, plies)   |       +---------------------------------------+
+//   | edges[0..n) sorted by prior desc  |
+//   +-----------------------------------+
+//
+// Values: every node keeps W - L and D sums from the view of ITS side to move, so Q(node) is
+// the expected score for the player to move there. The parent sees a child's Q negated.
+// Edges are created when the node is expanded (its evaluation came back); child nodes only
+// when first selected, so a node costs 40 bytes plus 16 per legal move once expanded.
+//
+// Not thread-safe: the search holds its tree mutex around every access (mcts.cpp).
+
+#include <memory>
+#include <random>
+#include <span>
+#include <vector>
+
+#include "core/types.h"
+#include "mcts/backend.h"
+
+namespace janus::mcts {
+
+/// Game-theoretic value of a node known without evaluating it, side to move's view.
+enum class Terminal : u8 { kNone, kWin, kDraw, kLoss };
+
+/// Why a node is terminal.
+enum class TerminalKind : u8 {
+  kNone,
+  kRule,        ///< checkmate (loss), stalemate, 50-move rule, insufficient material (draws)
+  kRepetition,  ///< draw by repetition: two-fold inside the tree, three-fold with the game
+  kTablebase,   ///< Gaviota WDL (no distance known)
+  kProven,      ///< from its children: a move to a lost child (win), or all children won (loss)
+};
+
+class Node {
+ public:
+  struct Edge {
+    Move move;
+    float prior = 0.0f;          ///< P(s, a), 0..1
+    std::unique_ptr<Node> node;  ///< the child, created on its first visit
+  };
+
+  // ---- Statistics (own side to move's view) --------------------------------------------------
+  [[nodiscard]] u32 visits() const { return m_visits; }
+  [[nodiscard]] u32 inFlight() const { return m_inFlight; }
+  /// Visits including those still being evaluated (used for the exploration term).
+  [[nodiscard]] u32 startedVisits() const { return m_visits + m_inFlight; }
+  /// Mean W - L of the finished visits, in [-1, 1] (0 without visits). For terminal nodes the
+  /// exact value (+1 / 0 / -1) instead.
+  [[nodiscard]] double q() const;
+  /// Mean draw probability (1 for terminal draws, 0 for wins and losses).
+  [[nodiscard]] double d() const;
+  /// q() and d() as win/draw/loss.
+  [[nodiscard]] Wdl wdl() const;
+
+  // ---- Children ------------------------------------------------------------------------------
+  [[nodiscard]] bool expanded() const { return m_numEdges > 0; }
+  [[nodiscard]] int numEdges() const { return m_numEdges; }
+  [[nodiscard]] Edge& edge(int i) { return m_edges[size_t(i)]; }
+  [[nodiscard]] const Edge& edge(int i) const { return m_edges[size_t(i)]; }
+  [[nodiscard]] std::span<Edge> edges() { return {m_edges.get(), size_t(m_numEdges)}; }
+  [[nodiscard]] std::span<const Edge> edges() const { return {m_edges.get(), size_t(m_numEdges)}; }
+  /// The child of edge i, or nullptr if never visited.
+  [[nodiscard]] Node* child(int i) const { return m_edges[size_t(i)].node.get(); }
+  /// The child of edge i, created if needed. `created` is set when it was.
+  Node& getOrCreateChild(int i, bool* created = nullptr);
+  /// Index of the edge of `m`, or -1.
+  [[nodiscard]] int findEdge(Move m) const;
+  /// Creates one edge per move with its prior (same length, at least one), sorted by prior,
+  /// highest first (stable: equal priors keep the given order). Replaces existing edges.
+  void expand(std::span<const Move> moves, std::span<const float> priors);
+  /// Detaches the subtree of edge i (for tree reuse).
+  [[nodiscard]] std::unique_ptr<Node> releaseChild(int i) { return std::move(m_edges[size_t(i)].node); }
+  /// Bytes used by this node and its edges (not its children).
+  [[nodiscard]] size_t ownBytes() const { return sizeof(Node) + size_t(m_numEdges) * sizeof(Edge); }
+
+  // ---- Terminal status -----------------------------------------------------------------------
+  [[nodiscard]] bool isTerminal() const { return m_terminal != Terminal::kNone; }
+  [[nodiscard]] Terminal terminal() const { return m_terminal; }
+  [[nodiscard]] TerminalKind terminalKind() const { return m_kind; }
+  /// Plies to the end with best play: for kRule/kProven wins and losses the mate distance
+  /// (0: checkmated here, 1: mates in one). Otherwise 0.
+  [[nodiscard]] int terminalPlies() const { return m_plies; }
+  /// +1, 0, -1 for kWin, kDraw, kLoss (side to move's view); 0 when not terminal.
+  [[nodiscard]] double terminalValue() const;
+  /// `plies`: see terminalPlies(). A tablebase-based proof keeps kind kTablebase.
+  void makeTerminal(Terminal t, TerminalKind kind, int plies = 0);
+  /// Forgets the terminal status (statistics and edges stay).
+  void makeNonTerminal();
+
+  // ---- Updates -------------------------------------------------------------------------------
+  /// A playout passes through this node: one more visit in flight (virtual loss).
+  void addVirtualLoss() { ++m_inFlight; }
+  /// A playout that passed through was abandoned (collision).
+  void revertVirtualLoss() { --m_inFlight; }
+  /// A playout through this node finished with value `wl` (W - L) and draw probability `d`,
+  /// both from this node's side to move's view: the in-flight visit becomes a visit.
+  void finishVisit(double wl, double d) {
+    --m_inFlight;
+    ++m_visits;
+    m_wl += wl;
+    m_d += d;
+  }
+  /// Adds `n` finished visits of mean `q` and draw rate `d` (hand-built trees in tests).
+  void addVisits(u32 n, double q, double d = 0.0) {
+    m_visits += n;
+    m_wl += q * n;
+    m_d += d * n;
+  }
+
+ private:
+  std::unique_ptr<Edge[]> m_edges;
+  double m_wl = 0.0;  // sum of W - L over the finished visits
+  double m_d = 0.0;   // sum of D
+  u32 m_visits = 0;
+  u32 m_inFlight = 0;
+  u16 m_numEdges = 0;
+  Terminal m_terminal = Terminal::kNone;
+  TerminalKind m_kind = TerminalKind::kNone;
+  u16 m_plies = 0;
+};
+
+// ---- PUCT ----------------------------------------------------------------------------------------
+
+/// Parameters of the selection rule. Values are on the Q scale [-1, 1].
+struct PuctParams {
+  /// c(s) = cpuctInit + cpuctFactor * ln((N(s) + cpuctBase) / cpuctBase). AlphaZero's
+  /// pseudocode (Silver et al. 2018, supplementary "pseudocode.py": pb_c_init 1.25,
+  /// pb_c_base 19652, pb_c = log((N + base + 1) / base) + init) uses values in [0, 1]; on the
+  /// [-1, 1] scale the same search needs twice the constant: init 2.5 and factor 2. lc0 writes
+  /// the formula as here, without the +1 (CPuct, CPuctBase, CPuctFactor).
+  double cpuctInit = 2.5;
+  double cpuctBase = 19652.0;
+  double cpuctFactor = 2.0;
+  /// First-play urgency by reduction (lc0 FpuStrategy "reduction", FpuValue 0.443 in lc0
+  /// v0.25-0.28, 0.330 later): an unvisited child is valued at
+  /// Q(parent) - fpuReduction * sqrt(sum of the priors of the visited children).
+  double fpuReduction = 0.44;
+  /// The same at the root (lc0's FpuStrategyAtRoot "same").
+  double fpuReductionRoot = 0.44;
+  /// Each in-flight visit counts as this much loss for the player choosing the child.
+  double virtualLoss = 1.0;
+};
+
+/// Exploration constant c(s) for a node with `parentVisits` (started) visits.
+[[nodiscard]] double cpuct(const PuctParams& p, u32 parentVisits);
+
+/// Q given to unvisited children of `node` (its side to move's view): see fpuReduction.
+[[nodiscard]] double fpuValue(const Node& node, double reduction);
+
+/// Q(s, a) of edge i from `node`'s side to move's view: the exact value for a terminal child,
+/// else (-W(child) - virtualLoss * inFlight) / (N + inFlight), else `fpu` if never started.
+[[nodiscard]] double edgeQ(const Node& node, int i, double fpu, double virtualLoss);
+
+/// U(s, a) = c(s) * P(s, a) * sqrt(N(s)) / (1 + N(s, a)), N counting visits in flight.
+[[nodiscard]] double edgeU(const Node& node, int i, double c);
+
+/// The edge maximising Q + U (AlphaZero's PUCT; ties: the lower index, i.e. the higher prior).
+/// `allowed` (root only, may be null) masks edges excluded by "go searchmoves". -1 if no edge.
+[[nodiscard]] int selectEdge(const Node& node, const PuctParams& p, bool isRoot, const std::vector<bool>* allowed = nullptr);
+
+/// Mixes Dirichlet(alpha) noise into the priors of `node`'s edges:
+/// P' = (1 - epsilon) * P + epsilon * eta (AlphaZero: alpha 0.3 for chess, epsilon 0.25).
+/// The priors keep summing to what they summed to (1). Deterministic for a given `rng` state.
+void applyDirichletNoise(Node& node, double alpha, double epsilon, std::mt19937_64& rng);
+
+/// Mate propagation: makes `node` a proven win if a child is a (rule, proven or tablebase) loss,
+/// or a proven loss if every edge has a child that is a win. Returns true if it changed.
+bool updateProof(Node& node);
+
+/// Order of root moves for play and reporting: proven wins first (shortest mate first), then
+/// by visits, then by Q; proven losses last (longest resistance first). True if edge a of
+/// `node` comes before edge b.
+[[nodiscard]] bool betterEdge(const Node& node, int a, int b);
+
+}  // namespace janus::mcts
