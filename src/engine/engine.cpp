@@ -1,9 +1,13 @@
 #include "engine/engine.h"
 
 #include <algorithm>
+#include <charconv>
 
 #include "core/notation.h"
 #include "eval/hce.h"
+#include "mcts/caching_backend.h"
+#include "mcts/mcts.h"
+#include "mcts/uniform_backend.h"
 #include "nnue/nnue_evaluator.h"
 #include "search/alphabeta.h"
 #include "search/tunables.h"
@@ -23,13 +27,37 @@ GaviotaTablebases& sharedTablebases() {
   return tb;
 }
 std::mutex gTablebaseMutex;  // serialises (re)initialisation from several engines
+
+/// Parses a real-valued option (the MCTS constants; UCI has no float type, so they are strings).
+double parseReal(const std::string& option, const std::string& v, double min, double max) {
+  double x = 0;
+  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+  if (v.empty() || ec != std::errc() || ptr != v.data() + v.size())
+    throw Error("option " + option + ": '" + v + "' is not a number");
+  if (x < min || x > max)
+    throw Error("option " + option + ": " + v + " is out of range " + std::to_string(min) + ".." + std::to_string(max));
+  return x;
+}
+
+/// MCTS options holding real numbers: UCI name, default, range, help, MctsParams field.
+struct RealOption {
+  const char* name;
+  const char* defaultValue;
+  double min, max;
+  const char* help;
+};
+const RealOption kMctsReals[] = {
+    {"MCTS CPuct", "2.5", 0, 100, "PUCT exploration c_init (AlphaZero 1.25 on a [0,1] value scale = 2.5 here)"},
+    {"MCTS CPuct Base", "19652", 1, 1e9, "PUCT c_base: c grows by CPuct Factor * ln((N + base) / base)"},
+    {"MCTS CPuct Factor", "2.0", 0, 100, "PUCT c_factor (AlphaZero 1 on a [0,1] value scale = 2 here)"},
+    {"MCTS FPU Reduction", "0.44", -10, 10, "First-play urgency: unvisited moves get Q(parent) - this * sqrt(visited policy)"},
+};
 }  // namespace
 
 Engine::Engine() : m_evaluator(makeHceEvaluator()), m_net(nnue::defaultNetwork()) {
-  auto search = std::make_unique<AlphaBetaSearch>(m_evaluator->clone());
-  search->setTablebases(&sharedTablebases());
-  m_alphaBeta = search.get();
-  m_search = std::move(search);
+  m_alphaBeta = std::make_unique<AlphaBetaSearch>(m_evaluator->clone());
+  m_alphaBeta->setTablebases(&sharedTablebases());
+  m_search = m_alphaBeta.get();
   declareOptions();
   installEvaluator(m_net != nullptr);
 }
@@ -46,6 +74,8 @@ void Engine::installEvaluator(bool useNnue) {
 }
 
 std::string Engine::evaluationName() const {
+  if (m_search == m_mcts.get())
+    return "MCTS backend " + m_options.value("MCTS Backend") + ": " + m_mcts->backend().attributes().description;
   return m_evaluator->name() == "nnue" ? "NNUE " + m_net->describe() : "hand-crafted evaluation";
 }
 
@@ -55,16 +85,19 @@ Engine::~Engine() {
 }
 
 void Engine::declareOptions() {
-  m_options.add({"Hash", Type::kSpin, "16", 1, kMaxHashMiB, {}, "Transposition table size in MiB"},
-                [this](const std::string& v) { m_search->setHashMiB(size_t(std::stoll(v))); });
+  m_options.add({"Hash", Type::kSpin, "16", 1, kMaxHashMiB, {}, "Transposition table size in MiB (alpha-beta)"},
+                [this](const std::string& v) { m_alphaBeta->setHashMiB(size_t(std::stoll(v))); });
   m_options.add({"Threads", Type::kSpin, "1", 1, std::max<i64>(1, std::thread::hardware_concurrency()), {},
                  "Search threads (Lazy SMP), up to the number of hardware threads"});
   m_options.add({"MultiPV", Type::kSpin, "1", 1, 256, {}, "Number of principal variations to report"});
   m_options.add({"Ponder", Type::kCheck, "false", 0, 0, {}, "Allow thinking on the opponent's time"});
   m_options.add({"Move Overhead", Type::kSpin, "30", 0, 5000, {},
                  "Milliseconds reserved per move for delays (GUI, network, a loaded machine)"});
-  m_options.add({"Clear Hash", Type::kButton, "", 0, 0, {}, "Clear the hash table and histories"},
-                [this](const std::string&) { m_search->newGame(); });
+  m_options.add({"Clear Hash", Type::kButton, "", 0, 0, {}, "Clear the hash table and histories (MCTS: the tree and cache)"},
+                [this](const std::string&) {
+                  m_alphaBeta->newGame();
+                  if (m_mcts) m_mcts->newGame();
+                });
   m_options.add({"UCI_Chess960", Type::kCheck, "false", 0, 0, {}, "Chess960 castling notation (king takes rook)"});
   m_options.add({"UCI_LimitStrength", Type::kCheck, "false", 0, 0, {}, "Play at the strength set by UCI_Elo"});
   m_options.add({"UCI_Elo", Type::kSpin, "2000", kMinElo, kMaxElo, {}, "Playing strength in Elo (with UCI_LimitStrength)"});
@@ -107,6 +140,72 @@ void Engine::declareOptions() {
                   if (sharedTablebases().initialised())
                     sharedTablebases().init(m_options.value("GaviotaTbPath"), size_t(std::stoll(v)));
                 });
+
+  // ---- The MCTS face (docs/mcts.md) ----
+  m_options.add({"Search", Type::kCombo, "alphabeta", 0, 0, {"alphabeta", "mcts"},
+                 "Search algorithm: alpha-beta with the NNUE/HCE evaluation, or MCTS with a policy/value backend"},
+                [this](const std::string& v) { selectSearch(v); });
+  const auto backends = mcts::BackendRegistry::instance().names();
+  m_options.add({"MCTS Backend", Type::kCombo, mcts::BackendRegistry::instance().defaultName(), 0, 0, backends,
+                 "What evaluates positions for MCTS (uniform: equal priors and a material value, for tests)"},
+                [this](const std::string& v) {
+                  if (m_mcts) installMctsBackend(v, m_options.integer("MCTS Cache"));
+                });
+  m_options.add({"MCTS Cache", Type::kSpin, "200000", 0, 100'000'000, {},
+                 "Positions whose evaluation MCTS keeps in memory (0: no cache)"},
+                [this](const std::string& v) {
+                  if (m_mcts) installMctsBackend(m_options.value("MCTS Backend"), std::stoll(v));
+                });
+  m_options.add({"MCTS Batch", Type::kSpin, "16", 1, 1024, {},
+                 "Leaves each MCTS thread evaluates together in one backend call"});
+  for (const RealOption& r : kMctsReals)
+    m_options.add({r.name, Type::kString, r.defaultValue, 0, 0, {}, r.help},
+                  [name = std::string(r.name), min = r.min, max = r.max](const std::string& v) { (void)parseReal(name, v, min, max); });
+  m_options.add({"MCTS Noise", Type::kCheck, "false", 0, 0, {},
+                 "Dirichlet noise (alpha 0.3, epsilon 0.25) on the root priors: for self-play only"});
+  m_options.add({"MCTS Smart Pruning", Type::kCheck, "true", 0, 0, {},
+                 "Stop early when the most visited move can no longer be overtaken"});
+  m_options.add({"MCTS Tree MiB", Type::kSpin, "1024", 1, 1 << 20, {}, "Memory for the MCTS tree; the search stops when it is full"});
+}
+
+void Engine::selectSearch(const std::string& name) {
+  if (name == "alphabeta") {
+    m_search = m_alphaBeta.get();
+    return;
+  }
+  if (!m_mcts) {
+    mcts::MctsParams params;
+    params.seed = m_rng();  // noise differs between engines unless seedLevels() fixed m_rng
+    m_mcts = std::make_unique<mcts::MctsSearch>(std::make_shared<mcts::UniformBackend>(), params);
+    m_mcts->setTablebases(&sharedTablebases());
+    try {
+      installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"));
+    } catch (...) {
+      m_mcts.reset();
+      throw;
+    }
+  }
+  m_search = m_mcts.get();
+}
+
+void Engine::installMctsBackend(const std::string& name, i64 cacheEntries) {
+  std::shared_ptr<mcts::Backend> backend = mcts::BackendRegistry::instance().create(name);
+  if (cacheEntries > 0) backend = std::make_shared<mcts::CachingBackend>(std::move(backend), size_t(cacheEntries));
+  m_mcts->setBackend(std::move(backend));
+}
+
+void Engine::applyMctsOptions() {
+  mcts::MctsParams p = m_mcts->params();
+  p.batchSize = int(m_options.integer("MCTS Batch"));
+  p.puct.cpuctInit = parseReal("MCTS CPuct", m_options.value("MCTS CPuct"), 0, 100);
+  p.puct.cpuctBase = parseReal("MCTS CPuct Base", m_options.value("MCTS CPuct Base"), 1, 1e9);
+  p.puct.cpuctFactor = parseReal("MCTS CPuct Factor", m_options.value("MCTS CPuct Factor"), 0, 100);
+  p.puct.fpuReduction = p.puct.fpuReductionRoot =
+      parseReal("MCTS FPU Reduction", m_options.value("MCTS FPU Reduction"), -10, 10);
+  p.noise = m_options.boolean("MCTS Noise");
+  p.smartPruning = m_options.boolean("MCTS Smart Pruning");
+  p.treeMemoryMiB = size_t(m_options.integer("MCTS Tree MiB"));
+  m_mcts->setParams(p);
 }
 
 void Engine::setOption(const std::string& name, const std::string& value) {
@@ -125,7 +224,8 @@ SearchConfig Engine::searchConfig() const {
 void Engine::newGame() {
   stop();
   wait();
-  m_search->newGame();
+  m_alphaBeta->newGame();
+  if (m_mcts) m_mcts->newGame();
 }
 
 void Engine::setPosition(const std::string& fenOrStartpos, const std::vector<std::string>& uciMoves) {
@@ -164,6 +264,7 @@ void Engine::go(const SearchLimits& userLimits) {
   if (m_options.boolean("OwnBook") && !m_book.empty() && !limits.infinite && limits.searchMoves.empty())
     bookMove = m_book.pick(m_position,
                            m_options.boolean("BookBestMove") ? BookPickMode::kBest : BookPickMode::kWeightedRandom, m_rng());
+  if (m_search == m_mcts.get()) applyMctsOptions();
   m_searching = true;
   const std::optional<int> wdlMaterialOfRoot =
       m_options.boolean("UCI_ShowWDL") ? std::optional<int>(wdlMaterial(m_position)) : std::nullopt;
@@ -179,7 +280,13 @@ void Engine::go(const SearchLimits& userLimits) {
         lines.push_back(i);
       }
       if (!m_onInfo || i.multiPv > userMultiPv) return;
-      if (!wdlMaterialOfRoot) return m_onInfo(i);
+      if (!wdlMaterialOfRoot && !i.wdl) return m_onInfo(i);
+      if (!wdlMaterialOfRoot) {  // UCI: wdl only with UCI_ShowWDL
+        SearchInfo withoutWdl = i;
+        withoutWdl.wdl.reset();
+        return m_onInfo(withoutWdl);
+      }
+      if (i.wdl) return m_onInfo(i);  // the search's own win/draw/loss (MCTS)
       SearchInfo withWdl = i;
       withWdl.wdl = scoreToWdl(i.score, *wdlMaterialOfRoot);
       m_onInfo(withWdl);

@@ -1,6 +1,7 @@
 #pragma once
 // Engine facade: owns the game (position and history), the options, and the selected search
-// with its transposition table and threads. UCI, `janus bench`, `janus match` and the web GUI
+// (option "Search": alpha-beta with its transposition table, or MCTS with its tree and
+// backend) with its threads. UCI, `janus bench`, `janus match` and the web GUI
 // are thin clients: they call go()/stop() (which never block) and receive results through
 // callbacks (STYLE.md practice 1).
 //
@@ -28,6 +29,9 @@ namespace janus {
 class AlphaBetaSearch;
 namespace nnue {
 class Network;
+}
+namespace mcts {
+class MctsSearch;
 }
 
 class Engine {
@@ -73,11 +77,14 @@ class Engine {
   // ---- Evaluation ----------------------------------------------------------------------------
   /// Static evaluation of the current position in centipawns from the side to move's view.
   [[nodiscard]] int staticEval() const;
-  /// What evaluates positions now: "NNUE nn-<hash> (768x2->...)" or "hand-crafted evaluation".
+  /// What evaluates positions now: "NNUE nn-<hash> (768x2->...)" or "hand-crafted evaluation";
+  /// with Search = mcts "MCTS backend <name>: <description>".
   [[nodiscard]] std::string evaluationName() const;
 
   /// The search in use (for tests and benchmarks).
   [[nodiscard]] Search& search() { return *m_search; }
+  /// The MCTS search (created when the option Search is first set to mcts), or nullptr.
+  [[nodiscard]] mcts::MctsSearch* mctsSearch() { return m_mcts.get(); }
 
   /// The playing level in force (UCI_LimitStrength + UCI_Elo, or Skill Level below 20), if any.
   [[nodiscard]] std::optional<StrengthLevel> strengthLevel() const;
@@ -90,12 +97,20 @@ class Engine {
   /// janus::Error if useNnue and no network is loaded. Not during a search.
   void installEvaluator(bool useNnue);
   [[nodiscard]] SearchConfig searchConfig() const;
+  /// Makes `name` ("alphabeta" or "mcts") the search. Not during a search.
+  void selectSearch(const std::string& name);
+  /// (Re)creates the MCTS backend named `name` (wrapped in a cache of `cacheEntries`). Throws
+  /// janus::Error if the backend cannot be created. Not during a search.
+  void installMctsBackend(const std::string& name, i64 cacheEntries);
+  /// Copies the MCTS options into the search's parameters (at go, STYLE.md practice 14).
+  void applyMctsOptions();
 
   Options m_options;
   Position m_position;
   std::unique_ptr<Evaluator> m_evaluator;  ///< prototype (also used for staticEval)
-  std::unique_ptr<Search> m_search;
-  AlphaBetaSearch* m_alphaBeta = nullptr;       ///< m_search (the only search so far)
+  std::unique_ptr<AlphaBetaSearch> m_alphaBeta;
+  std::unique_ptr<mcts::MctsSearch> m_mcts;     ///< created on first use
+  Search* m_search = nullptr;                   ///< the selected one of the two
   std::shared_ptr<const nnue::Network> m_net;   ///< EvalFile's network, or the embedded one (may be null)
 
   std::thread m_thread;

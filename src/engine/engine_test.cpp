@@ -7,7 +7,9 @@
 #include <fstream>
 #include <thread>
 
+#include "core/movegen.h"
 #include "core/notation.h"
+#include "mcts/mcts.h"
 #include "util/error.h"
 
 namespace janus {
@@ -174,6 +176,70 @@ TEST(EngineTablebases, SearchProbesAfterCaptures) {
   EXPECT_GE(r.score, kTbWinInMaxPly);
   EXPECT_GT(infos.back().tbHits, 0u);
   e.setOption("GaviotaTbPath", "");
+}
+
+TEST(EngineMcts, SearchOptionSwitchesToMcts) {
+  Engine e;
+  EXPECT_EQ(e.search().name(), "alphabeta");
+  EXPECT_EQ(e.options().value("MCTS Backend"), "uniform");
+  e.setOption("Search", "mcts");
+  EXPECT_EQ(e.search().name(), "mcts");
+  EXPECT_NE(e.evaluationName().find("uniform"), std::string::npos) << e.evaluationName();
+  e.setOption("UCI_ShowWDL", "true");
+  e.setPosition("startpos", {"e2e4"});
+  SearchLimits l;
+  l.nodes = 200;
+  std::vector<SearchInfo> infos;
+  SearchResult r = searchOnce(e, l, &infos);
+  EXPECT_TRUE(legalMoves(e.position()).contains(r.best));
+  EXPECT_EQ(r.nodes, 200u);
+  ASSERT_FALSE(infos.empty());
+  ASSERT_TRUE(infos.back().wdl);
+  EXPECT_EQ(infos.back().wdl->win + infos.back().wdl->draw + infos.back().wdl->loss, 1000);
+  EXPECT_FALSE(infos.back().moveStats.empty());
+  EXPECT_EQ(infos.back().pv.front(), r.best);
+  // Without UCI_ShowWDL no wdl, as the UCI protocol asks.
+  e.setOption("UCI_ShowWDL", "false");
+  searchOnce(e, l, &infos);
+  EXPECT_FALSE(infos.back().wdl);
+  // Options are checked when set; bad values keep the old ones.
+  EXPECT_THROW(e.setOption("MCTS CPuct", "lots"), Error);
+  EXPECT_THROW(e.setOption("MCTS CPuct", "-1"), Error);
+  EXPECT_EQ(e.options().value("MCTS CPuct"), "2.5");
+  EXPECT_THROW(e.setOption("MCTS Backend", "tensor"), Error);
+  e.setOption("MCTS CPuct", "3.1");
+  e.setOption("MCTS Cache", "0");
+  e.setOption("MCTS Batch", "4");
+  e.setOption("Threads", "2");
+  r = searchOnce(e, l, &infos);
+  EXPECT_TRUE(legalMoves(e.position()).contains(r.best));
+  EXPECT_DOUBLE_EQ(e.mctsSearch()->params().puct.cpuctInit, 3.1);
+  EXPECT_EQ(e.mctsSearch()->params().batchSize, 4);
+  // And back: alpha-beta as before.
+  e.setOption("Search", "alphabeta");
+  e.setOption("Threads", "1");
+  EXPECT_EQ(e.search().name(), "alphabeta");
+  l = SearchLimits{};
+  l.depth = 4;
+  r = searchOnce(e, l, &infos);
+  EXPECT_TRUE(r.best);
+  EXPECT_TRUE(infos.back().moveStats.empty());
+}
+
+TEST(EngineMcts, InfiniteMctsSearchWaitsForStop) {
+  Engine e;
+  e.setOption("Search", "mcts");
+  e.setOption("MCTS Tree MiB", "64");
+  std::atomic<bool> got{false};
+  e.onBestMove([&](const SearchResult&) { got = true; });
+  SearchLimits l;
+  l.infinite = true;
+  e.go(l);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_FALSE(got);
+  e.stop();
+  e.wait();
+  EXPECT_TRUE(got);
 }
 
 TEST(EngineTablebases, BadPathIsAnError) {

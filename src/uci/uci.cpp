@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 
@@ -44,7 +45,10 @@ i64 parseNumber(const std::string& token, const std::string& param, i64 min, i64
 }  // namespace
 
 UciProtocol::UciProtocol(Engine& engine, std::ostream& out) : m_engine(engine), m_out(out) {
-  m_engine.onInfo([this](const SearchInfo& info) { send(formatInfo(info, m_engine.chess960())); });
+  m_engine.onInfo([this](const SearchInfo& info) {
+    send(formatInfo(info, m_engine.chess960()));
+    for (const std::string& line : formatMoveStats(info, m_engine.chess960())) send(line);
+  });
   m_engine.onBestMove([this](const SearchResult& r) { send(formatBestMove(r, m_engine.chess960())); });
 }
 
@@ -70,6 +74,21 @@ std::string UciProtocol::formatInfo(const SearchInfo& info, bool chess960) {
     for (Move m : info.pv) os << ' ' << toUci(m, chess960);
   }
   return os.str();
+}
+
+std::vector<std::string> UciProtocol::formatMoveStats(const SearchInfo& info, bool chess960) {
+  std::vector<std::string> lines;
+  for (const MoveStat& m : info.moveStats) {
+    std::ostringstream os;
+    os << std::fixed << "info string " << toUci(m.move, chess960) << " N " << m.visits << " P " << std::setprecision(2)
+       << m.prior * 100 << "% Q ";
+    if (m.visits)
+      os << std::setprecision(4) << m.q;
+    else
+      os << '-';
+    lines.push_back(os.str());
+  }
+  return lines;
 }
 
 std::string UciProtocol::formatBestMove(const SearchResult& r, bool chess960) {

@@ -8,6 +8,7 @@
 #include <iosfwd>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "engine/engine.h"
 
@@ -28,6 +29,10 @@ class UciProtocol {
   /// Formats one info line (without newline), e.g.
   /// "info depth 12 seldepth 18 multipv 1 score cp 31 nodes ... nps ... hashfull 3 tbhits 0 time 120 pv e2e4 e7e5".
   [[nodiscard]] static std::string formatInfo(const SearchInfo& info, bool chess960);
+  /// The root move statistics of a tree search (SearchInfo::moveStats; none for alpha-beta),
+  /// one "info string" line each, sent after the info line, e.g.
+  /// "info string e2e4 N 1234 P 5.00% Q 0.0312" (visits, prior, mean value for the side to move).
+  [[nodiscard]] static std::vector<std::string> formatMoveStats(const SearchInfo& info, bool chess960);
   /// "bestmove e2e4 ponder e7e5", or "bestmove (none)" when there is no legal move.
   [[nodiscard]] static std::string formatBestMove(const SearchResult& result, bool chess960);
 

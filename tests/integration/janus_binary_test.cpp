@@ -69,6 +69,27 @@ TEST(JanusBinary, HandshakeAndSearchOverPipes) {
   EXPECT_NE(j.log().find("info depth 8 "), std::string::npos);
 }
 
+TEST(JanusBinary, MctsSearchOverUci) {
+  JanusProcess j;
+  j.send("uci");
+  ASSERT_NE(j.expect("uciok"), "");
+  EXPECT_NE(j.log().find("option name Search type combo default alphabeta var alphabeta var mcts"), std::string::npos);
+  j.send("setoption name Search value mcts");
+  j.send("setoption name UCI_ShowWDL value true");
+  j.send("position startpos moves e2e4");
+  j.send("go nodes 200");
+  std::string best = j.expect("bestmove");
+  ASSERT_NE(best, "") << j.log();
+  Position pos;
+  pos.makeMove(parseUci(pos, "e2e4", false));
+  EXPECT_NO_THROW((void)parseUci(pos, best.substr(9, best.find(' ', 9) - 9), false)) << best;
+  EXPECT_TRUE(std::regex_search(j.log(), std::regex(R"(info depth \d+ seldepth \d+ multipv 1 score cp -?\d+ wdl \d+ \d+ \d+ nodes 200 )")))
+      << j.log();
+  EXPECT_TRUE(std::regex_search(j.log(), std::regex(R"(info string [a-h][1-8][a-h][1-8][qrbn]? N \d+ P \d+\.\d\d% Q -?\d\.\d{4})")))
+      << j.log();
+  EXPECT_EQ(j.log().find("info string error"), std::string::npos) << j.log();
+}
+
 TEST(JanusBinary, MalformedInputKeepsTheEngineRunning) {
   JanusProcess j;
   j.send("position startpos moves e2e4");
