@@ -226,6 +226,7 @@ void Engine::newGame() {
   wait();
   m_alphaBeta->newGame();
   if (m_mcts) m_mcts->newGame();
+  m_lag.newGame();
 }
 
 void Engine::setPosition(const std::string& fenOrStartpos, const std::vector<std::string>& uciMoves) {
@@ -254,6 +255,14 @@ void Engine::go(const SearchLimits& userLimits) {
   m_signals.ponderhit = false;
   SearchLimits limits = userLimits;
   SearchConfig config = searchConfig();
+  // Plan with the lag the clock showed on our previous moves when it exceeds Move Overhead.
+  const Color us = m_position.sideToMove();
+  if (limits.time[us] >= 0 && !limits.ponder && !limits.infinite)
+    m_lag.onGo(us, m_position.gamePly(), limits.time[us], limits.inc[us],
+               limits.startTime.value_or(LagEstimator::Clock::now()));
+  else
+    m_lag.newGame();
+  config.moveOverheadMs = std::max(config.moveOverheadMs, m_lag.lagMs());
   std::optional<StrengthLevel> level = limits.infinite ? std::nullopt : strengthLevel();
   if (level) {
     config.multiPv = std::max(config.multiPv, level->multiPv);
@@ -311,6 +320,7 @@ void Engine::go(const SearchLimits& userLimits) {
     // Clear the flag first: a client that answers bestmove with an immediate "go" must not be
     // told a search is still running (go() joins this thread, which ends right after).
     m_searching = false;
+    m_lag.onBestMove(LagEstimator::Clock::now());  // read by the next go(), after it joins this thread
     if (m_onBestMove) m_onBestMove(result);
   });
 }

@@ -23,6 +23,7 @@
 #include "engine/strength.h"
 #include "eval/evaluator.h"
 #include "search/search.h"
+#include "search/timeman.h"
 
 namespace janus {
 
@@ -77,6 +78,9 @@ class Engine {
   // ---- Evaluation ----------------------------------------------------------------------------
   /// Static evaluation of the current position in centipawns from the side to move's view.
   [[nodiscard]] int staticEval() const;
+  /// Lag (ms) the clock showed beyond the engine's own thinking time on its previous moves
+  /// (search/timeman.h LagEstimator); searches plan with max(Move Overhead, this).
+  [[nodiscard]] i64 measuredLagMs() const { return m_lag.lagMs(); }
   /// What evaluates positions now: "NNUE nn-<hash> (768x2->...)" or "hand-crafted evaluation";
   /// with Search = mcts "MCTS backend <name>: <description>".
   [[nodiscard]] std::string evaluationName() const;
@@ -112,6 +116,7 @@ class Engine {
   std::unique_ptr<mcts::MctsSearch> m_mcts;     ///< created on first use
   Search* m_search = nullptr;                   ///< the selected one of the two
   std::shared_ptr<const nnue::Network> m_net;   ///< EvalFile's network, or the embedded one (may be null)
+  LagEstimator m_lag;  ///< written by go() and, before bestmove, by the search thread that go() joins
 
   std::thread m_thread;
   std::atomic<bool> m_searching{false};

@@ -47,6 +47,35 @@ TEST(Engine, GoDoesNotBlockAndDeliversBestMove) {
   EXPECT_FALSE(e.searching());
 }
 
+// The clock of the next go shows 300 ms more charged than the whole first go took: the engine
+// measures at least that lag and plans with it.
+TEST(Engine, MeasuresTheLagOfTheClock) {
+  Engine e;
+  std::vector<std::string> moves;
+  e.onBestMove([&](const SearchResult& r) { moves.push_back(toUci(r.best, false)); });
+  e.setPosition("startpos", {});
+  SearchLimits l;
+  l.time[kWhite] = l.time[kBlack] = 5000;
+  l.inc[kWhite] = l.inc[kBlack] = 100;
+  l.depth = 4;
+  auto t0 = std::chrono::steady_clock::now();
+  l.startTime = t0;
+  e.go(l);
+  e.wait();
+  const i64 wallMs = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(e.measuredLagMs(), 0);
+  ASSERT_EQ(moves.size(), 1u);
+  e.setPosition("startpos", {moves[0], "e7e5"});
+  l.time[kWhite] = 5000 + 100 - (wallMs + 300);
+  l.startTime = std::chrono::steady_clock::now();
+  e.go(l);
+  e.wait();
+  EXPECT_GE(e.measuredLagMs(), 300);
+  EXPECT_LE(e.measuredLagMs(), 300 + wallMs + 50);
+  e.newGame();  // a new game keeps the estimate (the machine is as loaded as before)
+  EXPECT_GE(e.measuredLagMs(), 300);
+}
+
 TEST(Engine, InfiniteSearchWaitsForStop) {
   Engine e;
   std::atomic<bool> got{false};

@@ -37,4 +37,25 @@ void TimeManager::init(const SearchLimits& limits, Color us, i64 moveOverheadMs,
   m_maximum = std::max<i64>(m_optimum, m_maximum);
 }
 
+void LagEstimator::onGo(Color us, int gamePly, i64 clockMs, i64 incMs, Clock::time_point receivedAt) {
+  if (m_havePrevious && m_haveBestMove && us == m_color && gamePly == m_ply + 2) {
+    const i64 charged = m_clockMs + m_incMs - clockMs;
+    const i64 own = std::chrono::duration_cast<std::chrono::milliseconds>(m_sentAt - m_receivedAt).count();
+    const i64 lag = charged - own;
+    if (lag >= 0 && lag < 60000) m_lagMs = std::max(lag, m_lagMs * 9 / 10);
+  }
+  m_havePrevious = true;
+  m_haveBestMove = false;
+  m_color = us;
+  m_ply = gamePly;
+  m_clockMs = clockMs;
+  m_incMs = std::max<i64>(0, incMs);
+  m_receivedAt = receivedAt;
+}
+
+void LagEstimator::onBestMove(Clock::time_point sentAt) {
+  m_sentAt = sentAt;
+  m_haveBestMove = true;
+}
+
 }  // namespace janus

@@ -42,4 +42,32 @@ class TimeManager {
   i64 m_optimum = 0, m_maximum = 0;
 };
 
+/// Measures the lag between the engine and the clock that governs it: the time a GUI charged
+/// for the engine's previous move beyond what the engine measured itself (from reading `go` to
+/// writing `bestmove`): pipe latency, the GUI's own delays, and above all the scheduling delays
+/// of a loaded machine, which no fixed Move Overhead anticipates. The engine plans with
+/// max(Move Overhead, lagMs()). The estimate is a decaying maximum (x 0.9 per move) of the lags
+/// of its own consecutive moves in one game; moves it cannot pair (a new game, a take-back, a
+/// new time control adding base time) are skipped.
+class LagEstimator {
+ public:
+  using Clock = std::chrono::steady_clock;
+  /// A `go` with a clock for side `us` at game ply `gamePly`, read at `receivedAt`.
+  void onGo(Color us, int gamePly, i64 clockMs, i64 incMs, Clock::time_point receivedAt);
+  /// The bestmove of that search was written at `sentAt`.
+  void onBestMove(Clock::time_point sentAt);
+  /// Milliseconds of lag to plan with (0 until measured).
+  [[nodiscard]] i64 lagMs() const { return m_lagMs; }
+  /// Forgets the previous move (a new game) but keeps the estimate (the machine stays loaded).
+  void newGame() { m_havePrevious = false; }
+
+ private:
+  bool m_havePrevious = false, m_haveBestMove = false;
+  Color m_color = kWhite;
+  int m_ply = 0;
+  i64 m_clockMs = 0, m_incMs = 0;
+  Clock::time_point m_receivedAt, m_sentAt;
+  i64 m_lagMs = 0;
+};
+
 }  // namespace janus

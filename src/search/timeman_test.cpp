@@ -71,5 +71,28 @@ TEST(TimeManager, CountsFromTheRequestTime) {
   EXPECT_GE(tm.elapsedMs(), 400);
 }
 
+TEST(LagEstimator, MeasuresWhatTheGuiChargedBeyondTheSearch) {
+  using namespace std::chrono_literals;
+  LagEstimator lag;
+  auto t = LagEstimator::Clock::now();
+  lag.onGo(kWhite, 10, 5000, 100, t);
+  lag.onBestMove(t + 200ms);  // 200 ms by the engine's own clock
+  EXPECT_EQ(lag.lagMs(), 0);
+  // The GUI charged 260 ms: 5000 + 100 - 260 = 4840 left two plies later.
+  lag.onGo(kWhite, 12, 4840, 100, t + 1s);
+  EXPECT_EQ(lag.lagMs(), 60);
+  lag.onBestMove(t + 1s + 100ms);
+  // A smaller lag next: the estimate decays instead of dropping.
+  lag.onGo(kWhite, 14, 4840 + 100 - 110, 100, t + 2s);
+  EXPECT_EQ(lag.lagMs(), 54);
+  // Not our consecutive move (take-back, other colour, new game): nothing measured.
+  lag.onBestMove(t + 2s + 10ms);
+  lag.onGo(kWhite, 10, 100, 100, t + 3s);
+  EXPECT_EQ(lag.lagMs(), 54);
+  lag.newGame();
+  lag.onGo(kWhite, 12, 0, 100, t + 4s);
+  EXPECT_EQ(lag.lagMs(), 54);
+}
+
 }  // namespace
 }  // namespace janus
