@@ -1,0 +1,226 @@
+// Tests of the NNUE trainer's data loader: record -> sample conversion (side to move's view),
+// features, the filters and their counts, the validation split and errors naming the file.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <set>
+
+#include "core/bitboard.h"
+#include "datagen/record.h"
+#include "nnue/format.h"
+#include "training/nnue_data.h"
+#include "training/test_support.h"
+#include "util/error.h"
+
+namespace janus::training {
+namespace {
+
+using test::TempDir;
+
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(TrainingData, RecordToSampleIsFromTheSideToMove) {
+  // Black to move; White's view score +120 and a White win become -120 and a loss for Black.
+  const Position pos = Position::fromFen("r3k2r/pp3ppp/8/3q4/8/8/PP3PPP/R3K2R b KQkq - 3 17");
+  Sample s;
+  ASSERT_TRUE(sampleFromRecord(datagen::packRecord(pos, 120, datagen::kWhiteWin), s));
+  EXPECT_EQ(s.stm, 1);
+  EXPECT_EQ(s.score, -120);
+  EXPECT_EQ(s.wdl, 0);
+  EXPECT_EQ(s.pieceCount, popCount(pos.pieces()));
+  // White to move keeps the signs.
+  const Position white = Position::fromFen("r3k2r/pp3ppp/8/3q4/8/8/PP3PPP/R3K2R w KQkq - 3 17");
+  ASSERT_TRUE(sampleFromRecord(datagen::packRecord(white, -75, datagen::kBlackWin), s));
+  EXPECT_EQ(s.stm, 0);
+  EXPECT_EQ(s.score, -75);
+  EXPECT_EQ(s.wdl, 0);
+  ASSERT_TRUE(sampleFromRecord(datagen::packRecord(white, datagen::kNoScore, datagen::kDraw), s));
+  EXPECT_EQ(s.score, datagen::kNoScore);
+  EXPECT_EQ(s.wdl, 1);
+  // Castling rooks (code 6 in the record) are plain rooks in the sample.
+  PieceSquare pieces[32];
+  const int n = samplePieces(s, pieces);
+  ASSERT_EQ(n, popCount(white.pieces()));
+  for (int i = 0; i < n; ++i) {
+    const Piece p = white.pieceOn(Square(pieces[i].square));
+    EXPECT_EQ(pieces[i].color, colorOf(p));
+    EXPECT_EQ(pieces[i].type, typeOf(p));
+  }
+}
+
+TEST(TrainingData, FeaturesAndCheckAgreeWithThePosition) {
+  std::mt19937_64 rng(7);
+  int inCheck = 0;
+  for (const Position& pos : test::randomPositions(rng, 600)) {
+    Sample s;
+    ASSERT_TRUE(sampleFromRecord(datagen::packRecord(pos, 0, datagen::kDraw), s));
+    EXPECT_EQ(sampleInCheck(s), pos.inCheck()) << pos.fen();
+    inCheck += pos.inCheck();
+    for (int perspective = 0; perspective < 2; ++perspective) {
+      u16 features[32];
+      const int n = sampleFeatures(s, perspective, features);
+      std::multiset<int> got(features, features + n), want;
+      for (Bitboard occ = pos.pieces(); occ;) {
+        const Square sq = popLsb(occ);
+        const Piece p = pos.pieceOn(sq);
+        want.insert(nnue::featureIndex(perspective, colorOf(p), typeOf(p), sq));
+      }
+      EXPECT_EQ(got, want) << pos.fen();
+    }
+    // The same sample from the position directly.
+    const Sample direct = sampleFromPosition(pos, 0, 1);
+    EXPECT_EQ(direct.occupancy, s.occupancy);
+    EXPECT_EQ(std::memcmp(direct.pieces, s.pieces, sizeof s.pieces), 0);
+  }
+  EXPECT_GT(inCheck, 5);  // the random games do give checks
+}
+
+TEST(TrainingData, LoaderFiltersAndCountsByReason) {
+  TempDir dir;
+  const std::string path = dir.file("mixed.janusdat.zst");
+  const Position quiet = Position::fromFen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
+  const Position check = Position::fromFen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");  // White king attacked
+  {
+    datagen::DataWriter w(path);
+    for (int i = 0; i < 3; ++i) w.write(datagen::packRecord(quiet, datagen::kNoScore, datagen::kDraw));
+    for (int score : {31990, -31995, 20000, -20000}) w.write(datagen::packRecord(quiet, score, datagen::kWhiteWin));
+    for (int score : {3001, -3500}) w.write(datagen::packRecord(quiet, score, datagen::kDraw));
+    for (int i = 0; i < 2; ++i) w.write(datagen::packRecord(check, 10, datagen::kBlackWin));
+    for (int score : {3000, -3000, 0, 55, -7}) w.write(datagen::packRecord(quiet, score, datagen::kWhiteWin));
+    for (int i = 0; i < 3; ++i) {
+      datagen::PackedRecord noisy = datagen::packRecord(quiet, 20, datagen::kDraw);
+      noisy.flags |= kRecordFlagNoisyMove;  // data format 2: a capture or promotion was played
+      w.write(noisy);
+    }
+    w.commit();
+  }
+  LoadOptions o;
+  o.files = {path};
+  o.validationFraction = 0;
+  const LoadedSamples d = loadSamples(o);
+  EXPECT_EQ(d.stats.records, 19u);
+  EXPECT_EQ(d.stats.dropped[size_t(DropReason::kNoScore)], 3u);
+  EXPECT_EQ(d.stats.dropped[size_t(DropReason::kMateScore)], 4u);
+  EXPECT_EQ(d.stats.dropped[size_t(DropReason::kLargeScore)], 2u);
+  EXPECT_EQ(d.stats.dropped[size_t(DropReason::kInCheck)], 2u);
+  EXPECT_EQ(d.stats.dropped[size_t(DropReason::kNoisyMove)], 3u);
+  ASSERT_EQ(d.train.size(), 5u);
+  EXPECT_TRUE(d.validation.empty());
+  EXPECT_EQ(d.train[0].score, 3000);
+  EXPECT_EQ(d.train[4].score, -7);
+  EXPECT_EQ(d.stats.wdl[2], 5u);
+  const std::string text = describeLoad(d.stats);
+  EXPECT_NE(text.find("no score 3"), std::string::npos) << text;
+  EXPECT_NE(text.find("mate/tablebase score 4"), std::string::npos) << text;
+  EXPECT_NE(text.find("in check 2"), std::string::npos) << text;
+  EXPECT_NE(text.find("noisy move 3"), std::string::npos) << text;
+  o.keepNoisy = true;
+  EXPECT_EQ(loadSamples(o).train.size(), 8u);
+  o.keepNoisy = false;
+
+  // A lower --max-score drops more.
+  o.maxScore = 50;
+  EXPECT_EQ(loadSamples(o).train.size(), 2u);  // 0 and -7
+}
+
+/// A file of `games` games of positions with increasing plies; each record's score is its game.
+std::string writeGames(const TempDir& dir, const std::string& name, int games, std::mt19937_64& rng) {
+  const std::string path = dir.file(name);
+  datagen::DataWriter w(path);
+  for (int g = 0; g < games; ++g) {
+    Position pos;
+    const int plies = 6 + int(rng() % 20);
+    for (int p = 0; p < plies; ++p) {
+      MoveList moves = legalMoves(pos);
+      if (moves.empty()) break;
+      pos.makeMove(moves[int(rng() % u64(moves.size()))]);
+      if (!pos.inCheck()) w.write(datagen::packRecord(pos, g, datagen::kDraw));
+    }
+  }
+  w.commit();
+  return path;
+}
+
+TEST(TrainingData, ValidationSplitTakesWholeGamesDeterministically) {
+  TempDir dir;
+  std::mt19937_64 rng(3);
+  LoadOptions o;
+  o.files = {writeGames(dir, "games.janusdat", 200, rng)};
+  o.validationFraction = 0.25;
+  o.seed = 11;
+  const LoadedSamples a = loadSamples(o), b = loadSamples(o);
+  EXPECT_EQ(a.stats.games, 200u);
+  ASSERT_EQ(a.validation.size(), b.validation.size());
+  EXPECT_EQ(hashSamples(a.train), hashSamples(b.train));
+  std::set<int> trainGames, valGames;
+  for (const Sample& s : a.train) trainGames.insert(std::abs(s.score));
+  for (const Sample& s : a.validation) valGames.insert(std::abs(s.score));
+  for (int g : valGames) EXPECT_FALSE(trainGames.contains(g)) << "game " << g << " is on both sides";
+  EXPECT_GT(valGames.size(), 30u);
+  EXPECT_LT(valGames.size(), 70u);
+  o.seed = 12;
+  EXPECT_NE(hashSamples(loadSamples(o).train), hashSamples(a.train));
+
+  // Validation files replace the split.
+  o.validationFiles = {writeGames(dir, "val.janusdat", 10, rng)};
+  const LoadedSamples c = loadSamples(o);
+  EXPECT_EQ(c.train.size(), a.train.size() + a.validation.size());
+  EXPECT_GT(c.validation.size(), 0u);
+  EXPECT_EQ(c.stats.validation, c.validation.size());
+}
+
+TEST(TrainingData, FitsTheSigmoidScaleOfSyntheticResults) {
+  // Results drawn so that the expected score is sigmoid(score / 300) (draws: half the non-wins).
+  std::mt19937_64 rng(21);
+  std::vector<Sample> samples(200000);
+  for (Sample& s : samples) {
+    s.score = i16(int(rng() % 2001) - 1000);
+    const double p = 1.0 / (1.0 + std::exp(-s.score / 300.0));
+    const double u = double(rng() >> 11) * 0x1p-53;
+    s.wdl = u < p ? 2 : 0;
+  }
+  EXPECT_NEAR(fitSigmoidScale(samples), 300.0, 15.0);
+  EXPECT_EQ(fitSigmoidScale({}), 0.0);
+}
+
+TEST(TrainingData, BadFilesNameTheFile) {
+  TempDir dir;
+  LoadOptions o;
+  EXPECT_NE(errorOf([&] { (void)loadSamples(o); }).find("--data"), std::string::npos);
+  o.files = {dir.file("missing.janusdat")};
+  EXPECT_NE(errorOf([&] { (void)loadSamples(o); }).find("missing.janusdat"), std::string::npos);
+  {
+    std::ofstream(dir.file("text.janusdat")) << "this is not a data file at all, no no no\n";
+  }
+  o.files = {dir.file("text.janusdat")};
+  const std::string e = errorOf([&] { (void)loadSamples(o); });
+  EXPECT_NE(e.find("text.janusdat"), std::string::npos) << e;
+  EXPECT_NE(e.find("not a Janus data file"), std::string::npos) << e;
+  // A record with an unknown piece code (nibble 7).
+  {
+    datagen::DataWriter w(dir.file("bad.janusdat"));
+    datagen::PackedRecord r = datagen::packRecord(Position(), 0, datagen::kDraw);
+    w.write(r);
+    r.setPiece(3, 7);
+    w.write(r);
+    w.commit();
+  }
+  o.files = {dir.file("bad.janusdat")};
+  const std::string bad = errorOf([&] { (void)loadSamples(o); });
+  EXPECT_NE(bad.find("bad.janusdat"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("record 1"), std::string::npos) << bad;
+}
+
+}  // namespace
+}  // namespace janus::training

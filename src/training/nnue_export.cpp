@@ -1,0 +1,185 @@
+// Quantisation and network files (nnue_export.h).
+
+#include "training/nnue_export.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstring>
+#include <filesystem>
+#include <iterator>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "util/error.h"
+#include "util/zstd_stream.h"
+
+namespace janus::training {
+
+namespace {
+
+template <typename T>
+T quantiseValue(double x) {
+  const double r = std::round(x);
+  constexpr double lo = double(std::numeric_limits<T>::min()), hi = double(std::numeric_limits<T>::max());
+  return T(std::isnan(r) ? 0.0 : std::clamp(r, lo, hi));
+}
+
+template <typename T>
+void append(std::vector<unsigned char>& out, const std::vector<T>& values) {
+  const size_t at = out.size();
+  out.resize(at + values.size() * sizeof(T));
+  std::memcpy(out.data() + at, values.data(), values.size() * sizeof(T));  // little-endian host (format.h)
+}
+
+template <typename T>
+void take(std::span<const unsigned char>& in, std::vector<T>& values, size_t count) {
+  values.resize(count);
+  std::memcpy(values.data(), in.data(), count * sizeof(T));
+  in = in.subspan(count * sizeof(T));
+}
+
+}  // namespace
+
+QuantisedNetwork quantise(const FloatNetwork& net, std::string_view description) {
+  const NetworkShape& s = net.shape;
+  validateShape(s);
+  QuantisedNetwork q;
+  q.hidden = s.hidden;
+  q.buckets = s.buckets;
+  q.activation = s.activation;
+  for (size_t i = 0; i < std::min<size_t>(description.size(), sizeof q.description); ++i) {
+    const char c = description[i];
+    q.description[i] = (c >= 32 && c < 127) ? c : '?';
+  }
+  const float* p = net.params.data();
+  q.ftWeights.resize(s.ftBiasOffset());
+  for (size_t i = 0; i < q.ftWeights.size(); ++i) q.ftWeights[i] = quantiseValue<std::int16_t>(double(p[i]) * nnue::kQA);
+  q.ftBias.resize(size_t(s.hidden));
+  for (int i = 0; i < s.hidden; ++i) q.ftBias[i] = quantiseValue<std::int16_t>(double(net.ftBias()[i]) * nnue::kQA);
+  q.outWeights.resize(size_t(s.buckets) * 2 * s.hidden);
+  // The weight clip keeps |w| * QB <= 127 (the engine's SCReLU kernel relies on it and rejects
+  // larger output weights); clamp for networks that did not come from the trainer.
+  for (size_t i = 0; i < q.outWeights.size(); ++i)
+    q.outWeights[i] = std::clamp<std::int16_t>(quantiseValue<std::int16_t>(double(p[s.outWeightsOffset() + i]) * nnue::kQB),
+                                               -127, 127);
+  q.outBias.resize(size_t(s.buckets));
+  for (int k = 0; k < s.buckets; ++k)
+    q.outBias[k] = quantiseValue<std::int32_t>(double(net.outBias()[k]) * nnue::kQA * nnue::kQB);
+  return q;
+}
+
+FloatNetwork dequantise(const QuantisedNetwork& q) {
+  FloatNetwork net(NetworkShape{q.hidden, q.buckets, q.activation});
+  const NetworkShape& s = net.shape;
+  for (size_t i = 0; i < q.ftWeights.size(); ++i) net.params[i] = float(q.ftWeights[i]) / nnue::kQA;
+  for (int i = 0; i < s.hidden; ++i) net.ftBias()[i] = float(q.ftBias[i]) / nnue::kQA;
+  for (size_t i = 0; i < q.outWeights.size(); ++i) net.params[s.outWeightsOffset() + i] = float(q.outWeights[i]) / nnue::kQB;
+  for (int k = 0; k < s.buckets; ++k) net.outBias()[k] = float(double(q.outBias[k]) / (nnue::kQA * nnue::kQB));
+  return net;
+}
+
+std::vector<unsigned char> netPayload(const QuantisedNetwork& q) {
+  std::vector<unsigned char> out;
+  out.reserve(size_t(nnue::payloadBytes(q.hidden, q.buckets)));
+  append(out, q.ftWeights);
+  append(out, q.ftBias);
+  append(out, q.outWeights);
+  append(out, q.outBias);
+  return out;
+}
+
+std::vector<unsigned char> netFileBytes(const QuantisedNetwork& q) {
+  validateShape(NetworkShape{q.hidden, q.buckets, q.activation});
+  const std::vector<unsigned char> payload = netPayload(q);
+  if (payload.size() != nnue::payloadBytes(q.hidden, q.buckets))
+    throw Error(fmt::format("network arrays hold {} bytes, the {}x{} architecture needs {}", payload.size(), q.hidden,
+                            q.buckets, nnue::payloadBytes(q.hidden, q.buckets)));
+  nnue::NetHeader h{};
+  std::memcpy(h.magic, nnue::kNetMagic, sizeof h.magic);
+  h.version = nnue::kNetVersion;
+  h.activation = std::uint8_t(q.activation);
+  h.inputs = nnue::kInputs;
+  h.hidden = std::uint16_t(q.hidden);
+  h.outputBuckets = std::uint16_t(q.buckets);
+  h.qa = nnue::kQA;
+  h.qb = nnue::kQB;
+  h.evalScale = nnue::kEvalScale;
+  h.archId = nnue::architectureId(q.activation, q.hidden, q.buckets);
+  h.payloadBytes = payload.size();
+  h.contentHash = nnue::fnv1a64(payload);
+  std::memcpy(h.description, q.description, sizeof h.description);
+  std::vector<unsigned char> out(sizeof h + payload.size());
+  std::memcpy(out.data(), &h, sizeof h);
+  std::memcpy(out.data() + sizeof h, payload.data(), payload.size());
+  return out;
+}
+
+QuantisedNetwork parseNetFile(std::span<const unsigned char> bytes, const std::string& source) {
+  auto fail = [&](const std::string& what) { return Error(fmt::format("'{}': {}", source, what)); };
+  nnue::NetHeader h{};
+  if (bytes.size() >= sizeof h.magic && std::memcmp(bytes.data(), nnue::kNetMagic, sizeof h.magic) != 0)
+    throw fail("bad magic (expected \"JANUSNN\"): not a Janus NNUE network");
+  if (bytes.size() < sizeof h) throw fail(fmt::format("truncated header ({} of {} bytes)", bytes.size(), sizeof h));
+  std::memcpy(&h, bytes.data(), sizeof h);
+  if (h.version != nnue::kNetVersion)
+    throw fail(fmt::format("network version {} is not supported (this build reads version {})", h.version, nnue::kNetVersion));
+  if (h.inputs != nnue::kInputs) throw fail(fmt::format("{} inputs (expected {})", h.inputs, nnue::kInputs));
+  const auto activation = nnue::Activation(h.activation);
+  try {
+    validateShape(NetworkShape{h.hidden, h.outputBuckets, activation});
+  } catch (const Error& e) {
+    throw fail(e.what());
+  }
+  if (h.qa != nnue::kQA || h.qb != nnue::kQB || h.evalScale != nnue::kEvalScale)
+    throw fail(fmt::format("quantisation QA {} QB {} eval scale {} (this build uses {} {} {})", h.qa, h.qb, h.evalScale,
+                           nnue::kQA, nnue::kQB, nnue::kEvalScale));
+  if (h.archId != nnue::architectureId(activation, h.hidden, h.outputBuckets))
+    throw fail(fmt::format("architecture id {:08x} does not match the header's fields ({:08x})", h.archId,
+                           nnue::architectureId(activation, h.hidden, h.outputBuckets)));
+  const std::uint64_t want = nnue::payloadBytes(h.hidden, h.outputBuckets);
+  if (h.payloadBytes != want)
+    throw fail(fmt::format("payload size {} in the header, the architecture needs {}", h.payloadBytes, want));
+  std::span<const unsigned char> payload = bytes.subspan(sizeof h);
+  if (payload.size() < want) throw fail(fmt::format("truncated payload ({} of {} bytes)", payload.size(), want));
+  if (payload.size() > want) throw fail(fmt::format("{} trailing bytes after the payload", payload.size() - want));
+  if (nnue::fnv1a64(payload) != h.contentHash)
+    throw fail(fmt::format("content hash {:016x} does not match the payload ({:016x}): corrupted", h.contentHash,
+                           nnue::fnv1a64(payload)));
+  QuantisedNetwork q;
+  q.hidden = h.hidden;
+  q.buckets = h.outputBuckets;
+  q.activation = activation;
+  std::memcpy(q.description, h.description, sizeof q.description);
+  take(payload, q.ftWeights, size_t(nnue::kInputs) * q.hidden);
+  take(payload, q.ftBias, size_t(q.hidden));
+  take(payload, q.outWeights, size_t(q.buckets) * 2 * q.hidden);
+  take(payload, q.outBias, size_t(q.buckets));
+  return q;
+}
+
+QuantisedNetwork readNetFile(const std::string& path) {
+  auto in = openInputFile(path);
+  std::vector<unsigned char> bytes{std::istreambuf_iterator<char>(*in), std::istreambuf_iterator<char>()};
+  return parseNetFile(bytes, path);
+}
+
+std::string netFileName(std::uint64_t contentHash) { return fmt::format("nn-{:016x}.jnn", contentHash); }
+
+std::string writeNetFile(const QuantisedNetwork& q, const std::string& path) {
+  const std::vector<unsigned char> bytes = netFileBytes(q);
+  std::string target = path;
+  namespace fs = std::filesystem;
+  if (target.empty() || target.back() == '/' || fs::is_directory(target)) {
+    std::uint64_t hash = 0;
+    std::memcpy(&hash, bytes.data() + offsetof(nnue::NetHeader, contentHash), sizeof hash);
+    target = (fs::path(target.empty() ? "." : target) / netFileName(hash)).string();
+  }
+  OutputFile out(target, false);
+  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  out.commit();
+  return target;
+}
+
+}  // namespace janus::training

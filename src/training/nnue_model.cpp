@@ -1,0 +1,128 @@
+// The float NNUE model (nnue_model.h): shape checks, initialisation and the scalar reference
+// forward pass.
+
+#include "training/nnue_model.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <random>
+
+#include <fmt/format.h>
+
+#include "util/error.h"
+
+namespace janus::training {
+
+void validateShape(const NetworkShape& s) {
+  if (s.hidden < nnue::kMinHidden || s.hidden > nnue::kMaxHidden || s.hidden % 16 != 0)
+    throw Error(fmt::format("hidden size {} is not a multiple of 16 in {}..{}", s.hidden, nnue::kMinHidden,
+                            nnue::kMaxHidden));
+  if (s.buckets < 1 || s.buckets > nnue::kMaxOutputBuckets)
+    throw Error(fmt::format("output buckets {} not in 1..{}", s.buckets, nnue::kMaxOutputBuckets));
+  if (s.activation != nnue::Activation::kSCReLU && s.activation != nnue::Activation::kCReLU)
+    throw Error(fmt::format("unknown activation {}", int(s.activation)));
+}
+
+const char* activationName(nnue::Activation a) {
+  return a == nnue::Activation::kSCReLU ? "SCReLU" : a == nnue::Activation::kCReLU ? "CReLU" : "?";
+}
+
+nnue::Activation parseActivation(const std::string& name) {
+  std::string lower = name;
+  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (lower == "screlu") return nnue::Activation::kSCReLU;
+  if (lower == "crelu") return nnue::Activation::kCReLU;
+  throw Error(fmt::format("unknown activation '{}' (screlu or crelu)", name));
+}
+
+std::string describeShape(const NetworkShape& s) {
+  return fmt::format("768x2->{}->{} {}", s.hidden, s.buckets, activationName(s.activation));
+}
+
+FloatNetwork::FloatNetwork(const NetworkShape& s) : shape(s) {
+  validateShape(s);
+  params.assign(s.paramCount(), 0.0f);
+}
+
+namespace {
+
+/// Uniform float in [-bound, bound] from 24 random bits (same numbers on every platform).
+float uniform(std::mt19937_64& rng, double bound) {
+  const double u = double(rng() >> 40) * 0x1p-24;  // [0, 1)
+  return float((2.0 * u - 1.0) * bound);
+}
+
+template <typename T>
+T activate(T x, nnue::Activation a) {
+  const T c = std::clamp(x, T(0), T(1));
+  return a == nnue::Activation::kSCReLU ? c * c : c;
+}
+
+template <typename T>
+T forward(const FloatNetwork& net, std::span<const PieceSquare> pieces, int stm) {
+  const int n = net.shape.hidden;
+  std::vector<T> acc[2] = {std::vector<T>(net.ftBias(), net.ftBias() + n), std::vector<T>(net.ftBias(), net.ftBias() + n)};
+  for (const PieceSquare& p : pieces)
+    for (int side = 0; side < 2; ++side) {
+      const int perspective = side == 0 ? stm : stm ^ 1;
+      const float* row = net.ftRow(nnue::featureIndex(perspective, p.color, p.type, p.square));
+      for (int i = 0; i < n; ++i) acc[side][i] += T(row[i]);
+    }
+  const int bucket = nnue::outputBucket(int(pieces.size()), net.shape.buckets);
+  const float* w = net.outWeights(bucket);
+  T out = T(net.outBias()[bucket]);
+  for (int side = 0; side < 2; ++side)
+    for (int i = 0; i < n; ++i) out += activate(acc[side][i], net.shape.activation) * T(w[side * n + i]);
+  return out;
+}
+
+}  // namespace
+
+FloatNetwork randomNetwork(const NetworkShape& shape, u64 seed) {
+  FloatNetwork net(shape);
+  std::mt19937_64 rng(seed ^ 0x4e4e55455f696e69ULL);
+  const double ftBound = 1.0 / std::sqrt(double(nnue::kInputs));
+  const double outBound = 1.0 / std::sqrt(2.0 * shape.hidden);
+  for (std::size_t i = 0; i < shape.ftBiasOffset(); ++i) net.params[i] = uniform(rng, ftBound);
+  for (std::size_t i = shape.outWeightsOffset(); i < shape.outBiasOffset(); ++i) net.params[i] = uniform(rng, outBound);
+  return net;
+}
+
+float networkOutput(const FloatNetwork& net, std::span<const PieceSquare> pieces, int stm) {
+  return forward<float>(net, pieces, stm);
+}
+
+float networkOutput(const FloatNetwork& net, const Sample& s) {
+  PieceSquare pieces[32];
+  const int n = samplePieces(s, pieces);
+  return networkOutput(net, std::span(pieces, size_t(n)), s.stm);
+}
+
+float evaluateFloat(const FloatNetwork& net, std::span<const PieceSquare> pieces, int stm) {
+  return networkOutput(net, pieces, stm) * float(nnue::kEvalScale);
+}
+
+float evaluateFloat(const FloatNetwork& net, const Sample& s) { return networkOutput(net, s) * float(nnue::kEvalScale); }
+
+double networkOutputDouble(const FloatNetwork& net, const Sample& s) {
+  PieceSquare pieces[32];
+  const int n = samplePieces(s, pieces);
+  return forward<double>(net, std::span(pieces, size_t(n)), s.stm);
+}
+
+double sampleTarget(const Sample& s, const LossConfig& loss) {
+  return loss.lambda * 0.5 * s.wdl + (1.0 - loss.lambda) * sigmoid(double(s.score) / loss.sigmoidScale);
+}
+
+double referenceLoss(const FloatNetwork& net, std::span<const Sample> samples, const LossConfig& loss) {
+  double sum = 0;
+  for (const Sample& s : samples) {
+    const double p = sigmoid(networkOutputDouble(net, s) * nnue::kEvalScale / loss.sigmoidScale);
+    const double d = p - sampleTarget(s, loss);
+    sum += d * d;
+  }
+  return samples.empty() ? 0.0 : sum / double(samples.size());
+}
+
+}  // namespace janus::training

@@ -1,0 +1,416 @@
+// Tests of the NNUE trainer: sparse gradients against finite differences, AdamW, the learning-rate
+// schedule, checkpoints (round trip and rejection), resume, export and outputs.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <sstream>
+
+#include "datagen/record.h"
+#include "nnue/format.h"
+#include "nnue/network.h"
+#include "training/checkpoint.h"
+#include "training/nnue_export.h"
+#include "training/nnue_trainer.h"
+#include "training/test_support.h"
+#include "training/train_run.h"
+#include "util/error.h"
+
+namespace janus::training {
+namespace {
+
+namespace fs = std::filesystem;
+using test::TempDir;
+
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string readRaw(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Parameter indices to check: rows of inputs that the samples use, biases, output weights of
+/// every bucket, output biases.
+std::vector<std::size_t> probeIndices(const NetworkShape& shape, std::span<const Sample> samples, std::mt19937_64& rng) {
+  std::vector<std::size_t> out;
+  for (int k = 0; k < 24; ++k) {
+    const Sample& s = samples[rng() % samples.size()];
+    u16 f[32];
+    const int n = sampleFeatures(s, int(rng() % 2), f);
+    out.push_back(std::size_t(f[rng() % u64(n)]) * shape.hidden + rng() % u64(shape.hidden));
+  }
+  for (int k = 0; k < 8; ++k) out.push_back(shape.ftBiasOffset() + rng() % u64(shape.hidden));
+  for (int k = 0; k < 16; ++k) out.push_back(shape.outWeightsOffset() + rng() % (u64(shape.buckets) * 2 * shape.hidden));
+  for (int k = 0; k < shape.buckets; ++k) out.push_back(shape.outBiasOffset() + k);
+  return out;
+}
+
+class TrainingGradient : public ::testing::TestWithParam<nnue::Activation> {};
+
+TEST_P(TrainingGradient, SparseBackendMatchesFiniteDifferences) {
+  const NetworkShape shape{32, 3, GetParam()};
+  std::mt19937_64 rng(2024);
+  const FloatNetwork net = test::randomTrainedLikeNetwork(shape, rng, 0.5);
+  const std::vector<Sample> samples = test::randomSamples(rng, 240);
+  const LossConfig lc{0.3, 400.0};
+  WorkerPool pool(2);
+  SparseBackend backend(shape, pool);
+  FloatVector grad(shape.paramCount(), 1.0f);
+  const double loss = backend.gradient(net, samples, lc, grad);
+  EXPECT_NEAR(loss, referenceLoss(net, samples, lc), 1e-6 * loss);
+  EXPECT_NEAR(backend.loss(net, samples, lc), loss, 1e-9);
+
+  int checked = 0;
+  for (std::size_t i : probeIndices(shape, samples, rng)) {
+    FloatNetwork plus = net, minus = net;
+    plus.params[i] += 1e-5f;
+    minus.params[i] -= 1e-5f;
+    const double step = double(plus.params[i]) - double(minus.params[i]);
+    const double fd = (referenceLoss(plus, samples, lc) - referenceLoss(minus, samples, lc)) / step;
+    EXPECT_NEAR(grad[i], fd, 2e-3 * std::abs(fd) + 1e-8) << "parameter " << i;
+    checked += std::abs(fd) > 1e-7;
+  }
+  EXPECT_GT(checked, 30);
+  // Rows of inputs no sample uses have an exactly zero gradient.
+  std::vector<char> used(nnue::kInputs, 0);
+  for (const Sample& s : samples)
+    for (int p = 0; p < 2; ++p) {
+      u16 f[32];
+      const int n = sampleFeatures(s, p, f);
+      for (int j = 0; j < n; ++j) used[f[j]] = 1;
+    }
+  for (int f = 0; f < nnue::kInputs; ++f)
+    if (!used[f]) {
+      for (int i = 0; i < shape.hidden; ++i) ASSERT_EQ(grad[std::size_t(f) * shape.hidden + i], 0.0f);
+    }
+}
+
+TEST_P(TrainingGradient, ThreadCountChangesOnlyTheRounding) {
+  const NetworkShape shape{48, 4, GetParam()};
+  std::mt19937_64 rng(5);
+  const FloatNetwork net = test::randomTrainedLikeNetwork(shape, rng);
+  const std::vector<Sample> samples = test::randomSamples(rng, 301);
+  FloatVector one(shape.paramCount()), three(shape.paramCount()), again(shape.paramCount());
+  WorkerPool pool1(1), pool3(3);
+  SparseBackend b1(shape, pool1), b3(shape, pool3);
+  const double l1 = b1.gradient(net, samples, {}, one);
+  const double l3 = b3.gradient(net, samples, {}, three);
+  EXPECT_NEAR(l1, l3, 1e-9);
+  double maxAbs = 0;
+  for (float g : one) maxAbs = std::max(maxAbs, double(std::abs(g)));
+  for (std::size_t i = 0; i < one.size(); ++i) ASSERT_NEAR(one[i], three[i], 1e-5 * maxAbs) << i;
+  // Buffers are left clean: a second call gives the same numbers bit for bit.
+  b3.gradient(net, samples, {}, again);
+  EXPECT_EQ(std::memcmp(three.data(), again.data(), three.size() * sizeof(float)), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Activations, TrainingGradient,
+                         ::testing::Values(nnue::Activation::kSCReLU, nnue::Activation::kCReLU),
+                         [](const auto& tp) { return std::string(activationName(tp.param)); });
+
+TEST(TrainingOptimiser, AdamWFollowsTheFormulaAndClips) {
+  TrainConfig c;
+  c.data = {"unused"};
+  c.shape = {16, 1, nnue::Activation::kSCReLU};
+  c.wd = 0.05;
+  TrainState s;
+  s.config = c;
+  s.net = FloatNetwork(c.shape);
+  const std::size_t n = c.shape.paramCount();
+  s.adamM.assign(n, 0.0f);
+  s.adamV.assign(n, 0.0f);
+  std::mt19937_64 rng(1);
+  for (auto& p : s.net.params) p = float(int(rng() % 2001) - 1000) / 1000.0f;
+  s.net.params[0] = 1.97f;
+  FloatVector grad(n);
+  WorkerPool pool(2);
+  std::vector<double> p(s.net.params.begin(), s.net.params.end()), m(n, 0), v(n, 0);
+  for (int step = 1; step <= 3; ++step) {
+    for (auto& g : grad) g = float(int(rng() % 2001) - 1000) / 1e5f;
+    grad[0] = -1.0f;  // pushes parameter 0 above the clip
+    const double lr = 0.01;
+    adamwStep(s, grad, lr, pool);
+    for (std::size_t i = 0; i < n; ++i) {
+      m[i] = 0.9 * m[i] + 0.1 * grad[i];
+      v[i] = 0.999 * v[i] + 0.001 * double(grad[i]) * grad[i];
+      p[i] = p[i] * (1 - lr * c.wd) -
+             lr / (1 - std::pow(0.9, step)) * m[i] / (std::sqrt(v[i]) / std::sqrt(1 - std::pow(0.999, step)) + 1e-8);
+      p[i] = std::clamp(p[i], -double(nnue::kWeightClip), double(nnue::kWeightClip));
+    }
+    EXPECT_EQ(s.adamStep, u64(step));
+  }
+  for (std::size_t i = 0; i < n; ++i) ASSERT_NEAR(s.net.params[i], p[i], 2e-6) << i;
+  EXPECT_EQ(s.net.params[0], nnue::kWeightClip);
+}
+
+/// Writes `count` random positions (test::randomMaterialPositions) with their material balance
+/// as the score (White's view) and a result that follows it.
+std::string writeMaterialData(const TempDir& dir, const std::string& name, std::size_t count, u64 seed) {
+  std::mt19937_64 rng(seed);
+  const int values[6] = {100, 300, 320, 500, 900, 0};
+  datagen::DataWriter w(dir.file(name));
+  for (const Position& pos : test::randomMaterialPositions(rng, count)) {
+    if (pos.inCheck()) continue;
+    int score = 0;
+    for (int pt = 0; pt < 6; ++pt) score += values[pt] * (pos.count(kWhite, PieceType(pt)) - pos.count(kBlack, PieceType(pt)));
+    const auto wdl = score > 150 ? datagen::kWhiteWin : score < -150 ? datagen::kBlackWin : datagen::kDraw;
+    w.write(datagen::packRecord(pos, std::clamp(score, -2500, 2500), wdl));
+  }
+  w.commit();
+  return dir.file(name);
+}
+
+RunOptions smallRun(const std::string& data, const std::string& outDir) {
+  RunOptions o;
+  o.config.data = {data};
+  o.config.shape = {16, 2, nnue::Activation::kSCReLU};
+  o.config.batch = 128;
+  o.config.superbatchSize = 512;
+  o.config.superbatches = 3;
+  o.config.threads = 2;
+  o.config.lr = 0.01;
+  o.config.valFraction = 0.1;
+  o.outDir = outDir;
+  return o;
+}
+
+TEST(TrainingLearningRate, CosineAndStepDrops) {
+  std::vector<Sample> train(1000);
+  TrainConfig c;
+  c.data = {"x"};
+  c.batch = 100;
+  c.superbatchSize = 500;  // 5 batches per superbatch
+  c.superbatches = 4;
+  c.lr = 0.01;
+  c.lrFinal = 0.0001;
+  TrainState s;
+  s.config = c;
+  s.net = FloatNetwork(c.shape);
+  WorkerPool pool(1);
+  SparseBackend backend(c.shape, pool);
+  {
+    Trainer t(s, train, {}, backend, pool);
+    EXPECT_EQ(t.batchesPerSuperbatch(), 5);
+    EXPECT_DOUBLE_EQ(t.learningRate(0), 0.01);
+    EXPECT_NEAR(t.learningRate(19), 0.0001, 1e-12);
+    for (u64 b = 1; b < 20; ++b) EXPECT_LT(t.learningRate(b), t.learningRate(b - 1));
+  }
+  s.config.lrSchedule = "constant";
+  s.config.lrDropEvery = 2;
+  s.config.lrGamma = 0.5;
+  Trainer t(s, train, {}, backend, pool);
+  EXPECT_DOUBLE_EQ(t.learningRate(9), 0.01);    // superbatch 2 of 4
+  EXPECT_DOUBLE_EQ(t.learningRate(10), 0.005);  // superbatch 3
+  EXPECT_DOUBLE_EQ(t.learningRate(19), 0.005);
+  // A superbatch larger than the data is one pass over it.
+  s.config.superbatchSize = 1'000'000;
+  EXPECT_EQ(Trainer(s, train, {}, backend, pool).batchesPerSuperbatch(), 10);
+}
+
+TEST(TrainingCheckpoint, RoundTripKeepsEverything) {
+  TrainConfig c;
+  c.data = {"a.janusdat", "b.janusdat.zst"};
+  c.shape = {32, 3, nnue::Activation::kCReLU};
+  c.lr = 0.0023;
+  c.seed = 99;
+  std::vector<Sample> train(10);
+  TrainState s = initialState(c, train);
+  std::mt19937_64 rng(4);
+  for (auto& m : s.adamM) m = float(rng() % 1000) / 7.0f;
+  for (auto& v : s.adamV) v = float(rng() % 1000) / 3.0f;
+  s.adamStep = 1234;
+  s.superbatch = 2;
+  s.streamPos = 987654321;
+  s.seconds = 12.5;
+  s.metrics = {{1, 100, 0.05, std::nan(""), 0.001, 6.0}, {2, 200, 0.04, 0.045, 0.0009, 12.5}};
+  const TrainState r = parseCheckpoint(checkpointBytes(s), "mem");
+  EXPECT_EQ(configToMap(r.config), configToMap(c));
+  EXPECT_EQ(r.net.shape, c.shape);
+  EXPECT_EQ(std::memcmp(r.net.params.data(), s.net.params.data(), s.net.params.size() * 4), 0);
+  EXPECT_EQ(std::memcmp(r.adamM.data(), s.adamM.data(), s.adamM.size() * 4), 0);
+  EXPECT_EQ(std::memcmp(r.adamV.data(), s.adamV.data(), s.adamV.size() * 4), 0);
+  EXPECT_EQ(r.adamStep, 1234u);
+  EXPECT_EQ(r.superbatch, 2);
+  EXPECT_EQ(r.streamPos, 987654321u);
+  EXPECT_EQ(r.dataHash, s.dataHash);
+  EXPECT_EQ(r.trainCount, 10u);
+  ASSERT_EQ(r.metrics.size(), 2u);
+  EXPECT_TRUE(std::isnan(r.metrics[0].valLoss));
+  EXPECT_EQ(r.metrics[1].valLoss, 0.045);
+  EXPECT_EQ(r.metrics[1].positions, 200u);
+}
+
+TEST(TrainingCheckpoint, RejectsTruncatedCorruptedAndMismatched) {
+  TrainConfig c;
+  c.data = {"a"};
+  c.shape = {16, 1, nnue::Activation::kSCReLU};
+  std::vector<Sample> train(3);
+  TrainState s = initialState(c, train);
+  const std::vector<unsigned char> good = checkpointBytes(s);
+
+  auto truncated = good;
+  truncated.resize(truncated.size() - 100);
+  EXPECT_NE(errorOf([&] { (void)parseCheckpoint(truncated, "ck"); }).find("truncated"), std::string::npos);
+  truncated.resize(20);
+  EXPECT_NE(errorOf([&] { (void)parseCheckpoint(truncated, "ck"); }).find("truncated"), std::string::npos);
+  auto corrupted = good;
+  corrupted[good.size() / 2] ^= 0x40;
+  EXPECT_NE(errorOf([&] { (void)parseCheckpoint(corrupted, "ck"); }).find("checksum"), std::string::npos);
+  auto magic = good;
+  magic[0] = 'X';
+  EXPECT_NE(errorOf([&] { (void)parseCheckpoint(magic, "ck"); }).find("not a train-nnue checkpoint"), std::string::npos);
+  auto version = good;
+  version[8] = 2;
+  EXPECT_NE(errorOf([&] { (void)parseCheckpoint(version, "ck"); }).find("version 2"), std::string::npos);
+  // Weights of one shape under the configuration of another.
+  TrainState mismatched = s;
+  mismatched.config.shape.hidden = 32;
+  const std::string e = errorOf([&] { (void)parseCheckpoint(checkpointBytes(mismatched), "ck"); });
+  EXPECT_NE(e.find("does not match"), std::string::npos) << e;
+  EXPECT_NE(errorOf([] { (void)readCheckpoint("/nonexistent/checkpoint.bin"); }).find("cannot open"), std::string::npos);
+}
+
+TEST(TrainingRun, ResumeContinuesBitIdenticallyAndWritesTheOutputs) {
+  TempDir dir;
+  const std::string data = writeMaterialData(dir, "d.janusdat", 1500, 1);
+  std::ostringstream log, progress;
+  const RunResult full = runTraining(smallRun(data, dir.file("full")), log, progress);
+  ASSERT_EQ(full.state.superbatch, 3);
+  ASSERT_FALSE(full.netPath.empty());
+  EXPECT_EQ(full.state.metrics.size(), 3u);
+  EXPECT_NE(progress.str().find("superbatch 3/3"), std::string::npos) << progress.str();
+  EXPECT_NE(log.str().find("positions/s"), std::string::npos) << log.str();
+
+  RunOptions first = smallRun(data, dir.file("split"));
+  first.stopAfter = 1;
+  const RunResult part = runTraining(first, log, progress);
+  EXPECT_EQ(part.state.superbatch, 1);
+  EXPECT_TRUE(part.netPath.empty());
+  EXPECT_TRUE(fs::exists(dir.file("split/checkpoint.bin")));
+  RunOptions resume;
+  resume.resume = true;
+  resume.outDir = dir.file("split");
+  const RunResult rest = runTraining(resume, log, progress);
+  ASSERT_EQ(rest.state.superbatch, 3);
+  EXPECT_EQ(std::memcmp(rest.state.net.params.data(), full.state.net.params.data(), full.state.net.params.size() * 4), 0);
+  EXPECT_EQ(rest.state.adamStep, full.state.adamStep);
+  ASSERT_EQ(rest.state.metrics.size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(rest.state.metrics[i].trainLoss, full.state.metrics[i].trainLoss);
+    EXPECT_EQ(rest.state.metrics[i].valLoss, full.state.metrics[i].valLoss);
+  }
+  EXPECT_EQ(fs::path(rest.netPath).filename(), fs::path(full.netPath).filename());
+
+  // Outputs.
+  const std::string csv = readRaw(dir.file("split/metrics.csv"));
+  EXPECT_EQ(csv.rfind("superbatch,positions,train_loss,val_loss,lr,seconds\n", 0), 0u) << csv;
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 4);
+  const std::string svg = readRaw(dir.file("split/loss.svg"));
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find(">superbatch<"), std::string::npos);
+  EXPECT_NE(svg.find("loss (mean squared error)"), std::string::npos);
+  EXPECT_NE(svg.find(">validation<"), std::string::npos);
+  EXPECT_EQ(std::count(svg.begin(), svg.end(), '<') , std::count(svg.begin(), svg.end(), '>'));
+}
+
+TEST(TrainingRun, ResumeChecksTheOptionsAndTheData) {
+  TempDir dir;
+  const std::string data = writeMaterialData(dir, "d.janusdat", 800, 2);
+  const std::string other = writeMaterialData(dir, "e.janusdat", 800, 3);
+  std::ostringstream log;
+  RunOptions resume;
+  resume.resume = true;
+  resume.outDir = dir.file("run");
+  EXPECT_NE(errorOf([&] { runTraining(resume, log, log); }).find("no checkpoint"), std::string::npos);
+
+  RunOptions first = smallRun(data, dir.file("run"));
+  first.stopAfter = 1;
+  runTraining(first, log, log);
+  EXPECT_NE(errorOf([&] { runTraining(first, log, log); }).find("--resume"), std::string::npos);
+
+  RunOptions changed = resume;
+  changed.config.lr = 0.5;
+  changed.config.shape.hidden = 32;
+  changed.given = {"lr", "hidden"};
+  const std::string e = errorOf([&] { runTraining(changed, log, log); });
+  EXPECT_NE(e.find("--lr 0.5 (checkpoint: 0.01)"), std::string::npos) << e;
+  EXPECT_NE(e.find("--hidden 32"), std::string::npos) << e;
+
+  RunOptions otherData = resume;
+  otherData.config.data = {other};
+  otherData.given = {"data"};
+  EXPECT_NE(errorOf([&] { runTraining(otherData, log, log); }).find("training data differ"), std::string::npos);
+
+  // More superbatches may be asked for; the run continues from the checkpoint.
+  RunOptions longer = resume;
+  longer.config.superbatches = 4;
+  longer.given = {"superbatches"};
+  longer.stopAfter = 1;
+  EXPECT_EQ(runTraining(longer, log, log).state.superbatch, 2);
+}
+
+TEST(TrainingRun, LearnsMaterialAndExportsAValidNetwork) {
+  TempDir dir;
+  const std::string data = writeMaterialData(dir, "d.janusdat", 3000, 5);
+  RunOptions o = smallRun(data, dir.file("run"));
+  o.config.shape = {32, 1, nnue::Activation::kSCReLU};
+  o.config.loss.lambda = 0.0;
+  o.config.superbatches = 6;
+  o.config.superbatchSize = 2048;
+  o.config.batch = 256;
+  o.config.lr = 0.02;
+  o.config.lrFinal = 0.001;
+  o.description = "unit-test-net-with-long-name";
+  std::ostringstream log;
+  const RunResult r = runTraining(o, log, log);
+  ASSERT_EQ(r.state.metrics.size(), 6u);
+  EXPECT_LT(r.state.metrics.back().valLoss, 0.5 * r.state.metrics.front().valLoss) << log.str();
+
+  // The final network: named by its content hash, a header that validates, readable by the engine.
+  const std::string bytes = readRaw(r.netPath);
+  ASSERT_GT(bytes.size(), sizeof(nnue::NetHeader));
+  nnue::NetHeader h;
+  std::memcpy(&h, bytes.data(), sizeof h);
+  EXPECT_EQ(std::memcmp(h.magic, nnue::kNetMagic, 8), 0);
+  EXPECT_EQ(h.version, nnue::kNetVersion);
+  EXPECT_EQ(h.hidden, 32);
+  EXPECT_EQ(h.outputBuckets, 1);
+  EXPECT_EQ(h.activation, u8(nnue::Activation::kSCReLU));
+  EXPECT_EQ(h.archId, nnue::architectureId(nnue::Activation::kSCReLU, 32, 1));
+  EXPECT_EQ(h.payloadBytes, nnue::payloadBytes(32, 1));
+  EXPECT_EQ(bytes.size(), sizeof h + h.payloadBytes);
+  const auto* payload = reinterpret_cast<const unsigned char*>(bytes.data()) + sizeof h;
+  EXPECT_EQ(h.contentHash, nnue::fnv1a64(std::span(payload, std::size_t(h.payloadBytes))));
+  EXPECT_EQ(fs::path(r.netPath).filename().string(), netFileName(h.contentHash));
+  EXPECT_EQ(std::string(h.description, 16), "unit-test-net-wi");
+  const auto engineNet = nnue::Network::fromFile(r.netPath);
+  EXPECT_EQ(engineNet->hidden(), 32);
+  EXPECT_EQ(engineNet->contentHash(), h.contentHash);
+
+  // The trained net knows that a queen is worth a lot (side to move's view).
+  const Position upQueen = Position::fromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1");
+  const Position downQueen = Position::fromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1");
+  EXPECT_GT(evaluateFloat(r.state.net, sampleFromPosition(upQueen)), 200.0f);
+  EXPECT_LT(evaluateFloat(r.state.net, sampleFromPosition(downQueen)), -200.0f);
+
+  // --export of the checkpoint writes the same network.
+  std::ostringstream out;
+  const std::string exported = exportCheckpoint(dir.file("run/checkpoint.bin"), dir.file("exported.jnn"),
+                                                "unit-test-net-with-long-name", out);
+  EXPECT_EQ(readRaw(exported), bytes);
+}
+
+}  // namespace
+}  // namespace janus::training

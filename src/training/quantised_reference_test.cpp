@@ -1,0 +1,172 @@
+// Tests of quantisation and the scalar quantised reference: the integer formula against exact
+// arithmetic, quantised against float evaluations, the engine's inference against the reference,
+// and network files (round trip, rejection of damaged files).
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "nnue/format.h"
+#include "nnue/network.h"
+#include "training/nnue_export.h"
+#include "training/quantised_reference.h"
+#include "training/test_support.h"
+#include "util/error.h"
+
+namespace janus::training {
+namespace {
+
+std::string errorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+/// The quantised network's value in exact (double) arithmetic, without the integer truncations.
+double exactQuantisedEval(const QuantisedNetwork& q, std::span<const PieceSquare> pieces, int stm) {
+  std::vector<std::int32_t> acc[2];
+  quantisedAccumulators(q, pieces, stm, acc[0], acc[1]);
+  const int bucket = nnue::outputBucket(int(pieces.size()), q.buckets);
+  double out = double(q.outBias[bucket]) / (nnue::kQA * nnue::kQB);
+  for (int side = 0; side < 2; ++side)
+    for (int i = 0; i < q.hidden; ++i) {
+      const double c = std::clamp(acc[side][i], 0, nnue::kQA) / double(nnue::kQA);
+      const double a = q.activation == nnue::Activation::kSCReLU ? c * c : c;
+      out += a * q.outWeights[std::size_t(bucket) * 2 * q.hidden + side * q.hidden + i] / nnue::kQB;
+    }
+  return out * nnue::kEvalScale;
+}
+
+/// Standard deviation (centipawns) of float - quantised predicted from the rounding of the weights
+/// to steps of 1/QA (feature transformer: each accumulator carries the error of pieces + 1 rows)
+/// and 1/QB (output weights), each error uniform with variance step^2 / 12.
+double predictedRoundingSigma(const FloatNetwork& net, std::span<const PieceSquare> pieces, int stm) {
+  const int n = net.shape.hidden;
+  std::vector<double> acc[2] = {std::vector<double>(net.ftBias(), net.ftBias() + n),
+                                std::vector<double>(net.ftBias(), net.ftBias() + n)};
+  for (const PieceSquare& p : pieces)
+    for (int side = 0; side < 2; ++side) {
+      const float* row = net.ftRow(nnue::featureIndex(side == 0 ? stm : stm ^ 1, p.color, p.type, p.square));
+      for (int i = 0; i < n; ++i) acc[side][i] += row[i];
+    }
+  const bool screlu = net.shape.activation == nnue::Activation::kSCReLU;
+  const float* w = net.outWeights(nnue::outputBucket(int(pieces.size()), net.shape.buckets));
+  const double accVar = double(pieces.size() + 1) / (12.0 * nnue::kQA * nnue::kQA);
+  const double outVar = 1.0 / (12.0 * nnue::kQB * nnue::kQB);
+  double var = 0;
+  for (int side = 0; side < 2; ++side)
+    for (int i = 0; i < n; ++i) {
+      const double x = acc[side][i], c = std::clamp(x, 0.0, 1.0);
+      const double a = screlu ? c * c : c;
+      const double slope = (x > 0 && x < 1) ? (screlu ? 2 * x : 1.0) : 0.0;
+      var += a * a * outVar + slope * slope * w[side * n + i] * w[side * n + i] * accVar;
+    }
+  return nnue::kEvalScale * std::sqrt(var);
+}
+
+struct Case {
+  int hidden, buckets;
+  nnue::Activation activation;
+};
+
+class TrainingQuantised : public ::testing::TestWithParam<Case> {};
+
+TEST_P(TrainingQuantised, IntegerFormulaFloatAndEngineAgree) {
+  const Case c = GetParam();
+  const NetworkShape shape{c.hidden, c.buckets, c.activation};
+  std::mt19937_64 rng(77 + c.hidden);
+  const FloatNetwork net = test::randomTrainedLikeNetwork(shape, rng, 4.0 / std::sqrt(double(c.hidden)));
+  const QuantisedNetwork q = quantise(net, "test");
+  const auto engine = nnue::Network::fromBytes(netFileBytes(q), "test net");
+  double sumDiff = 0, maxDiff = 0, sumRatio = 0, maxRatio = 0, sumSigma = 0;
+  int n = 0;
+  for (const Position& pos : test::randomPositions(rng, 300)) {
+    const Sample s = sampleFromPosition(pos);
+    PieceSquare pieces[32];
+    const auto ps = std::span<const PieceSquare>(pieces, std::size_t(samplePieces(s, pieces)));
+    const int quantised = evaluateQuantised(q, ps, s.stm);
+    // 1. The integer formula only truncates: within 1 cp (final division) + 400 / (QA QB) of exact.
+    EXPECT_NEAR(quantised, exactQuantisedEval(q, ps, s.stm), 1.0 + 400.0 / (255 * 64) + 1e-9) << pos.fen();
+    // 2. The engine's SIMD output layer on int16 accumulators gives the same integer.
+    std::vector<std::int32_t> acc[2];
+    quantisedAccumulators(q, ps, s.stm, acc[0], acc[1]);
+    std::vector<std::int16_t> a16[2];
+    for (int side = 0; side < 2; ++side) a16[side].assign(acc[side].begin(), acc[side].end());
+    EXPECT_EQ(engine->output(a16[0].data(), a16[1].data(), nnue::outputBucket(int(ps.size()), c.buckets)), quantised);
+    // 3. Float against quantised: within the rounding noise that the quantisation steps predict.
+    const double d = std::abs(double(evaluateFloat(net, ps, s.stm)) - quantised);
+    const double sigma = predictedRoundingSigma(net, ps, s.stm);
+    sumDiff += d;
+    maxDiff = std::max(maxDiff, d);
+    sumRatio += d / (sigma + 1.0);
+    maxRatio = std::max(maxRatio, d / (sigma + 1.0));
+    sumSigma += sigma;
+    ++n;
+  }
+  std::cout << "  " << shape.hidden << "x" << shape.buckets << " " << activationName(shape.activation)
+            << ": |float - quantised| mean " << sumDiff / n << " cp, max " << maxDiff << " cp; predicted sigma mean "
+            << sumSigma / n << " cp; |d| / (sigma + 1 cp) mean " << sumRatio / n << ", max " << maxRatio << "\n";
+  // A normal error has E|d| = 0.8 sigma; the final integer division adds up to 1 cp.
+  EXPECT_LT(sumRatio / n, 1.0);
+  EXPECT_LT(maxRatio, 4.5);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, TrainingQuantised,
+                         ::testing::Values(Case{32, 1, nnue::Activation::kSCReLU}, Case{64, 4, nnue::Activation::kCReLU},
+                                           Case{256, 8, nnue::Activation::kSCReLU}, Case{128, 3, nnue::Activation::kCReLU}),
+                         [](const auto& tp) {
+                           return std::to_string(tp.param.hidden) + "x" + std::to_string(tp.param.buckets) +
+                                  activationName(tp.param.activation);
+                         });
+
+TEST(TrainingNetFile, RoundTripAndRejection) {
+  std::mt19937_64 rng(9);
+  const NetworkShape shape{32, 2, nnue::Activation::kCReLU};
+  FloatNetwork net = test::randomTrainedLikeNetwork(shape, rng);
+  net.params[0] = 500.0f;                         // saturates to int16
+  net.params[shape.outWeightsOffset()] = -3.0f;   // outside the clip: clamped to -127
+  const QuantisedNetwork q = quantise(net, "round\ntrip");
+  EXPECT_EQ(q.ftWeights[0], 32767);
+  EXPECT_EQ(q.outWeights[0], -127);
+  EXPECT_EQ(std::string(q.description, 10), "round?trip");
+  const std::vector<unsigned char> bytes = netFileBytes(q);
+  ASSERT_EQ(bytes.size(), sizeof(nnue::NetHeader) + nnue::payloadBytes(32, 2));
+  const QuantisedNetwork back = parseNetFile(bytes, "mem");
+  EXPECT_EQ(back.ftWeights, q.ftWeights);
+  EXPECT_EQ(back.ftBias, q.ftBias);
+  EXPECT_EQ(back.outWeights, q.outWeights);
+  EXPECT_EQ(back.outBias, q.outBias);
+  EXPECT_EQ(back.activation, q.activation);
+
+  auto damaged = bytes;
+  damaged[200] ^= 1;
+  EXPECT_NE(errorOf([&] { (void)parseNetFile(damaged, "mem"); }).find("corrupted"), std::string::npos);
+  damaged = bytes;
+  damaged.resize(damaged.size() - 3);
+  EXPECT_NE(errorOf([&] { (void)parseNetFile(damaged, "mem"); }).find("truncated"), std::string::npos);
+  damaged = bytes;
+  damaged[24] ^= 1;  // archId
+  EXPECT_NE(errorOf([&] { (void)parseNetFile(damaged, "mem"); }).find("architecture id"), std::string::npos);
+  damaged = bytes;
+  damaged[1] = 'X';
+  EXPECT_NE(errorOf([&] { (void)parseNetFile(damaged, "mem"); }).find("not a Janus NNUE network"), std::string::npos);
+
+  // dequantise(quantise(w)) is within half a quantisation step of w (inside the clip).
+  const FloatNetwork original = test::randomTrainedLikeNetwork(shape, rng);
+  const FloatNetwork d = dequantise(quantise(original, ""));
+  ASSERT_EQ(d.shape, shape);
+  for (std::size_t i = 0; i < shape.paramCount(); ++i) {
+    const double step = i < shape.outWeightsOffset() ? 1.0 / nnue::kQA
+                        : i < shape.outBiasOffset()  ? 1.0 / nnue::kQB
+                                                     : 1.0 / (nnue::kQA * nnue::kQB);
+    ASSERT_NEAR(d.params[i], original.params[i], 0.5 * step + 1e-6) << i;
+  }
+}
+
+}  // namespace
+}  // namespace janus::training

@@ -1,0 +1,334 @@
+// One train-nnue run and its output files (train_run.h).
+
+#include "training/train_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "training/checkpoint.h"
+#include "training/nnue_export.h"
+#include "tune/tuner.h"
+#include "util/error.h"
+#include "util/zstd_stream.h"
+
+namespace janus::training {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void writeText(const std::string& path, const std::string& text) {
+  OutputFile out(path, false);
+  out << text;
+  out.commit();
+}
+
+std::string lossText(double v) { return std::isnan(v) ? "-" : fmt::format("{:.6f}", v); }
+
+std::string speedText(double perSecond) {
+  if (perSecond >= 1e6) return fmt::format("{:.2f}M", perSecond / 1e6);
+  if (perSecond >= 1e3) return fmt::format("{:.1f}k", perSecond / 1e3);
+  return fmt::format("{:.0f}", perSecond);
+}
+
+std::string defaultDescription(const std::string& dir) {
+  std::string name = fs::path(dir).lexically_normal().filename().string();
+  if (name.empty() || name == "." || name == "..") name = fs::absolute(dir).lexically_normal().filename().string();
+  return name.substr(0, 16);
+}
+
+/// The configuration to run with: the options as given, or on --resume the checkpoint's with
+/// the explicitly given options checked against it.
+TrainConfig mergeResumeConfig(const RunOptions& o, const TrainState& saved, std::ostream& out) {
+  std::map<std::string, std::string> merged = configToMap(saved.config);
+  const std::map<std::string, std::string> mine = configToMap(o.config);
+  std::vector<std::string> conflicts;
+  for (const std::string& key : o.given) {
+    auto it = mine.find(key);
+    if (it == mine.end() || merged[key] == it->second) continue;
+    if (resumableKeys().contains(key)) {
+      out << fmt::format("resume: --{} {} (checkpoint: {})\n", key, it->second, merged[key]);
+      merged[key] = it->second;
+    } else {
+      conflicts.push_back(fmt::format("--{} {} (checkpoint: {})", key, it->second, merged[key]));
+    }
+  }
+  if (!conflicts.empty()) {
+    std::string list;
+    for (const auto& c : conflicts) list += (list.empty() ? "" : ", ") + c;
+    throw Error(fmt::format("--resume: options differ from the checkpoint's: {}; only --superbatches, --threads, "
+                            "--backend, --torch-input and the data paths may change",
+                            list));
+  }
+  TrainConfig c = configFromMap(merged);
+  validateConfig(c);
+  if (c.superbatches < saved.superbatch)
+    throw Error(fmt::format("--resume: --superbatches {} is below the {} superbatches already done", c.superbatches,
+                            saved.superbatch));
+  if (c.threads != saved.config.threads)
+    out << fmt::format("note: {} threads instead of the checkpoint's {}: the run continues, but not bit-identically\n",
+                       c.threads, saved.config.threads);
+  return c;
+}
+
+}  // namespace
+
+std::string metricsCsv(const std::vector<MetricsRow>& rows) {
+  std::string s = "superbatch,positions,train_loss,val_loss,lr,seconds\n";
+  auto num = [](double v) { return std::isnan(v) ? std::string("nan") : fmt::format("{:.8g}", v); };
+  for (const MetricsRow& r : rows)
+    s += fmt::format("{},{},{},{},{},{:.3f}\n", r.superbatch, r.positions, num(r.trainLoss), num(r.valLoss), num(r.lr),
+                     r.seconds);
+  return s;
+}
+
+std::string lossSvg(const std::vector<MetricsRow>& rows, const std::string& title) {
+  constexpr double kWidth = 720, kHeight = 440, kLeft = 90, kRight = 24, kTop = 44, kBottom = 64;
+  const double plotW = kWidth - kLeft - kRight, plotH = kHeight - kTop - kBottom;
+  double lo = INFINITY, hi = -INFINITY;
+  for (const MetricsRow& r : rows)
+    for (double v : {r.trainLoss, r.valLoss})
+      if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+  if (!std::isfinite(lo)) lo = 0, hi = 1;
+  if (hi - lo < 1e-9) lo -= 0.5e-3, hi += 0.5e-3;
+  const double pad = 0.05 * (hi - lo);
+  lo -= pad;
+  hi += pad;
+  const int xMax = std::max(1, rows.empty() ? 1 : rows.back().superbatch);
+  auto px = [&](double sb) { return kLeft + plotW * sb / xMax; };
+  auto py = [&](double v) { return kTop + plotH * (hi - v) / (hi - lo); };
+  auto niceStep = [](double range, int target) {
+    const double raw = range / target, mag = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+      if (raw <= m * mag) return m * mag;
+    return 10 * mag;
+  };
+  auto escape = [](const std::string& t) {
+    std::string e;
+    for (char c : t) e += c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '>' ? "&gt;" : std::string(1, c);
+    return e;
+  };
+
+  std::string s = fmt::format(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text x=\"{2}\" y=\"24\" text-anchor=\"middle\" font-size=\"15\">{3}</text>\n",
+      kWidth, kHeight, kLeft + plotW / 2, escape(title));
+  // Grid and tick labels.
+  const double yStep = niceStep(hi - lo, 6);
+  for (double v = std::ceil(lo / yStep) * yStep; v <= hi + 1e-12; v += yStep)
+    s += fmt::format(
+        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"#ddd\"/>"
+        "<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\">{5:.4g}</text>\n",
+        kLeft, kLeft + plotW, py(v), kLeft - 6, py(v) + 4, v);
+  const double xStep = std::max(1.0, niceStep(xMax, 8));
+  for (double x = 0; x <= xMax + 1e-9; x += xStep)
+    s += fmt::format(
+        "<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#ddd\"/>"
+        "<text x=\"{0:.1f}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
+        px(x), kTop, kTop + plotH, kTop + plotH + 18, int(x));
+  // Axes and their labels.
+  s += fmt::format(
+      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"black\"/>\n"
+      "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">superbatch</text>\n"
+      "<text transform=\"translate(22 {}) rotate(-90)\" text-anchor=\"middle\">loss (mean squared error)</text>\n",
+      kLeft, kTop, plotW, plotH, kLeft + plotW / 2, kHeight - 18, kTop + plotH / 2);
+  // The two series.
+  struct Series {
+    const char* name;
+    const char* color;
+    double MetricsRow::*field;
+  };
+  const Series series[] = {{"train", "#1f77b4", &MetricsRow::trainLoss}, {"validation", "#ff7f0e", &MetricsRow::valLoss}};
+  int legend = 0;
+  for (const Series& se : series) {
+    std::string points;
+    int count = 0;
+    for (const MetricsRow& r : rows)
+      if (std::isfinite(r.*se.field)) {
+        points += fmt::format("{:.1f},{:.1f} ", px(r.superbatch), py(r.*se.field));
+        ++count;
+      }
+    if (count == 0) continue;
+    s += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", se.color, points);
+    if (count <= 60)
+      for (const MetricsRow& r : rows)
+        if (std::isfinite(r.*se.field))
+          s += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.5\" fill=\"{}\"/>\n", px(r.superbatch),
+                           py(r.*se.field), se.color);
+    const double ly = kTop + 16 + 18 * legend++;
+    s += fmt::format(
+        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2}\" y2=\"{2}\" stroke=\"{3}\" stroke-width=\"2\"/>"
+        "<text x=\"{4}\" y=\"{5}\">{6}</text>\n",
+        kLeft + plotW - 120, kLeft + plotW - 96, ly, se.color, kLeft + plotW - 90, ly + 4, se.name);
+  }
+  s += "</svg>\n";
+  return s;
+}
+
+QuantisationError quantisationError(const FloatNetwork& net, std::span<const Sample> samples) {
+  const QuantisedNetwork q = quantise(net, "");
+  QuantisationError e;
+  PieceSquare pieces[32];
+  double sum = 0;
+  for (const Sample& s : samples) {
+    const int n = samplePieces(s, pieces);
+    const std::span<const PieceSquare> ps(pieces, std::size_t(n));
+    const double d = std::abs(double(evaluateFloat(net, ps, s.stm)) - evaluateQuantised(q, ps, s.stm));
+    sum += d;
+    e.maxCp = std::max(e.maxCp, d);
+  }
+  e.positions = samples.size();
+  e.meanCp = samples.empty() ? 0.0 : sum / double(samples.size());
+  return e;
+}
+
+RunResult runTraining(const RunOptions& o, std::ostream& out, std::ostream& progress) {
+  using Clock = std::chrono::steady_clock;
+  const auto tStart = Clock::now();
+  auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  if (o.outDir.empty()) throw Error("train-nnue: --out-dir must not be empty");
+  const std::string checkpointPath = (fs::path(o.outDir) / "checkpoint.bin").string();
+
+  // 1. Configuration: the options, or the checkpoint's on --resume.
+  RunResult result;
+  TrainState& state = result.state;
+  TrainConfig config = o.config;
+  if (o.resume) {
+    if (!fs::exists(checkpointPath))
+      throw Error(fmt::format("--resume: no checkpoint '{}' (run without --resume to start)", checkpointPath));
+    state = readCheckpoint(checkpointPath);
+    config = mergeResumeConfig(o, state, out);
+    out << fmt::format("resuming '{}' after superbatch {}/{}\n", checkpointPath, state.superbatch, config.superbatches);
+  } else {
+    validateConfig(config);
+    if (fs::exists(checkpointPath))
+      throw Error(fmt::format("'{}' already holds a checkpoint.bin: continue it with --resume or choose another --out-dir",
+                              o.outDir));
+  }
+  WorkerPool pool(config.threads);
+  BackendOptions backendOptions{config.shape, config.threads, config.torchInput};
+  std::unique_ptr<GradientBackend> backend = makeBackend(config.backend, backendOptions, pool);
+  fs::create_directories(o.outDir);
+
+  // 2. Data.
+  LoadOptions load;
+  load.files = config.data;
+  load.validationFiles = config.validation;
+  load.validationFraction = config.valFraction;
+  load.maxScore = config.maxScore;
+  load.seed = config.seed;
+  load.limit = config.limit;
+  load.keepNoisy = config.keepNoisy;
+  out << fmt::format("loading {} training file(s){}\n", load.files.size(),
+                     load.validationFiles.empty() ? fmt::format(", validation: {} of the games", config.valFraction)
+                                                  : fmt::format(" and {} validation file(s)", load.validationFiles.size()));
+  LoadedSamples data = loadSamples(load);
+  out << describeLoad(data.stats);
+  out << fmt::format("loaded in {} ({:.0f} MiB)\n", tune::formatDuration(since(tStart)),
+                     double((data.train.size() + data.validation.size()) * sizeof(Sample)) / (1 << 20));
+  if (data.train.empty()) throw Error("train-nnue: no training positions left after filtering");
+  out << fmt::format("score -> result fit on the training data: sigmoid(score / S) predicts the result best at S = "
+                     "{:.0f} cp (--sigmoid-scale {})\n",
+                     fitSigmoidScale(data.train), config.loss.sigmoidScale);
+  result.trainPositions = data.train.size();
+  result.validationPositions = data.validation.size();
+
+  // 3. State: fresh or restored (then the data must be the checkpoint's).
+  if (o.resume) {
+    const u64 hash = hashSamples(data.train);
+    if (hash != state.dataHash || data.train.size() != state.trainCount)
+      throw Error(fmt::format("--resume: the training data differ from the checkpoint's ({} positions, hash {:016x}; "
+                              "now {} positions, hash {:016x}): resume needs the same files, filters and seed",
+                              state.trainCount, state.dataHash, data.train.size(), hash));
+    state.config = config;
+  } else {
+    state = initialState(config, data.train);
+  }
+
+  Trainer trainer(state, data.train, data.validation, *backend, pool);
+  out << fmt::format(
+      "network {} ({} parameters); backend {} with {} thread(s)\n"
+      "batch {} x {} batches per superbatch ({} positions), {} superbatches; AdamW lr {} ({}{}{}), wd {}\n"
+      "loss: (sigmoid(out*{}/{}) - ({} * result + {} * sigmoid(score/{})))^2\n",
+      describeShape(config.shape), config.shape.paramCount(), backend->name(), config.threads, trainer.batchSize(),
+      trainer.batchesPerSuperbatch(), u64(trainer.batchSize()) * u64(trainer.batchesPerSuperbatch()), config.superbatches,
+      config.lr, config.lrSchedule,
+      config.lrSchedule == "cosine" ? fmt::format(" to {}", config.lrFinal) : std::string(),
+      config.lrDropEvery > 0 ? fmt::format(", x{} every {} superbatches", config.lrGamma, config.lrDropEvery) : std::string(),
+      config.wd, nnue::kEvalScale, config.loss.sigmoidScale, config.loss.lambda, 1 - config.loss.lambda,
+      config.loss.sigmoidScale);
+  out << std::flush;
+  if (!o.resume && !data.validation.empty())
+    out << fmt::format("start: validation loss {}\n", lossText(trainer.validationLoss())) << std::flush;
+
+  // 4. Superbatches.
+  const std::string description = o.description.empty() ? defaultDescription(o.outDir) : o.description;
+  const std::string title = fmt::format("train-nnue {}: {}", description, describeShape(config.shape));
+  const int firstSuperbatch = state.superbatch;
+  const auto tSession = Clock::now();
+  double trainSeconds = 0;
+  u64 trainedPositions = 0;
+  while (state.superbatch < config.superbatches && (o.stopAfter <= 0 || state.superbatch - firstSuperbatch < o.stopAfter)) {
+    const int k = state.superbatch + 1;
+    auto lastDraw = Clock::now() - std::chrono::seconds(1);
+    const MetricsRow row = trainer.runSuperbatch([&](const BatchProgress& b) {
+      if (!o.tty || since(lastDraw) < 0.25) return;  // redraw at most 4 times a second
+      lastDraw = Clock::now();
+      progress << fmt::format("\rsuperbatch {}/{}  batch {}/{}  train {}  {} pos/s\x1b[K", k, config.superbatches,
+                              b.batch, b.batches, lossText(b.loss), speedText(b.positionsPerSecond))
+               << std::flush;
+    });
+    trainSeconds += trainer.lastTrainSeconds();
+    trainedPositions += u64(trainer.batchSize()) * u64(trainer.batchesPerSuperbatch());
+    writeCheckpoint(state, checkpointPath);
+    writeText((fs::path(o.outDir) / "metrics.csv").string(), metricsCsv(state.metrics));
+    writeText((fs::path(o.outDir) / "loss.svg").string(), lossSvg(state.metrics, title));
+    const int done = state.superbatch - firstSuperbatch;
+    const double eta = since(tSession) / done * (config.superbatches - state.superbatch);
+    progress << fmt::format("{}superbatch {}/{}  train {}  val {}  lr {:.3g}  {} pos/s  elapsed {}  ETA {}{}\n",
+                            o.tty ? "\r" : "", k, config.superbatches, lossText(row.trainLoss), lossText(row.valLoss),
+                            row.lr, speedText(trainer.lastPositionsPerSecond()), tune::formatDuration(state.seconds),
+                            tune::formatDuration(eta), o.tty ? "\x1b[K" : "")
+             << std::flush;
+  }
+  result.positionsPerSecond = trainSeconds > 0 ? double(trainedPositions) / trainSeconds : 0.0;
+  if (trainedPositions > 0)
+    out << fmt::format("speed: {:.0f} positions/s ({} positions in {:.2f} s of training steps; backend {}, {} threads)\n",
+                       result.positionsPerSecond, trainedPositions, trainSeconds, backend->name(), config.threads);
+
+  // 5. The quantised network, once the run is complete.
+  if (state.superbatch < config.superbatches) {
+    out << fmt::format("stopped after superbatch {}/{}: continue with --resume --out-dir {}\n", state.superbatch,
+                       config.superbatches, o.outDir);
+    return result;
+  }
+  const QuantisedNetwork q = quantise(state.net, description);
+  result.netPath = writeNetFile(q, o.outDir + "/");
+  const std::span<const Sample> check = data.validation.empty() ? std::span<const Sample>(data.train)
+                                                                : std::span<const Sample>(data.validation);
+  const QuantisationError qe = quantisationError(state.net, check.first(std::min<std::size_t>(check.size(), 2000)));
+  out << fmt::format("wrote {} ({}, description '{}'); quantised vs float eval over {} positions: mean {:.2f} cp, "
+                     "max {:.2f} cp\n",
+                     result.netPath, describeShape(config.shape), description, qe.positions, qe.meanCp, qe.maxCp);
+  return result;
+}
+
+std::string exportCheckpoint(const std::string& checkpointPath, const std::string& output,
+                             const std::string& description, std::ostream& out) {
+  const TrainState state = readCheckpoint(checkpointPath);
+  const std::string desc =
+      description.empty() ? defaultDescription(fs::path(checkpointPath).parent_path().string()) : description;
+  const QuantisedNetwork q = quantise(state.net, desc);
+  const std::string path = writeNetFile(q, output);
+  out << fmt::format("wrote {} ({}, superbatch {}/{}, description '{}')\n", path, describeShape(state.net.shape),
+                     state.superbatch, state.config.superbatches, desc);
+  return path;
+}
+
+}  // namespace janus::training

@@ -1,0 +1,48 @@
+#pragma once
+// A fixed set of threads that run one job at a time: run(job) calls job(t) for t = 0..size()-1,
+// t = 0 on the calling thread, and returns when every call has returned. The trainer calls it a
+// few times per batch, so the threads are kept instead of being started for each call.
+//
+// Threading contract: run() blocks; it must not be called from inside a job or from two
+// threads at once. An exception thrown by a job is rethrown by run() (the first one).
+
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace janus::training {
+
+class WorkerPool {
+ public:
+  /// `threads` >= 1 (values below 1 count as 1).
+  explicit WorkerPool(int threads);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  [[nodiscard]] int size() const { return m_size; }
+  /// Runs job(t) for every t in [0, size()) and waits for all of them.
+  void run(const std::function<void(int)>& job);
+
+  /// The sub-range [begin, end) of [0, n) that thread t of `parts` handles (contiguous chunks,
+  /// boundaries rounded down to multiples of `align`, the last chunk ends at n).
+  static void split(std::size_t n, int parts, int t, std::size_t& begin, std::size_t& end, std::size_t align = 1);
+
+ private:
+  void worker(int index);
+
+  int m_size;
+  std::vector<std::thread> m_threads;
+  std::mutex m_mutex;
+  std::condition_variable m_start, m_done;
+  const std::function<void(int)>* m_job = nullptr;
+  unsigned long m_generation = 0;
+  int m_pending = 0;
+  bool m_stop = false;
+  std::exception_ptr m_error;
+};
+
+}  // namespace janus::training
