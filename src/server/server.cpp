@@ -6,6 +6,7 @@
 #include <random>
 #include <sstream>
 
+#include "nnue/network.h"
 #include "server/json_util.h"
 #include "server/static_files.h"
 #include "util/error.h"
@@ -90,16 +91,19 @@ GuiServer::GuiServer(ServerConfig config)
     const OptionSpec& s = opts.spec("UCI_Elo");
     elo = {{"min", s.min}, {"max", s.max}, {"default", s.defaultValue}};
   }
-  // Engine faces: the alpha-beta search with the hand-crafted evaluation exists; NNUE and MCTS
-  // become available when the engine declares them (an EvalFile option; a search choice).
+  // Engine faces: alpha-beta with the built-in NNUE network (first, the default, when the binary
+  // embeds one) or with the hand-crafted evaluation; MCTS becomes available when the engine
+  // declares it (a search choice).
+  const auto net = nnue::defaultNetwork();
   Json faces = Json::array({
+      {{"id", "alphabeta-nnue"}, {"name", "Alpha-beta, NNUE"}, {"available", net != nullptr}},
       {{"id", "alphabeta-hce"}, {"name", "Alpha-beta, hand-crafted eval"}, {"available", true}},
-      {{"id", "alphabeta-nnue"}, {"name", "Alpha-beta, NNUE"}, {"available", false}},
       {{"id", "mcts"}, {"name", "MCTS, policy/value net"}, {"available", false}},
   });
   m_infoJson = dumpJson(Json{{"name", "Janus"},
                     {"version", JANUS_VERSION},
                     {"faces", faces},
+                    {"nnue", net ? Json(net->describe()) : Json(nullptr)},
                     {"levels", levels},
                     {"elo", elo},
                     {"maxMultiPv", 5},

@@ -18,6 +18,7 @@
 
 #include "core/movegen.h"
 #include "core/notation.h"
+#include "nnue/network.h"
 
 namespace janus::server {
 namespace {
@@ -126,7 +127,11 @@ TEST_F(ServerTest, InfoListsFacesLevelsAndOptions) {
   auto [status, j] = get("/api/info");
   ASSERT_EQ(status, 200);
   EXPECT_EQ(j["faces"].size(), 3u);
-  EXPECT_TRUE(j["faces"][0]["available"].get<bool>());
+  const bool haveNet = nnue::defaultNetwork() != nullptr;
+  EXPECT_EQ(j["faces"][0]["id"], "alphabeta-nnue");
+  EXPECT_EQ(j["faces"][0]["available"].get<bool>(), haveNet);
+  EXPECT_EQ(j["nnue"].is_null(), !haveNet);
+  EXPECT_TRUE(j["faces"][1]["available"].get<bool>());
   EXPECT_FALSE(j["faces"][2]["available"].get<bool>());
   EXPECT_EQ(j["levels"].size(), size_t(kLevelCount));
   EXPECT_EQ(j["review"]["blunder"], kBlunderCp);
@@ -276,6 +281,14 @@ TEST_F(ServerTest, HintEvaluateAndHceBreakdown) {
   EXPECT_EQ(ev["static"]["terms"][0]["total"]["mg"].get<int>(), 477 - 3 * 82);  // rook vs 3 pawns (PeSTO)
   EXPECT_GT(ev["static"]["whiteCp"].get<int>(), 0);
   EXPECT_EQ(ev["score"]["mate"], 1);
+  // The NNUE score of the built-in network beside the hand-crafted terms (null without one).
+  ASSERT_TRUE(ev["static"].contains("nnue"));
+  if (nnue::defaultNetwork()) {
+    EXPECT_GT(ev["static"]["nnue"]["whiteCp"].get<int>(), 0) << "a rook against three pawns";
+    EXPECT_EQ(ev["static"]["nnue"]["network"].get<std::string>().rfind("nn-", 0), 0u);
+  } else {
+    EXPECT_TRUE(ev["static"]["nnue"].is_null());
+  }
 }
 
 TEST_F(ServerTest, AnalysisStreamsInfoAndStopsWhenTheStreamCloses) {

@@ -7,6 +7,7 @@
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "eval/hce.h"
+#include "nnue/nnue_evaluator.h"
 #include "eval/trace.h"
 #include "search/score.h"
 #include "server/json_util.h"
@@ -26,6 +27,15 @@ int clampedWhite(int score, Color stm) {
 }
 
 Json taperedJson(TaperedScore s, int phase) { return {{"mg", s.mg()}, {"eg", s.eg()}, {"cp", taper(s, phase)}}; }
+
+/// The built-in NNUE network's static evaluation ({"whiteCp", "network"}), or null when the
+/// binary embeds no network.
+Json nnueEvalJson(const Position& pos) {
+  auto net = nnue::defaultNetwork();
+  if (!net) return nullptr;
+  const int stm = nnue::NnueEvaluator(net).evaluateFromScratch(pos);
+  return {{"whiteCp", pos.sideToMove() == kWhite ? stm : -stm}, {"network", net->describe()}};
+}
 
 /// The hand-crafted evaluation term by term (eval/trace.h EvalBreakdown), as JSON.
 Json staticEvalJson(const Position& pos) {
@@ -49,7 +59,8 @@ Json staticEvalJson(const Position& pos) {
            {{"white", {{"mg", b.units[kWhite].mg()}, {"eg", b.units[kWhite].eg()}}},
             {"black", {{"mg", b.units[kBlack].mg()}, {"eg", b.units[kBlack].eg()}}}}},
           {"whiteCp", b.white},
-          {"sideToMoveCp", b.sideToMove}};
+          {"sideToMoveCp", b.sideToMove},
+          {"nnue", nnueEvalJson(pos)}};
 }
 
 /// SAN of a principal variation from `root`; stops at the first move that is not legal.
@@ -540,8 +551,10 @@ Json Session::newGame(const Json& req) {
     incMs = i64(numberField(*c, "increment", 0, 60, 0) * 1000);
     clockOn = true;
   }
-  std::string face = stringField(req, "face", 40, "alphabeta-hce");
-  if (face != "alphabeta-hce") throw Error("engine face '" + face + "' is not available yet");
+  const bool haveNet = nnue::defaultNetwork() != nullptr;
+  std::string face = stringField(req, "face", 40, haveNet ? "alphabeta-nnue" : "alphabeta-hce");
+  if (face == "alphabeta-nnue" && !haveNet) throw Error("engine face 'alphabeta-nnue': this build embeds no NNUE network");
+  if (face != "alphabeta-hce" && face != "alphabeta-nnue") throw Error("engine face '" + face + "' is not available yet");
   int elo = 0;
   if (field(req, "elo")) {
     if (!m_engine->options().contains("UCI_Elo"))
@@ -556,6 +569,7 @@ Json Session::newGame(const Json& req) {
   cancelReview();
   std::lock_guard engineLock(m_engineMutex);
   stopSearchLocked();
+  m_engine->setOption("Use NNUE", face == "alphabeta-nnue" ? "true" : "false");
   m_engine->newGame();
   {
     std::lock_guard lock(m_stateMutex);

@@ -123,6 +123,8 @@ export interface Evaluation {
     scaleNormal: number;
     whiteCp: number;
     sideToMoveCp: number;
+    /** The built-in NNUE network's static evaluation; null when the binary embeds none. */
+    nnue: { whiteCp: number; network: string } | null;
   };
 }
 

@@ -547,7 +547,10 @@ function renderEvalPanel(): void {
     ev.static.terms.map((t) => `<tr><th>${escapeHtml(t.term)}</th>${cell(t.white)}${cell(t.black)}${cell(t.total)}</tr>`).join('');
   $('eval-notes').textContent =
     `Static (hand-crafted) evaluation: ${formatScore({ cp: ev.static.whiteCp })} for White; ` +
-    `phase ${ev.static.phase}/${ev.static.phaseMax}, endgame scale ${ev.static.scale}/${ev.static.scaleNormal}.`;
+    `phase ${ev.static.phase}/${ev.static.phaseMax}, endgame scale ${ev.static.scale}/${ev.static.scaleNormal}.` +
+    (ev.static.nnue
+      ? ` NNUE evaluation: ${formatScore({ cp: ev.static.nnue.whiteCp })} for White (${ev.static.nnue.network}).`
+      : ' NNUE: no network built in.');
 }
 
 function renderGameOver(st: State): void {

@@ -183,8 +183,10 @@ test('plays by click and drag with highlighting, undo, hint, eval, flip, theme, 
   // Every shortcut is shown on its button.
   for (const [id, key] of [['btn-undo', 'U'], ['btn-hint', 'H'], ['btn-eval', 'E'], ['btn-flip', 'F'], ['btn-theme', 'C']])
     assert.match(await page.getAttribute(`#${id}`, 'title'), new RegExp(`\\(${key}\\)`));
-  // The engine faces still to come are offered but greyed out.
-  assert.equal(await page.locator('#face-select option:disabled').count(), 2);
+  // The engine faces still to come are offered but greyed out; NNUE is the default when built in.
+  const faceInfo = await (await fetch(new URL('/api/info', url))).json();
+  assert.equal(await page.locator('#face-select option:disabled').count(), faceInfo.nnue ? 1 : 2);
+  assert.equal(await page.inputValue('#face-select'), faceInfo.nnue ? 'alphabeta-nnue' : 'alphabeta-hce');
 
   await newGame(page, { color: 'white', level: '1' });
   assert.match(await page.textContent('#status'), /Your move/);
@@ -217,6 +219,11 @@ test('plays by click and drag with highlighting, undo, hint, eval, flip, theme, 
   assert.ok(terms.includes('Material') && terms.includes('Mobility') && terms.includes('King shelter'), terms.join());
   assert.ok(await page.locator('#eval-bar').isVisible());
   assert.match(await page.textContent('#eval-bar-text'), /^[+-]\d+\.\d\d$|^#/);
+  // The NNUE score of the built-in network stands next to the hand-crafted total.
+  const info = await (await fetch(new URL('/api/info', url))).json();
+  const notes = await page.textContent('#eval-notes');
+  if (info.nnue) assert.match(notes, /NNUE evaluation: [+-]?\d+\.\d\d for White \(nn-[0-9a-f]{16} /, notes);
+  else assert.match(notes, /NNUE: no network built in\./, notes);
 
   // Hint (H): an arrow and the move in the status; H again plays it.
   await page.keyboard.press('h');
