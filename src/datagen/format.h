@@ -1,5 +1,5 @@
 #pragma once
-// Janus training-data file format ("JANUSDAT"), version 1: the one definition of the bytes that
+// Janus training-data file format ("JANUSDAT"), version 2: the one definition of the bytes that
 // `janus datagen` writes and `janus tune` (and any future trainer) reads. Header-only and free of
 // engine code (only <cstdint> and friends) so that a trainer can include it on its own
 // (STYLE.md practice 13). The position record follows the idea of marlinformat (Jamie Whiting's
@@ -13,9 +13,9 @@
 // FileHeader (32 bytes)
 //   offset size  field
 //        0    8  magic        "JANUSDAT" (ASCII, no terminator)
-//        8    2  version      u16, kFormatVersion (1)
+//        8    2  version      u16, kFormatVersion (2) when written; 1 and 2 are read
 //       10    2  recordSize   u16, sizeof(PackedRecord) (32)
-//       12    4  flags        u32, must be 0 in version 1
+//       12    4  flags        u32, must be 0 (versions 1 and 2)
 //       16    8  recordCount  u64, number of records that follow, or kStreamingCount (all bits
 //                             set): unknown, read records until the end of the file
 //       24    8  reserved     u64, must be 0
@@ -39,11 +39,23 @@
 //                             search/score.h; kNoScore (-32768) when the source had no score
 //       30    1  wdl          u8, final game result from WHITE's point of view:
 //                             0 Black won, 1 draw, 2 White won
-//       31    1  flags        bit 0: Chess960 castling rules; bits 1-7 must be 0
+//       31    1  flags        bit 0: Chess960 castling rules
+//                             bit 1: the move played from this position was a capture, an en
+//                                    passant capture or a promotion ("noisy"); recordNoisyMove()
+//                             bit 2: the side to move is in check; recordInCheck()
+//                             bits 3-7 must be 0
 //
-// A reader must reject a file whose magic, version, recordSize or reserved fields differ, and a
-// record with an unknown piece code, a bad en passant square, a wdl above 2 or reserved flag bits
-// set. Changing the layout means a new version number.
+// Versions: version 2 has the same 32-byte layout as version 1 and only adds the meaning of
+// flag bits 1 and 2. In version 1 they must be 0 (bits 1-7 were reserved), so a version 1 file
+// reads as version 2 with both bits 0, which is accurate for the files Janus wrote then: version
+// 1 writers recorded only quiet positions (not in check, no capture/promotion played).
+// Version 2 self-play records every position an engine moved from, noisy or in check, and leaves
+// the choice of positions to the trainer's loader (recordQuiet() is the old filter).
+//
+// A reader must reject a file whose magic, version (other than 1 or 2), recordSize or reserved
+// fields differ, and a record with an unknown piece code, a bad en passant square, a wdl above 2
+// or flag bits set that its file's version does not define (recordFlagsValid()). Changing the
+// layout means a new version number.
 
 #include <bit>
 #include <cstddef>
@@ -53,8 +65,10 @@ namespace janus::datagen {
 
 /// File magic: the 8 ASCII bytes "JANUSDAT".
 inline constexpr char kMagic[8] = {'J', 'A', 'N', 'U', 'S', 'D', 'A', 'T'};
-/// Version written by this code and the only one it reads.
-inline constexpr std::uint16_t kFormatVersion = 1;
+/// Version written by this code; it reads kMinFormatVersion..kFormatVersion.
+inline constexpr std::uint16_t kFormatVersion = 2;
+/// Oldest version this code reads (version 1: flag bits 1 and 2 not yet defined, always 0).
+inline constexpr std::uint16_t kMinFormatVersion = 1;
 /// FileHeader::recordCount of a file whose writer did not know the count in advance.
 inline constexpr std::uint64_t kStreamingCount = ~std::uint64_t(0);
 
@@ -78,7 +92,11 @@ enum Wdl : std::uint8_t { kBlackWin = 0, kDraw = 1, kWhiteWin = 2 };
 
 inline constexpr std::uint8_t kStmEpNone = 64;       ///< en passant field: no square
 inline constexpr std::uint8_t kStmBlackBit = 0x80;   ///< stmEp bit 7: Black to move
-inline constexpr std::uint8_t kFlagChess960 = 0x01;  ///< PackedRecord::flags bit 0
+inline constexpr std::uint8_t kFlagChess960 = 0x01;    ///< PackedRecord::flags bit 0: Chess960 castling
+inline constexpr std::uint8_t kFlagNoisyMove = 0x02;   ///< bit 1 (v2): the move played was a capture, e.p. or promotion
+inline constexpr std::uint8_t kFlagInCheck = 0x04;     ///< bit 2 (v2): the side to move is in check
+inline constexpr std::uint8_t kRecordFlagsV1 = kFlagChess960;                                ///< bits defined by version 1
+inline constexpr std::uint8_t kRecordFlagsV2 = kFlagChess960 | kFlagNoisyMove | kFlagInCheck;  ///< bits defined by version 2
 
 struct FileHeader {
   char magic[8];
@@ -109,6 +127,20 @@ struct PackedRecord {
   [[nodiscard]] constexpr bool chess960() const { return flags & kFlagChess960; }
   [[nodiscard]] constexpr bool hasScore() const { return score != kNoScore; }
 };
+
+/// Flag bit 1: the move played from the record's position was a capture (en passant included)
+/// or a promotion. Always false in version 1 files (which held only quiet positions).
+[[nodiscard]] constexpr bool recordNoisyMove(const PackedRecord& r) { return r.flags & kFlagNoisyMove; }
+/// Flag bit 2: the side to move is in check. Always false in version 1 files.
+[[nodiscard]] constexpr bool recordInCheck(const PackedRecord& r) { return r.flags & kFlagInCheck; }
+/// Neither noisy nor in check: the positions version 1 datagen kept (static-eval tuning wants them).
+[[nodiscard]] constexpr bool recordQuiet(const PackedRecord& r) { return !(r.flags & (kFlagNoisyMove | kFlagInCheck)); }
+/// True if the record sets only flag bits that file format `version` defines (false for a
+/// version this code does not read).
+[[nodiscard]] constexpr bool recordFlagsValid(const PackedRecord& r, std::uint16_t version) {
+  const std::uint8_t defined = version == 1 ? kRecordFlagsV1 : version == 2 ? kRecordFlagsV2 : 0;
+  return defined != 0 && (r.flags & ~defined) == 0;
+}
 
 // The layout above is the format: every field at its documented offset, no padding.
 static_assert(std::endian::native == std::endian::little, "the JANUSDAT format is little-endian on disk");

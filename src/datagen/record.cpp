@@ -38,7 +38,7 @@ const char* wdlString(Wdl w) {
   }
 }
 
-PackedRecord packRecord(const Position& pos, int scoreWhite, Wdl result) {
+PackedRecord packRecord(const Position& pos, int scoreWhite, Wdl result, Move played) {
   PackedRecord r{};
   r.occupancy = pos.pieces();
   Bitboard castlingRooks = 0;
@@ -56,7 +56,8 @@ PackedRecord packRecord(const Position& pos, int scoreWhite, Wdl result) {
   r.fullmove = u16(std::clamp(pos.fullmoveNumber(), 1, 65535));
   r.score = scoreWhite == kNoScore ? kNoScore : i16(std::clamp(scoreWhite, -32767, 32767));
   r.wdl = u8(result);
-  r.flags = pos.isChess960() ? kFlagChess960 : 0;
+  r.flags = u8((pos.isChess960() ? kFlagChess960 : 0) | (pos.inCheck() ? kFlagInCheck : 0) |
+               (played && pos.isNoisy(played) ? kFlagNoisyMove : 0));
   return r;
 }
 
@@ -67,7 +68,7 @@ std::string recordFen(const PackedRecord& r) {
     if (r.piece(i) != 0) throw Error(fmt::format("piece nibble {} is set but only {} squares are occupied", i, count));
   if (r.epSquare() > 64) throw Error(fmt::format("en passant field {} is not a square (0..63) or 64", r.epSquare()));
   if (r.wdl > 2) throw Error(fmt::format("result {} is not 0 (Black won), 1 (draw) or 2 (White won)", r.wdl));
-  if (r.flags & ~kFlagChess960) throw Error(fmt::format("reserved flag bits set (flags 0x{:02x})", r.flags));
+  if (r.flags & ~kRecordFlagsV2) throw Error(fmt::format("reserved flag bits set (flags 0x{:02x})", r.flags));
 
   char board[64];
   std::fill(std::begin(board), std::end(board), '.');
@@ -182,12 +183,13 @@ DataReader::DataReader(const std::string& path) : m_path(path), m_in(openInputFi
                             printable(h.magic, sizeof h.magic)));
   if (got < sizeof h)
     throw Error(fmt::format("'{}': truncated header ({} of {} bytes): not a Janus data file", path, got, sizeof h));
-  if (h.version != kFormatVersion)
-    throw Error(fmt::format("'{}': format version {} is not supported (this build reads version {})", path,
-                            h.version, kFormatVersion));
+  if (h.version < kMinFormatVersion || h.version > kFormatVersion)
+    throw Error(fmt::format("'{}': format version {} is not supported (this build reads versions {} to {})", path,
+                            h.version, kMinFormatVersion, kFormatVersion));
+  m_version = h.version;
   if (h.recordSize != sizeof(PackedRecord))
     throw Error(fmt::format("'{}': record size {} in the header, but version {} records are {} bytes", path,
-                            h.recordSize, kFormatVersion, sizeof(PackedRecord)));
+                            h.recordSize, h.version, sizeof(PackedRecord)));
   if (h.flags != 0 || h.reserved != 0)
     throw Error(fmt::format("'{}': reserved header fields are not zero (flags {}, reserved {})", path, h.flags,
                             h.reserved));
@@ -226,6 +228,10 @@ bool DataReader::next(PackedRecord& record) {
   if (m_eof) return false;
   if (m_pos >= m_buffer.size() && !refill()) return false;
   record = m_buffer[m_pos++];
+  if (!recordFlagsValid(record, m_version))
+    throw Error(fmt::format("'{}': record {}: flag bits 0x{:02x} are not defined in version {} (flags 0x{:02x})", m_path,
+                            m_index, record.flags & ~(m_version == 1 ? kRecordFlagsV1 : kRecordFlagsV2) & 0xFF,
+                            m_version, record.flags));
   ++m_index;
   return true;
 }

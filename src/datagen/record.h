@@ -23,12 +23,16 @@ struct TrainingPosition {
 
 /// Packs a position. `scoreWhite` is White's view (kNoScore for "no score"; anything else is
 /// clamped to [-32767, 32767]). The halfmove clock saturates at 255 and the fullmove number at
-/// 65535. Never throws for a position built by Position (at most 32 pieces).
-[[nodiscard]] PackedRecord packRecord(const Position& pos, int scoreWhite, Wdl result);
+/// 65535. Flags: kFlagChess960 from the position, kFlagInCheck when its side to move is in check,
+/// kFlagNoisyMove when `played` (the move played from `pos`; Move::none() if unknown or none) is
+/// a capture, en passant capture or promotion. Never throws for a position built by Position
+/// (at most 32 pieces).
+[[nodiscard]] PackedRecord packRecord(const Position& pos, int scoreWhite, Wdl result, Move played = Move::none());
 
-/// Decodes a record. Throws janus::Error naming the problem (too many pieces, unknown piece
-/// code, bad castling rook, bad en passant square, wdl out of range, reserved flag bits, or
-/// anything Position::fromFen rejects, such as a missing king).
+/// Decodes a record (of a version 1 or 2 file). Throws janus::Error naming the problem (too many
+/// pieces, unknown piece code, bad castling rook, bad en passant square, wdl out of range, flag
+/// bits 3-7 set, or anything Position::fromFen rejects, such as a missing king). The flag bits 1
+/// (noisy move) and 2 (in check) are not checked against the position: readers trust them.
 [[nodiscard]] TrainingPosition unpackRecord(const PackedRecord& record);
 
 /// FEN (X-FEN castling) of the position of a record; throws like unpackRecord.
@@ -37,7 +41,7 @@ struct TrainingPosition {
 /// Short text form of a Wdl: "1-0", "1/2-1/2", "0-1".
 [[nodiscard]] const char* wdlString(Wdl w);
 
-/// Writes a JANUSDAT file atomically (util/zstd_stream's OutputFile: "<path>.tmp", renamed by
+/// Writes a JANUSDAT file (version kFormatVersion) atomically (util/zstd_stream's OutputFile: "<path>.tmp", renamed by
 /// commit()). zstd-compressed when `path` ends in ".zst".
 ///
 ///   DataWriter out("train.jdat");      // streaming header (count unknown)
@@ -65,13 +69,15 @@ class DataWriter {
   u64 m_written = 0;
 };
 
-/// Reads a JANUSDAT file (plain or zstd-compressed), record by record with a buffer.
+/// Reads a JANUSDAT file of version 1 or 2 (plain or zstd-compressed), record by record with a
+/// buffer. Records of a version 1 file come out unchanged (flag bits 1 and 2 are 0 there).
 ///
 /// Errors (janus::Error, always naming the file): cannot open; shorter than a header; bad magic
-/// ("not a Janus data file"); unsupported version; record size or reserved header fields that do
-/// not match the version; a truncated record (naming its 0-based index and how many bytes were
-/// present); fewer or more records than the header declares. decode() adds "record N: " to the
-/// errors of unpackRecord.
+/// ("not a Janus data file"); unsupported version (0, 3 and above); record size or reserved
+/// header fields that do not match the version; a truncated record (naming its 0-based index and
+/// how many bytes were present); fewer or more records than the header declares; from next(), a
+/// record with flag bits its file's version does not define ("'<path>': record N: flag bits
+/// 0x.. are not defined in version V"). decode() adds "record N: " to the errors of unpackRecord.
 class DataReader {
  public:
   explicit DataReader(const std::string& path);
@@ -81,6 +87,8 @@ class DataReader {
   /// Decodes `record`, which was the record with 0-based index `index` of this file.
   [[nodiscard]] TrainingPosition decode(const PackedRecord& record, u64 index) const;
 
+  /// The file's format version (1 or 2).
+  [[nodiscard]] u16 version() const { return m_version; }
   /// Records declared by the header, or std::nullopt for a streaming file.
   [[nodiscard]] std::optional<u64> declaredCount() const { return m_declared; }
   /// Index of the record the next call to next() returns (= records read so far).
@@ -93,6 +101,7 @@ class DataReader {
   std::string m_path;
   std::unique_ptr<std::istream> m_in;
   std::optional<u64> m_declared;
+  u16 m_version = kFormatVersion;
   std::vector<PackedRecord> m_buffer;
   size_t m_pos = 0;
   u64 m_index = 0;

@@ -1,5 +1,6 @@
 // Tests of the JANUSDAT record and file format: pack/unpack round trips (standard and Chess960),
-// malformed records, header validation and atomic writing.
+// the version 2 flags (noisy move, in check), version 1 files, malformed records, header
+// validation and atomic writing.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -150,6 +151,41 @@ TEST(Record, RoundTripChess960) {
   EXPECT_GT(n, 2000);
 }
 
+TEST(Record, FlagsSayNoisyMoveAndCheck) {
+  // Quiet: no move given, or a quiet move, not in check.
+  const Position start;
+  EXPECT_EQ(packRecord(start, 0, kDraw).flags, 0);
+  EXPECT_EQ(packRecord(start, 0, kDraw, Move(kE2, kE4)).flags, 0);
+  EXPECT_TRUE(recordQuiet(packRecord(start, 0, kDraw, Move(kG1, kF3))));
+  // A capture, an en passant capture and a promotion are noisy.
+  const Position capture = Position::fromFen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
+  PackedRecord r = packRecord(capture, 10, kWhiteWin, Move(kE4, kD5));
+  EXPECT_TRUE(recordNoisyMove(r));
+  EXPECT_FALSE(recordInCheck(r));
+  EXPECT_FALSE(recordQuiet(r));
+  EXPECT_EQ(r.flags, kFlagNoisyMove);
+  const Position ep = Position::fromFen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2");
+  EXPECT_TRUE(recordNoisyMove(packRecord(ep, 0, kDraw, Move(kE5, kD6, Move::kEnPassant))));
+  const Position promo = Position::fromFen("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+  EXPECT_TRUE(recordNoisyMove(packRecord(promo, 0, kDraw, Move(kB7, kB8, Move::kPromotion, kQueen))));
+  // In check (the move played does not matter).
+  const Position check = Position::fromFen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");
+  r = packRecord(check, -300, kBlackWin);
+  EXPECT_TRUE(recordInCheck(r));
+  EXPECT_FALSE(recordNoisyMove(r));
+  EXPECT_EQ(r.flags, kFlagInCheck);
+  r = packRecord(check, -300, kBlackWin, Move(kE1, kE2));  // KxR: in check and noisy
+  EXPECT_EQ(r.flags, kFlagInCheck | kFlagNoisyMove);
+  EXPECT_EQ(unpackRecord(r).pos.fen(), check.fen());  // flags do not disturb decoding
+  // Chess960 and the new bits together.
+  const Position c960 = Position::fromFen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", true);
+  EXPECT_EQ(packRecord(c960, 0, kDraw).flags, kFlagChess960);
+  EXPECT_TRUE(recordFlagsValid(packRecord(c960, 0, kDraw), 1));
+  EXPECT_FALSE(recordFlagsValid(r, 1));  // bits 1 and 2 do not exist in version 1
+  EXPECT_TRUE(recordFlagsValid(r, 2));
+  EXPECT_FALSE(recordFlagsValid(r, 3));
+}
+
 TEST(Record, SaturatedAndSpecialFields) {
   Position pos = Position::fromFen("8/8/8/4k3/8/8/4K3/8 b - - 300 70000");
   PackedRecord r = packRecord(pos, 40000, kBlackWin);
@@ -184,6 +220,9 @@ TEST(Record, MalformedRecordsAreErrors) {
   r = good;
   r.flags = 0x80;
   expectRecordError(r, "reserved flag bits");
+  r = good;
+  r.flags = 0x08;  // bit 3: the first one version 2 does not define
+  expectRecordError(r, "reserved flag bits set (flags 0x08)");
   r = good;
   r.stmEp = 70;
   expectRecordError(r, "en passant field 70");
@@ -243,7 +282,7 @@ TEST(DataFile, WriteAndReadPlainCompressedCountedStreaming) {
         FileHeader h;
         std::memcpy(&h, raw.data(), 32);
         EXPECT_EQ(std::string(h.magic, 8), "JANUSDAT");
-        EXPECT_EQ(h.version, 1);
+        EXPECT_EQ(h.version, 2);
         EXPECT_EQ(h.recordSize, 32);
         EXPECT_EQ(h.recordCount, counted ? records.size() : kStreamingCount);
       }
@@ -287,8 +326,11 @@ TEST(DataFile, HeaderErrorsNameTheFile) {
   expectFileError(variant("tiny.jdat", "JANU"), {"truncated header (4 of 32 bytes)"});
   expectFileError(variant("short.jdat", raw.substr(0, 20)), {"truncated header (20 of 32 bytes)"});
   b = raw;
-  b[8] = 2;
-  expectFileError(variant("version.jdat", b), {"format version 2 is not supported", "version 1"});
+  b[8] = 3;
+  expectFileError(variant("version3.jdat", b), {"format version 3 is not supported", "versions 1 to 2"});
+  b = raw;
+  b[8] = 0;
+  expectFileError(variant("version0.jdat", b), {"format version 0 is not supported"});
   b = raw;
   b[10] = 40;
   expectFileError(variant("size.jdat", b), {"record size 40"});
@@ -309,6 +351,93 @@ TEST(DataFile, HeaderErrorsNameTheFile) {
                   {"record 4 is truncated (31 of 32 bytes"});
   // A missing file.
   expectFileError(dir.file("nope.jdat"), {"cannot open"});
+}
+
+TEST(DataFile, FlagsRoundTripThroughFiles) {
+  // Records along random games with the move played from each position: the flags survive a
+  // plain and a compressed file and agree with the position.
+  TempDir dir;
+  std::mt19937_64 rng(2);
+  std::vector<PackedRecord> records;
+  int noisy = 0, inCheck = 0;
+  for (int game = 0; game < 30; ++game) {
+    Position pos;
+    for (int ply = 0; ply < 150; ++ply) {
+      MoveList moves = legalMoves(pos);
+      if (moves.empty()) break;
+      const Move m = moves[int(rng() % u64(moves.size()))];
+      records.push_back(packRecord(pos, ply, kDraw, m));
+      noisy += pos.isNoisy(m);
+      inCheck += pos.inCheck();
+      pos.makeMove(m);
+    }
+  }
+  ASSERT_GT(noisy, 100);
+  ASSERT_GT(inCheck, 20);
+  for (const std::string name : {"flags.jdat", "flags.jdat.zst"}) {
+    const std::string path = dir.file(name);
+    writeFile(path, records, true);
+    DataReader reader(path);
+    EXPECT_EQ(reader.version(), 2);
+    PackedRecord r;
+    int n = 0, seenNoisy = 0, seenCheck = 0;
+    while (reader.next(r)) {
+      ASSERT_EQ(std::memcmp(&r, &records[size_t(n)], sizeof r), 0) << n;
+      const TrainingPosition t = reader.decode(r, reader.index() - 1);
+      EXPECT_EQ(recordInCheck(r), t.pos.inCheck());
+      seenNoisy += recordNoisyMove(r);
+      seenCheck += recordInCheck(r);
+      ++n;
+    }
+    EXPECT_EQ(n, int(records.size()));
+    EXPECT_EQ(seenNoisy, noisy);
+    EXPECT_EQ(seenCheck, inCheck);
+  }
+}
+
+TEST(DataFile, VersionOneFilesAreStillRead) {
+  // A version 1 file: the same layout, flag bits 1 and 2 always 0.
+  TempDir dir;
+  std::vector<PackedRecord> records = sampleRecords(300);
+  for (auto& r : records) r.flags &= kRecordFlagsV1;
+  const std::string v2 = dir.file("v2.jdat");
+  writeFile(v2, records, true);
+  std::string raw = readRaw(v2);
+  raw[8] = 1;
+  const std::string v1 = dir.file("v1.jdat");
+  writeRaw(v1, raw);
+  DataReader reader(v1);
+  EXPECT_EQ(reader.version(), 1);
+  EXPECT_TRUE(sameRecords(readRecords(v1), records));
+  for (const auto& r : readRecords(v1)) {
+    EXPECT_FALSE(recordNoisyMove(r));
+    EXPECT_FALSE(recordInCheck(r));
+  }
+  // Compressed version 1 too.
+  {
+    OutputFile out(dir.file("v1.jdat.zst"), true);
+    out.write(raw.data(), std::streamsize(raw.size()));
+    out.commit();
+  }
+  EXPECT_TRUE(sameRecords(readRecords(dir.file("v1.jdat.zst")), records));
+
+  // A version 1 record with bit 1 or 2 set is malformed (those bits were reserved), named by index.
+  std::string bad = raw;
+  bad[32 + 7 * 32 + 31] = char(kFlagNoisyMove);
+  writeRaw(dir.file("v1bad.jdat"), bad);
+  expectFileError(dir.file("v1bad.jdat"), {"record 7: flag bits 0x02 are not defined in version 1"});
+  bad = raw;
+  bad[32 + 9 * 32 + 31] = char(kFlagInCheck | kFlagChess960);
+  writeRaw(dir.file("v1bad2.jdat"), bad);
+  expectFileError(dir.file("v1bad2.jdat"), {"record 9: flag bits 0x04 are not defined in version 1"});
+  // In version 2 they are fine, bits 3-7 are not.
+  bad = readRaw(v2);
+  bad[32 + 7 * 32 + 31] = char(kFlagNoisyMove | kFlagInCheck);
+  writeRaw(dir.file("v2ok.jdat"), bad);
+  EXPECT_EQ(readRecords(dir.file("v2ok.jdat")).size(), records.size());
+  bad[32 + 8 * 32 + 31] = char(0x10);
+  writeRaw(dir.file("v2bad.jdat"), bad);
+  expectFileError(dir.file("v2bad.jdat"), {"record 8: flag bits 0x10 are not defined in version 2"});
 }
 
 TEST(DataFile, BadRecordIsNamedByFileAndIndex) {
