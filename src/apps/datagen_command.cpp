@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <iostream>
 #include <memory>
 
@@ -38,19 +39,24 @@ std::string progressLine(const datagen::DatagenProgress& p) {
 }
 
 int runPgnConversion(const DatagenArgs& a) {
+  if (a.config.output.empty()) throw Error("datagen --pgn writes one file: give --output FILE");
   datagen::DataWriter out(a.config.output);
   datagen::PgnExtractOptions options;
   options.skipPlies = a.skipPlies;
+  options.quietOnly = false;  // every position, with its noisy / in-check flags (format version 2)
+  const auto t0 = std::chrono::steady_clock::now();
   for (const auto& path : a.pgn) {
     datagen::PgnExtractStats s =
         datagen::extractPgnPositions(path, options, [&](const datagen::PackedRecord& r) { out.write(r); });
-    std::cout << fmt::format("{}: {} games (White W/D/L {}/{}/{}), {} positions; skipped {} unfinished, {} malformed\n",
-                             path, s.games, s.results[datagen::kWhiteWin], s.results[datagen::kDraw],
-                             s.results[datagen::kBlackWin], s.positions, s.unfinished, s.malformed);
-    for (const auto& e : s.errors) std::cerr << "  skipped: " << e << "\n";
+    std::cout << fmt::format("{}: {} games (White W/D/L {}/{}/{}), {} positions; skipped games: {}\n", path, s.games,
+                             s.results[datagen::kWhiteWin], s.results[datagen::kDraw], s.results[datagen::kBlackWin],
+                             s.positions, s.skippedSummary());
+    for (const auto& e : s.errors) std::cerr << "  malformed: " << e << "\n";
   }
   out.commit();
-  std::cout << fmt::format("wrote {} positions to {}\n", out.written(), a.config.output);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << fmt::format("wrote {} positions to {} in {:.1f} s ({:.0f} positions/s)\n", out.written(),
+                           a.config.output, seconds, seconds > 0 ? double(out.written()) / seconds : 0.0);
   return 0;
 }
 

@@ -1,4 +1,5 @@
-// Tests of self-play generation (determinism, the quiet filter, game ends) and PGN extraction.
+// Tests of self-play generation (determinism, the quiet filter, game ends); PGN extraction is in
+// pgn_source_test.cpp.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,7 +13,6 @@
 
 #include "core/movegen.h"
 #include "datagen/generator.h"
-#include "datagen/pgn_source.h"
 #include "datagen/record.h"
 #include "engine/engine.h"
 #include "util/error.h"
@@ -204,39 +204,6 @@ TEST(Datagen, BadConfigurationIsAnError) {
   c.randomisation.scoreLimit = -1;
   EXPECT_THROW((void)generateData(c), Error);
   EXPECT_FALSE(fs::exists(tempFile("x.jdat")));
-}
-
-TEST(PgnSource, PositionsWithResultsFromSharedGames) {
-  std::vector<PackedRecord> records;
-  PgnExtractStats s = extractPgnPositions(std::string(JANUS_SHARED_DATA) + "/pgn/kasparov-deep-blue-1997.pgn", {},
-                                          [&](const PackedRecord& r) { records.push_back(r); });
-  EXPECT_EQ(s.games, 6u);
-  EXPECT_EQ(s.results[0] + s.results[1] + s.results[2], 6u);
-  EXPECT_EQ(s.positions, records.size());
-  EXPECT_GT(records.size(), 200u);
-  for (const auto& r : records) {
-    TrainingPosition t = unpackRecord(r);
-    EXPECT_FALSE(t.pos.inCheck());
-    EXPECT_EQ(t.score, kNoScore);  // no [%eval] in these games
-    EXPECT_GE(t.pos.gamePly(), 8);
-  }
-
-  // Lichess masters games carry [%eval]: their scores are kept (White's view).
-  u64 scored = 0, n = 0;
-  PgnExtractStats m = extractPgnPositions(std::string(JANUS_SHARED_DATA) + "/pgn/matetrack_masters.pgn", {},
-                                          [&](const PackedRecord& r) {
-                                            ++n;
-                                            scored += r.hasScore();
-                                          });
-  EXPECT_GE(m.games, 40u);
-  EXPECT_GT(scored, n / 2);
-
-  // The Crazyhouse game is malformed for standard chess and reported, not fatal.
-  PgnExtractStats zh = extractPgnPositions(
-      std::string(JANUS_SHARED_DATA) + "/pgn/knightvuillaume-jannlee-zh-lichess.pgn", {}, [](const PackedRecord&) {});
-  EXPECT_EQ(zh.games, 0u);
-  EXPECT_EQ(zh.malformed, 1u);
-  EXPECT_FALSE(zh.errors.empty());
 }
 
 }  // namespace

@@ -1,15 +1,27 @@
 #pragma once
-// Training positions from PGN games (`janus tune --pgn`, `janus datagen --pgn`): every position
-// of every finished game's main line, with the game's result, read with core's PgnReader.
+// Training positions from PGN games (`janus tune --pgn`, `janus datagen --pgn`): positions of
+// every finished game's main line, with the game's result, read with core's PgnReader while
+// streaming (memory does not grow with the file: one game, one line and a few buffers).
 //
-// Filter (the same as datagen's, so that positions are quiet): a position is taken when the
-// side to move is not in check, the move played from it is not a capture, en passant or
-// promotion, and at least `skipPlies` plies have been played since the game's start position
-// (book moves say little about the evaluation). Games with result "*" are skipped. The score is
-// the [%eval] comment of the move that led to the position (Lichess style, White's view; mate in
-// N as +-(32000 - (2N - 1)) for the winner), else kNoScore.
+// Taken: a position is taken when at least `skipPlies` plies have been played since the game's
+// start position (book moves say little about the evaluation) and a move was played from it
+// (the final position is never taken). With `quietOnly` (the default; `janus tune`) it must also
+// not be in check and the move played from it must not be a capture, en passant or promotion,
+// as version 1 datagen kept; without it (`janus datagen --pgn`) every such position is taken and
+// the record's flags say which are noisy or in check (format.h, version 2). The score is the
+// [%eval] comment of the move that led to the position (Lichess style, White's view; mate in N
+// as +-(32000 - (2N - 1)) for the winner), else kNoScore.
+//
+// Skipped games, counted by reason: games of another variant ([Variant "..."] other than
+// standard chess ("Standard", "Chess", "Normal", "From Position", or none) and Chess960
+// ("Chess960", "Fischerandom", ...)), counted per variant name; unfinished games (result "*");
+// malformed games (what PgnReader rejects: illegal or unparsable moves, bad FEN, ...). Variant
+// games are recognised from their tag section by a line filter in front of the reader and never
+// parsed, so that e.g. Crazyhouse drops are not counted as malformed; the filter replaces their
+// lines by empty lines, so the line numbers of the reader's errors stay those of the file.
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -19,20 +31,28 @@
 namespace janus::datagen {
 
 struct PgnExtractOptions {
-  int skipPlies = 8;  ///< plies from the start position that are never taken
+  int skipPlies = 8;       ///< plies from the start position that are never taken
+  bool quietOnly = true;   ///< take only quiet positions (not in check, quiet move played); see above
 };
 
 struct PgnExtractStats {
   u64 games = 0;               ///< finished games used
   u64 unfinished = 0;          ///< games with result "*" (skipped)
-  u64 malformed = 0;           ///< games the PGN reader skipped (see errors)
+  u64 malformed = 0;           ///< games the PGN reader rejected (see errors), variant games not included
+  u64 variantGames = 0;        ///< games of another variant (skipped, never parsed): the sum of `variants`
+  std::map<std::string, u64> variants;  ///< variant games by [Variant] value (at most 32 names, then "(other)")
   u64 positions = 0;           ///< records produced
   u64 results[3] = {0, 0, 0};  ///< used games by Wdl
   std::vector<std::string> errors;  ///< "<file>:<line>: <message>" of malformed games (first 100)
+
+  /// The skipped games by reason, e.g. "3 variant 'Crazyhouse', 1 variant 'Atomic', 2
+  /// unfinished (*), 1 malformed"; "none" if nothing was skipped.
+  [[nodiscard]] std::string skippedSummary() const;
 };
 
-/// Reads `path` (.pgn, plain or zstd-compressed) and calls `sink` for every taken position.
-/// Throws janus::Error if the file cannot be read; malformed games are counted and skipped.
+/// Reads `path` (.pgn, plain or zstd-compressed) and calls `sink` for every taken position, in
+/// file order. Throws janus::Error naming the file if it cannot be opened or read (e.g. corrupt
+/// zstd data); malformed, unfinished and variant games are counted and skipped.
 PgnExtractStats extractPgnPositions(const std::string& path, const PgnExtractOptions& options,
                                     const std::function<void(const PackedRecord&)>& sink);
 

@@ -110,10 +110,11 @@ void Engine::declareOptions() {
                   auto net = v.empty() || v == defaultNet ? nnue::defaultNetwork() : nnue::Network::fromFile(v);
                   if (!net) throw Error("option EvalFile: this build embeds no network; give the path of a .jnn file");
                   m_net = std::move(net);
-                  installEvaluator(m_options.boolean("Use NNUE"));
+                  m_options.set("Use NNUE", "true");  // a network was chosen: evaluate with it
                 });
   m_options.add({"Use NNUE", Type::kCheck, m_net ? "true" : "false", 0, 0, {},
-                 "Evaluate with the NNUE network of EvalFile (false: the hand-crafted evaluation)"},
+                 "Evaluate with the NNUE network of EvalFile (false: the hand-crafted evaluation); "
+                 "setting EvalFile switches it on"},
                 [this](const std::string& v) { installEvaluator(v == "true"); });
   m_options.add({"UCI_ShowWDL", Type::kCheck, "false", 0, 0, {},
                  "Add win/draw/loss per mille to info lines (search/wdl.h model)"});

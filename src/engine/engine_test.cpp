@@ -10,6 +10,7 @@
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "mcts/mcts.h"
+#include "nnue/test_net.h"
 #include "util/error.h"
 
 namespace janus {
@@ -74,6 +75,40 @@ TEST(Engine, MeasuresTheLagOfTheClock) {
   EXPECT_LE(e.measuredLagMs(), 300 + wallMs + 50);
   e.newGame();  // a new game keeps the estimate (the machine is as loaded as before)
   EXPECT_GE(e.measuredLagMs(), 300);
+}
+
+TEST(Engine, EvalFileLoadsANetworkAndABadFileKeepsThePreviousEvaluation) {
+  const std::string path = ::testing::TempDir() + "engine_test_net.jnn";
+  {
+    auto bytes = nnue::testing::quantise(nnue::testing::randomFloatNet(32, 8, nnue::Activation::kSCReLU, 1), "engine");
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  }
+  Engine e;
+  e.setOption("Use NNUE", "false");
+  EXPECT_EQ(e.evaluationName(), "hand-crafted evaluation");
+  e.setOption("EvalFile", path);  // choosing a network switches NNUE on
+  const std::string nnueName = e.evaluationName();
+  EXPECT_EQ(nnueName.rfind("NNUE nn-", 0), 0u) << nnueName;
+  EXPECT_NE(nnueName.find("768x2->32->8 buckets"), std::string::npos) << nnueName;
+  EXPECT_EQ(e.options().value("Use NNUE"), "true");
+  {
+    std::ofstream(path + ".bad", std::ios::binary) << "JANUSNN";  // truncated
+  }
+  EXPECT_THROW(e.setOption("EvalFile", path + ".bad"), Error);
+  EXPECT_EQ(e.evaluationName(), nnueName);  // the previous network stays
+  EXPECT_EQ(e.options().value("EvalFile"), path);
+  // The search runs with it: a legal move at depth 5.
+  SearchResult result;
+  e.onBestMove([&](const SearchResult& r) { result = r; });
+  SearchLimits l;
+  l.depth = 5;
+  e.go(l);
+  e.wait();
+  EXPECT_TRUE(result.best);
+  e.setOption("Use NNUE", "false");
+  EXPECT_EQ(e.evaluationName(), "hand-crafted evaluation");
+  std::remove(path.c_str());
+  std::remove((path + ".bad").c_str());
 }
 
 TEST(Engine, InfiniteSearchWaitsForStop) {
