@@ -1,11 +1,14 @@
-// janus datagen: self-play training data (src/datagen/generator.h), or positions from PGN games,
-// written as a JANUSDAT file (src/datagen/format.h). See docs/tuning.md.
+// janus datagen: self-play training data (src/datagen/generator.h) into one JANUSDAT file or a
+// directory of chunk files (a chunked run, sharded and resumable), or positions from PGN games
+// (src/datagen/pgn_source.h); the format is src/datagen/format.h. See docs/tuning.md.
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -22,6 +25,8 @@ namespace {
 
 struct DatagenArgs {
   datagen::DatagenConfig config;
+  datagen::ChunkedRun run;
+  std::string shard = "1/1";
   std::vector<std::string> pgn;
   int skipPlies = 8;
   bool quiet = false;
@@ -30,9 +35,11 @@ struct DatagenArgs {
 std::string progressLine(const datagen::DatagenProgress& p) {
   const double gps = p.seconds > 0 ? p.gamesDone / p.seconds : 0;
   const double eta = p.gamesDone > 0 ? p.seconds / p.gamesDone * (p.gamesTotal - p.gamesDone) : -1;
-  return fmt::format("games {}/{} ({:.2f}/s), positions {} ({:.0f}/s), White W/D/L {}/{}/{}, {:.0f} plies/game, "
+  const std::string chunks =
+      p.chunksTotal ? fmt::format("chunks {}/{}, ", p.chunksDone, p.chunksTotal) : std::string();
+  return fmt::format("{}games {}/{} ({:.2f}/s), positions {} ({:.0f}/s), White W/D/L {}/{}/{}, {:.0f} plies/game, "
                      "elapsed {}, ETA {}",
-                     p.gamesDone, p.gamesTotal, gps, p.positions, p.seconds > 0 ? double(p.positions) / p.seconds : 0.0,
+                     chunks, p.gamesDone, p.gamesTotal, gps, p.positions, p.seconds > 0 ? double(p.positions) / p.seconds : 0.0,
                      p.results[datagen::kWhiteWin], p.results[datagen::kDraw], p.results[datagen::kBlackWin],
                      p.gamesDone ? double(p.plies) / p.gamesDone : 0.0, tune::formatDuration(p.seconds),
                      tune::formatDuration(eta));
@@ -60,18 +67,25 @@ int runPgnConversion(const DatagenArgs& a) {
   return 0;
 }
 
-int runDatagen(const DatagenArgs& a) {
+int runDatagen(DatagenArgs& a) {
   if (!a.pgn.empty()) return runPgnConversion(a);
   const auto& c = a.config;
+  const bool chunked = !a.run.dir.empty();
+  if (chunked) std::tie(a.run.shard, a.run.shards) = datagen::parseShard(a.shard);
   std::cout << fmt::format("datagen: {} games, {} nodes/move, {} thread(s), {}-{} random plies within ±{} cp, seed {}, book {}\n",
                            c.games, c.nodes, c.threads, c.randomisation.plies, c.randomisation.plies + 1,
                            c.randomisation.scoreLimit, c.seed,
                            c.openings.empty() ? "(default)" : c.openings);
+  if (chunked)
+    std::cout << fmt::format("chunked run in {}: {} chunks of {} games, shard {}/{}{}\n", a.run.dir,
+                             c.games / std::max(1, a.run.chunkGames), a.run.chunkGames, a.run.shard, a.run.shards,
+                             a.run.resume ? ", resuming" : "")
+              << std::flush;
   // On a terminal the progress line is redrawn every second; into a file (a long run's log) a
   // line is appended every 30 seconds.
   const bool tty = ::isatty(2);
   double lastLine = 0;
-  datagen::DatagenProgress last = datagen::generateData(c, [&](const datagen::DatagenProgress& p) {
+  auto onProgress = [&](const datagen::DatagenProgress& p) {
     if (a.quiet) return;
     if (tty) {
       std::cerr << "\r" << progressLine(p) << "   " << std::flush;
@@ -79,13 +93,34 @@ int runDatagen(const DatagenArgs& a) {
       lastLine = p.seconds;
       std::cerr << progressLine(p) << std::endl;
     }
-  });
+  };
+  // One line per chunk file on stdout (tools/gen-nnue-data.sh keeps them in its progress log).
+  auto onChunk = [&](const datagen::ChunkReport& r) {
+    if (!a.quiet && tty) std::cerr << "\r\033[K";
+    std::cout << fmt::format("{}: {} games, {} positions in {:.0f} s: {:.0f} positions/s, {:.0f} games/h", r.path,
+                             a.run.chunkGames, r.positions, r.seconds, r.seconds > 0 ? r.positions / r.seconds : 0.0,
+                             r.seconds > 0 ? a.run.chunkGames * 3600.0 / r.seconds : 0.0)
+              << std::endl;
+  };
+  const datagen::DatagenProgress last =
+      chunked ? datagen::generateChunks(c, a.run, onProgress, onChunk) : datagen::generateData(c, onProgress);
   if (!a.quiet && tty) std::cerr << "\n";
+  if (chunked && last.chunksTotal == 0) {
+    std::cout << fmt::format("nothing to do: all {} chunk(s) of shard {}/{} exist in {}\n", last.chunksSkipped,
+                             a.run.shard, a.run.shards, a.run.dir);
+    return 0;
+  }
+  if (chunked && last.chunksSkipped)
+    std::cout << fmt::format("{} chunk(s) of shard {}/{} existed and were kept\n", last.chunksSkipped, a.run.shard,
+                             a.run.shards);
   std::cout << progressLine(last) << "\n";
   std::cout << "game ends:";
   for (int e = 0; e < 8; ++e)
     if (last.ends[e]) std::cout << fmt::format(" {} {}", datagen::gameEndName(datagen::GameEnd(e)), last.ends[e]);
-  std::cout << fmt::format("\nwrote {} positions to {}\n", last.positions, c.output);
+  if (chunked)
+    std::cout << fmt::format("\nwrote {} positions in {} chunk(s) to {}\n", last.positions, last.chunksDone, a.run.dir);
+  else
+    std::cout << fmt::format("\nwrote {} positions to {}\n", last.positions, c.output);
   return 0;
 }
 
@@ -96,13 +131,25 @@ void addDatagenCommand(CLI::App& app, Commands& out) {
   auto& c = a->config;
   auto* cmd = app.add_subcommand("datagen",
                                  "Generate training positions by fixed-node self-play (or from PGN games) into a "
-                                 "JANUSDAT file; see docs/tuning.md");
+                                 "JANUSDAT file or a directory of chunk files; see docs/tuning.md");
   cmd->option_defaults()->always_capture_default();
-  cmd->add_option("--games", c.games, "Games to play")->check(CLI::Range(1, 100000000));
+  cmd->add_option("--games", c.games, "Games to play (with --output-dir: of the whole run, all shards)")
+      ->check(CLI::Range(1, 1000000000));
   cmd->add_option("--nodes", c.nodes, "Nodes per move (go nodes)")->check(CLI::Range(u64(1), u64(1) << 40));
   cmd->add_option("--threads", c.threads, "Worker threads, each with its own 1-thread engine")
       ->check(CLI::Range(1, 1024));
-  cmd->add_option("--output", c.output, "Output file (JANUSDAT; zstd-compressed if it ends in .zst)")->required();
+  auto* output =
+      cmd->add_option("--output", c.output, "Output file (JANUSDAT; zstd-compressed if it ends in .zst)");
+  auto* outputDir = cmd->add_option("--output-dir", a->run.dir,
+                                    "Chunked run: write DIR/chunk-K.janusdat.zst files of --chunk-games games each "
+                                    "(atomic, resumable, shardable)");
+  output->excludes(outputDir);
+  outputDir->excludes(output);
+  cmd->add_option("--chunk-games", a->run.chunkGames, "With --output-dir: games per chunk file")
+      ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--shard", a->shard,
+                  "With --output-dir: play shard I of N (I/N; chunk k belongs to shard k mod N + 1)");
+  cmd->add_flag("--resume", a->run.resume, "With --output-dir: keep existing chunk files, play the missing ones");
   cmd->add_option("--openings", c.openings, "Opening book (EPD or PGN; default: the shipped data/openings book)");
   cmd->add_option("--random-plies", c.randomisation.plies,
                   "Random legal plies R after the book position (R or R+1, each in half of the games)")
@@ -121,6 +168,11 @@ void addDatagenCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--pgn", a->pgn, "Instead of self-play: convert the positions of these PGN games")->delimiter(',');
   cmd->add_option("--skip-plies", a->skipPlies, "With --pgn: plies at the start of each game that are not taken");
   cmd->add_flag("--quiet", a->quiet, "No progress line");
+  cmd->callback([cmd, output, outputDir] {
+    if (output->count() == 0 && outputDir->count() == 0) throw CLI::RequiredError("--output or --output-dir");
+    for (const char* name : {"--chunk-games", "--shard", "--resume"})
+      if (cmd->count(name) && outputDir->count() == 0) throw CLI::ValidationError(name, "needs --output-dir");
+  });
   out.push_back({cmd, [a] { return runDatagen(*a); }});
 }
 

@@ -1,19 +1,31 @@
-// Self-play data generation; see generator.h for the rules of one game.
+// Self-play data generation; see generator.h for the rules of one game and for chunked runs.
 //
-// Threads: `threads` workers take game indices from an atomic counter and hand finished games to
-// the calling thread through a map keyed by game index; the calling thread writes them strictly
-// in index order (so the file does not depend on scheduling) and reports progress.
+// Threads: `threads` workers take job numbers from an atomic counter and hand finished games to
+// the calling thread through a map keyed by job number; the calling thread consumes them
+// strictly in job order (so the files do not depend on scheduling) and reports progress. A job
+// is a global game index (single file: job = game; chunked run: the games of this shard's
+// missing chunks, in chunk order).
 
 #include "datagen/generator.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -29,6 +41,9 @@ namespace janus::datagen {
 namespace {
 
 constexpr int kRandomPlyAttempts = 8;
+constexpr int kMaxShards = 100000;
+
+namespace fs = std::filesystem;
 
 }  // namespace
 
@@ -113,7 +128,7 @@ GameOutcome playGame(Engine& engine, const Position& start, u64 seed, const Star
     if (!best || !pos.isLegal(best))
       throw Error(fmt::format("datagen: the engine returned no legal move in {}", pos.fen()));
     const int score = pos.sideToMove() == kWhite ? last.score : -last.score;
-    if (!pos.inCheck() && !pos.isNoisy(best)) out.records.push_back(packRecord(pos, score, kDraw));
+    out.records.push_back(packRecord(pos, score, kDraw, best));
     ++out.plies;
 
     // Adjudication (generator.h).
@@ -134,16 +149,22 @@ GameOutcome playGame(Engine& engine, const Position& start, u64 seed, const Star
   return out;
 }
 
-DatagenProgress generateData(const DatagenConfig& config, const std::function<void(const DatagenProgress&)>& onProgress) {
+namespace {
+
+void checkConfig(const DatagenConfig& config) {
   if (config.games < 1) throw Error("datagen: --games must be at least 1");
   if (config.nodes < 1) throw Error("datagen: --nodes must be at least 1");
   if (config.threads < 1) throw Error("datagen: --threads must be at least 1");
+  if (config.hashMiB < 1) throw Error("datagen: --hash must be at least 1");
   if (config.randomisation.plies < 0) throw Error("datagen: --random-plies must not be negative");
   if (config.randomisation.scoreLimit < 0) throw Error("datagen: --random-score-limit must not be negative");
-  if (config.output.empty()) throw Error("datagen: no output file given");
+}
 
+/// The book's start positions (each opening's moves played).
+std::vector<Position> loadStarts(const DatagenConfig& config) {
   const std::string bookPath = config.openings.empty() ? match::defaultOpeningBook() : config.openings;
   const match::OpeningBook book = match::loadOpenings(bookPath, false);
+  if (book.openings.empty()) throw Error(fmt::format("datagen: no usable opening in '{}'", bookPath));
   std::vector<Position> starts;
   starts.reserve(book.openings.size());
   for (const auto& o : book.openings) {
@@ -151,16 +172,23 @@ DatagenProgress generateData(const DatagenConfig& config, const std::function<vo
     for (Move m : o.moves) p.makeMove(m);
     starts.push_back(std::move(p));
   }
+  return starts;
+}
 
-  DataWriter writer(config.output);
+/// Plays jobs 0..jobs-1 (job j is global game gameOf(j)) on config.threads workers and calls
+/// sink(j, outcome) on the calling thread in job order; updates `progress` and calls onProgress
+/// about once a second. Exceptions of the workers and of `sink` stop the workers and propagate.
+void playInOrder(const DatagenConfig& config, const std::vector<Position>& starts, u64 jobs,
+                 const std::function<u64(u64)>& gameOf, const std::function<void(u64, GameOutcome&)>& sink,
+                 DatagenProgress& progress, const std::function<void(const DatagenProgress&)>& onProgress) {
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
 
   std::mutex mutex;
   std::condition_variable cv;
-  std::map<int, GameOutcome> finished;  // guarded by mutex
+  std::map<u64, GameOutcome> finished;  // guarded by mutex
   std::exception_ptr failure;           // guarded by mutex
-  std::atomic<int> nextGame{0};
+  std::atomic<u64> nextJob{0};
   std::atomic<bool> abort{false};
 
   auto worker = [&] {
@@ -169,14 +197,14 @@ DatagenProgress generateData(const DatagenConfig& config, const std::function<vo
       engine.setOption("Threads", "1");
       engine.setOption("Hash", std::to_string(config.hashMiB));
       while (!abort) {
-        const int g = nextGame.fetch_add(1);
-        if (g >= config.games) break;
-        const u64 seed = gameSeed(config.seed, g);
+        const u64 j = nextJob.fetch_add(1);
+        if (j >= jobs) break;
+        const u64 seed = gameSeed(config.seed, gameOf(j));
         const Position& start = starts[size_t(seed % starts.size())];
         GameOutcome outcome = playGame(engine, start, splitmix64(seed), config.randomisation, config.nodes,
                                        config.adjudication);
         std::lock_guard lock(mutex);
-        finished.emplace(g, std::move(outcome));
+        finished.emplace(j, std::move(outcome));
         cv.notify_all();
       }
     } catch (...) {
@@ -187,22 +215,23 @@ DatagenProgress generateData(const DatagenConfig& config, const std::function<vo
     }
   };
   std::vector<std::thread> threads;
-  for (int t = 0; t < std::min(config.threads, config.games); ++t) threads.emplace_back(worker);
+  for (u64 t = 0; t < std::min<u64>(u64(config.threads), jobs); ++t) threads.emplace_back(worker);
 
-  DatagenProgress progress;
-  progress.gamesTotal = config.games;
+  u64 done = 0;
   auto lastReport = std::chrono::steady_clock::now();
   try {
     std::unique_lock lock(mutex);
-    while (progress.gamesDone < config.games && !abort) {
+    while (done < jobs && !abort) {
       cv.wait_for(lock, std::chrono::milliseconds(500));
-      // Write every game that is next in index order.
-      for (auto it = finished.find(progress.gamesDone); it != finished.end(); it = finished.find(progress.gamesDone)) {
+      // Consume every game that is next in job order.
+      for (auto it = finished.find(done); it != finished.end(); it = finished.find(done)) {
         GameOutcome outcome = std::move(it->second);
         finished.erase(it);
         lock.unlock();
-        writer.write(outcome.records.data(), outcome.records.size());
+        progress.seconds = elapsed();
+        sink(done, outcome);
         lock.lock();
+        ++done;
         ++progress.gamesDone;
         progress.positions += outcome.records.size();
         progress.plies += u64(outcome.plies);
@@ -224,8 +253,254 @@ DatagenProgress generateData(const DatagenConfig& config, const std::function<vo
   }
   for (auto& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
-  writer.commit();
   progress.seconds = elapsed();
+}
+
+}  // namespace
+
+DatagenProgress generateData(const DatagenConfig& config, const std::function<void(const DatagenProgress&)>& onProgress) {
+  checkConfig(config);
+  if (config.output.empty()) throw Error("datagen: no output file given");
+  const std::vector<Position> starts = loadStarts(config);
+
+  DataWriter writer(config.output);
+  DatagenProgress progress;
+  progress.gamesTotal = config.games;
+  playInOrder(
+      config, starts, u64(config.games), [](u64 j) { return j; },
+      [&](u64, GameOutcome& g) { writer.write(g.records.data(), g.records.size()); }, progress, onProgress);
+  writer.commit();
+  if (onProgress) onProgress(progress);
+  return progress;
+}
+
+// ---- Chunked runs -----------------------------------------------------------------------------------
+
+std::string chunkFileName(u64 chunk) { return fmt::format("chunk-{:06d}.janusdat.zst", chunk); }
+
+std::vector<u64> shardChunks(u64 chunks, int shard, int shards) {
+  std::vector<u64> out;
+  if (shard < 1 || shards < 1 || shard > shards) return out;
+  for (u64 k = u64(shard - 1); k < chunks; k += u64(shards)) out.push_back(k);
+  return out;
+}
+
+std::pair<int, int> parseShard(const std::string& text) {
+  auto fail = [&](const std::string& why) -> std::pair<int, int> {
+    throw Error(fmt::format("bad --shard '{}': {} (expected I/N with 1 <= I <= N, e.g. 3/8)", text, why));
+  };
+  const size_t slash = text.find('/');
+  if (slash == std::string::npos) return fail("no '/'");
+  auto number = [&](std::string_view part, const char* what) {
+    int v = 0;
+    auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
+      fail(fmt::format("{} '{}' is not a number", what, part));
+    return v;
+  };
+  const std::string_view all(text);
+  const int shard = number(all.substr(0, slash), "shard");
+  const int shards = number(all.substr(slash + 1), "shard count");
+  if (shards < 1 || shards > kMaxShards) return fail(fmt::format("shard count must be 1..{}", kMaxShards));
+  if (shard < 1 || shard > shards) return fail(fmt::format("shard must be 1..{}", shards));
+  return {shard, shards};
+}
+
+namespace {
+
+/// FNV-1a (64-bit) of the start positions' FENs: identifies the book's content in the manifest.
+u64 bookHash(const std::vector<Position>& starts) {
+  u64 h = 0xcbf29ce484222325ULL;
+  for (const Position& p : starts) {
+    for (char c : p.fen() + "\n") {
+      h ^= u8(c);
+      h *= 0x100000001b3ULL;
+    }
+  }
+  return h;
+}
+
+/// The settings that decide the content of a run's games, as "key value" lines.
+std::vector<std::pair<std::string, std::string>> runSettings(const DatagenConfig& c, const ChunkedRun& run,
+                                                             const std::vector<Position>& starts) {
+  const auto& a = c.adjudication;
+  return {{"format", std::to_string(kFormatVersion)},
+          {"seed", std::to_string(c.seed)},
+          {"chunk-games", std::to_string(run.chunkGames)},
+          {"nodes", std::to_string(c.nodes)},
+          {"hash", std::to_string(c.hashMiB)},
+          {"openings-count", std::to_string(starts.size())},
+          {"openings-hash", fmt::format("{:016x}", bookHash(starts))},
+          {"random-plies", std::to_string(c.randomisation.plies)},
+          {"random-score-limit", std::to_string(c.randomisation.scoreLimit)},
+          {"adjudicate-win", std::to_string(a.winScore)},
+          {"adjudicate-win-plies", std::to_string(a.winPlies)},
+          {"adjudicate-draw", std::to_string(a.drawScore)},
+          {"adjudicate-draw-plies", std::to_string(a.drawPlies)},
+          {"adjudicate-draw-after", std::to_string(a.drawMinPly)},
+          {"max-plies", std::to_string(a.maxPlies)}};
+}
+
+std::string manifestText(const DatagenConfig& c, const std::vector<std::pair<std::string, std::string>>& settings) {
+  std::string text =
+      "# janus datagen chunked run (docs/tuning.md): chunk-K.janusdat.zst holds games K*chunk-games to\n"
+      "# (K+1)*chunk-games-1 of the run. Every shard and every --resume must use these settings.\n";
+  text += fmt::format("# openings {}\n", c.openings.empty() ? "(the shipped book)" : c.openings);
+  for (const auto& [key, value] : settings) text += key + " " + value + "\n";
+  return text;
+}
+
+/// Writes `text` to `path` unless it exists (create-once, atomic: a private temporary file,
+/// fsync, link(2), which fails if `path` exists). Returns false if `path` existed.
+bool createFileOnce(const std::string& path, const std::string& text) {
+  const std::string tmp = fmt::format("{}.{}.tmp", path, ::getpid());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw Error(fmt::format("cannot create '{}': {}", tmp, std::strerror(errno)));
+  const bool ok = ::write(fd, text.data(), text.size()) == ssize_t(text.size()) && ::fsync(fd) == 0;
+  const int writeErrno = errno;
+  ::close(fd);
+  if (!ok) {
+    ::unlink(tmp.c_str());
+    throw Error(fmt::format("cannot write '{}': {}", tmp, std::strerror(writeErrno)));
+  }
+  const int rc = ::link(tmp.c_str(), path.c_str());
+  const int linkErrno = errno;
+  ::unlink(tmp.c_str());
+  if (rc == 0) return true;
+  if (linkErrno == EEXIST) return false;
+  throw Error(fmt::format("cannot create '{}': {}", path, std::strerror(linkErrno)));
+}
+
+/// Checks the existing manifest at `path` against `settings`; throws naming the first difference.
+void checkManifest(const std::string& path, const std::vector<std::pair<std::string, std::string>>& settings) {
+  std::ifstream in(path);
+  if (!in) throw Error(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+  std::map<std::string, std::string> found;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const size_t space = line.find(' ');
+    found[line.substr(0, space)] = space == std::string::npos ? "" : line.substr(space + 1);
+  }
+  for (const auto& [key, value] : settings) {
+    auto it = found.find(key);
+    if (it == found.end())
+      throw Error(fmt::format("'{}' has no setting '{}': not a run of this janus datagen version", path, key));
+    if (it->second != value)
+      throw Error(fmt::format("'{}': the run was made with {} {}, this command has {} {}; resume or add shards with "
+                              "the run's settings, or use another --output-dir",
+                              path, key, it->second, key, value));
+  }
+}
+
+/// True if the directory holds files that look like chunks.
+bool hasChunkFiles(const fs::path& dir) {
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.starts_with("chunk-")) return true;
+  }
+  return false;
+}
+
+/// An exclusive flock(2) on a file, released by the destructor.
+class FileLock {
+ public:
+  explicit FileLock(const std::string& path) : m_fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
+    if (m_fd < 0) throw Error(fmt::format("cannot create '{}': {}", path, std::strerror(errno)));
+    if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
+      const int e = errno;
+      ::close(m_fd);
+      if (e == EWOULDBLOCK)
+        throw Error(fmt::format("'{}' is locked: this shard is already running (run each shard once)", path));
+      throw Error(fmt::format("cannot lock '{}': {}", path, std::strerror(e)));
+    }
+  }
+  ~FileLock() { ::close(m_fd); }
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int m_fd;
+};
+
+}  // namespace
+
+DatagenProgress generateChunks(const DatagenConfig& config, const ChunkedRun& run,
+                               const std::function<void(const DatagenProgress&)>& onProgress,
+                               const std::function<void(const ChunkReport&)>& onChunk) {
+  checkConfig(config);
+  if (run.dir.empty()) throw Error("datagen: no run directory given");
+  if (run.chunkGames < 1) throw Error("datagen: --chunk-games must be at least 1");
+  if (config.games % run.chunkGames != 0)
+    throw Error(fmt::format("datagen: --games {} is not a multiple of --chunk-games {} (every chunk holds "
+                            "--chunk-games games; e.g. --games {})",
+                            config.games, run.chunkGames, (config.games / run.chunkGames + 1) * run.chunkGames));
+  if (run.shards < 1 || run.shards > kMaxShards || run.shard < 1 || run.shard > run.shards)
+    throw Error(fmt::format("datagen: bad shard {}/{} (expected 1 <= I <= N <= {})", run.shard, run.shards, kMaxShards));
+  const std::vector<Position> starts = loadStarts(config);
+
+  const fs::path dir(run.dir);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw Error(fmt::format("cannot create the run directory '{}': {}", run.dir, ec ? ec.message() : "not a directory"));
+
+  // The manifest: created by the first shard, checked by every later one.
+  const std::string manifest = (dir / kRunManifestName).string();
+  const auto settings = runSettings(config, run, starts);
+  if (!fs::exists(manifest) && hasChunkFiles(dir))
+    throw Error(fmt::format("'{}' holds chunk files but no {}: not a chunked run of this janus datagen version "
+                            "(use another --output-dir)",
+                            run.dir, kRunManifestName));
+  if (!createFileOnce(manifest, manifestText(config, settings))) checkManifest(manifest, settings);
+
+  const FileLock lock((dir / fmt::format("shard-{}-of-{}.lock", run.shard, run.shards)).string());
+
+  const u64 chunks = u64(config.games / run.chunkGames);
+  std::vector<u64> todo;
+  DatagenProgress progress;
+  for (u64 k : shardChunks(chunks, run.shard, run.shards)) {
+    const fs::path file = dir / chunkFileName(k);
+    if (fs::exists(file)) {
+      if (!run.resume)
+        throw Error(fmt::format("'{}' exists: pass --resume to keep the finished chunks and play the missing ones",
+                                file.string()));
+      ++progress.chunksSkipped;
+      continue;
+    }
+    todo.push_back(k);
+  }
+  progress.chunksTotal = todo.size();
+  progress.gamesTotal = int(todo.size() * u64(run.chunkGames));
+  if (todo.empty()) {
+    if (onProgress) onProgress(progress);
+    return progress;
+  }
+
+  const u64 perChunk = u64(run.chunkGames);
+  std::vector<PackedRecord> records;
+  double lastChunkAt = 0;
+  playInOrder(
+      config, starts, todo.size() * perChunk, [&](u64 j) { return todo[j / perChunk] * perChunk + j % perChunk; },
+      [&](u64 j, GameOutcome& g) {
+        records.insert(records.end(), g.records.begin(), g.records.end());
+        if (j % perChunk != perChunk - 1) return;
+        const u64 k = todo[j / perChunk];
+        ChunkReport report;
+        report.chunk = k;
+        report.path = (dir / chunkFileName(k)).string();
+        report.positions = records.size();
+        DataWriter out(report.path, records.size());
+        out.write(records.data(), records.size());
+        out.commit();
+        records.clear();
+        ++progress.chunksDone;
+        report.seconds = progress.seconds - lastChunkAt;
+        lastChunkAt = progress.seconds;
+        if (onChunk) onChunk(report);
+      },
+      progress, onProgress);
   if (onProgress) onProgress(progress);
   return progress;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // Self-play data generation (`janus datagen`): fixed-node games of Janus against itself from
-// opening-book positions plus a few random plies; every quiet position is recorded with its
-// search score and, once the game is over, the game's result (format.h).
+// opening-book positions plus a few random plies; every position an engine moved from is
+// recorded with its search score, its flags (noisy move played, in check: format.h) and, once
+// the game is over, the game's result.
 //
 // One game:
 //   1. Opening: a book entry chosen by the game's random generator, then random plies
@@ -12,19 +13,31 @@
 //      whose lines all end with White to move, the last random move is always the same colour's
 //      and the other side, searching first, wins far more often (docs/tuning.md has the counts).
 //   2. Every move: `go nodes K` on a 1-thread Engine with a small hash (cleared before each game).
-//   3. Recorded: the position before each engine move, unless the side to move is in check or
-//      the chosen move is a capture, en passant or promotion (quiet positions suit static-eval
-//      tuning: no capture sequence is pending). Its score is the search score, White's view.
+//   3. Recorded: the position before each engine move, with kFlagInCheck when the side to move
+//      is in check and kFlagNoisyMove when the chosen move is a capture, en passant or
+//      promotion (format version 2; version 1 dropped those positions, the trainer's loader now
+//      chooses). Its score is the search score, White's view. A position where the game ended
+//      by the rules (no move was played) is not recorded.
 //   4. End: by the rules (checkmate, stalemate, threefold repetition, 50-move rule, insufficient
 //      material) or by adjudication (Adjudication below).
 //
 // Determinism: game g uses its own seed gameSeed(seed, g) and a fresh hash and histories, and
 // games are written in index order, so the output depends only on (games, nodes, openings,
-// randomisation, seed, adjudication) and not on the number of threads or on timing.
+// randomisation, seed, adjudication, hash) and not on the number of threads or on timing.
+//
+// Chunked runs (generateChunks, `janus datagen --output-dir DIR`): the run's games are numbered
+// globally 0..games-1 and cut into chunks of chunkGames games; chunk k holds games
+// k*chunkGames .. (k+1)*chunkGames-1 with the same seeds gameSeed(seed, g) as a single-file run,
+// in DIR/chunk-<k, 6 digits>.janusdat.zst, written atomically when its last game is over.
+// Shard I of N plays the chunks k with k mod N = I - 1, so shards are disjoint and their union
+// is the whole run whatever N is (a chunk's content does not depend on N). DIR/datagen-run.txt
+// records the settings that decide a game's content; every shard and every --resume must match
+// it. Nothing coordinates the shards: a finished chunk file is the only state.
 
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/position.h"
@@ -53,10 +66,10 @@ struct Adjudication {
 };
 
 struct DatagenConfig {
-  int games = 1;
+  int games = 1;        ///< games of the run (a chunked run: of all shards together, a multiple of chunkGames)
   u64 nodes = 5000;     ///< nodes per move (UCI go nodes)
   int threads = 1;      ///< worker threads, each with its own Engine
-  std::string output;   ///< JANUSDAT file (".zst": compressed)
+  std::string output;   ///< JANUSDAT file (".zst": compressed); unused by generateChunks
   std::string openings; ///< EPD or PGN book; "" = the shipped book (match::defaultOpeningBook())
   StartRandomisation randomisation;  ///< random plies after the book position (step 1 above)
   u64 seed = 1;
@@ -91,15 +104,18 @@ struct GameOutcome {
                                    const StartRandomisation& randomisation, u64 nodes,
                                    const Adjudication& adjudication);
 
-/// Progress of generateData().
+/// Progress of generateData() and generateChunks() (counts of this invocation).
 struct DatagenProgress {
   int gamesDone = 0;
-  int gamesTotal = 0;
+  int gamesTotal = 0;         ///< games this invocation plays (a resumed shard: its missing chunks only)
   u64 positions = 0;          ///< records written
   u64 plies = 0;              ///< engine moves played
   u64 results[3] = {0, 0, 0}; ///< games by Wdl (index kBlackWin, kDraw, kWhiteWin)
   u64 ends[8] = {};           ///< games by GameEnd
   double seconds = 0;         ///< wall time so far
+  u64 chunksDone = 0;         ///< generateChunks: chunk files written by this invocation
+  u64 chunksTotal = 0;        ///< generateChunks: chunk files this invocation writes
+  u64 chunksSkipped = 0;      ///< generateChunks: chunks of this shard that existed already (--resume)
 };
 
 /// SplitMix64 (S. Vigna, https://prng.di.unimi.it/splitmix64.c): the per-game seed.
@@ -110,10 +126,10 @@ struct DatagenProgress {
   return x ^ (x >> 31);
 }
 
-/// Seed of game `game` of a run with seed `seed`: splitmix64(splitmix64(seed) + game). Hashing the
-/// run's seed first makes runs with different seeds (e.g. 1 and 2) play unrelated games instead of
-/// the same games shifted by one index.
-[[nodiscard]] constexpr u64 gameSeed(u64 seed, int game) { return splitmix64(splitmix64(seed) + u64(game)); }
+/// Seed of game `game` (0-based global index) of a run with seed `seed`:
+/// splitmix64(splitmix64(seed) + game). Hashing the run's seed first makes runs with different
+/// seeds (e.g. 1 and 2) play unrelated games instead of the same games shifted by one index.
+[[nodiscard]] constexpr u64 gameSeed(u64 seed, u64 game) { return splitmix64(splitmix64(seed) + game); }
 
 /// Runs the whole generation: config.threads workers, writing config.output atomically (nothing
 /// appears there unless every game finished). `onProgress` is called on the calling thread about
@@ -121,5 +137,56 @@ struct DatagenProgress {
 /// opening book or a write error.
 DatagenProgress generateData(const DatagenConfig& config,
                              const std::function<void(const DatagenProgress&)>& onProgress = {});
+
+// ---- Chunked runs ---------------------------------------------------------------------------------
+
+/// Where and which part of a chunked run to play (see the header comment).
+struct ChunkedRun {
+  std::string dir;       ///< run directory (created if missing)
+  int chunkGames = 200;  ///< games per chunk file
+  int shard = 1;         ///< this shard, 1..shards
+  int shards = 1;        ///< number of shards the run is split into
+  bool resume = false;   ///< skip this shard's chunk files that exist; without it they are an error
+};
+
+/// Name of the settings file in a run directory.
+inline constexpr const char* kRunManifestName = "datagen-run.txt";
+
+/// File name of chunk `chunk` (0-based) in a run directory: "chunk-000123.janusdat.zst" (the
+/// number has at least 6 digits).
+[[nodiscard]] std::string chunkFileName(u64 chunk);
+
+/// The chunks of shard `shard` (1-based) of `shards` among chunks 0..chunks-1, ascending:
+/// k with k % shards == shard - 1.
+[[nodiscard]] std::vector<u64> shardChunks(u64 chunks, int shard, int shards);
+
+/// Parses a shard "I/N" (1 <= I <= N, N <= 100000). Throws janus::Error("bad --shard '<text>':
+/// ...") otherwise.
+[[nodiscard]] std::pair<int, int> parseShard(const std::string& text);
+
+/// A chunk file written by generateChunks.
+struct ChunkReport {
+  u64 chunk = 0;        ///< chunk index
+  std::string path;     ///< the file
+  u64 positions = 0;    ///< records in it
+  double seconds = 0;   ///< wall time since the previous chunk of this invocation (or its start)
+};
+
+/// Plays shard run.shard/run.shards of the chunked run `config` (config.games games in all,
+/// config.output unused) into run.dir, writing each chunk atomically as soon as its last game is
+/// over, and calls `onChunk` (calling thread) after each file. Progress as in generateData.
+/// The first shard to start writes run.dir/datagen-run.txt (atomically: link(2) of a private
+/// temporary name); later ones and --resume compare their settings with it. A shard holds an
+/// exclusive flock(2) on run.dir/shard-I-of-N.lock while it runs.
+///
+/// Throws janus::Error (naming the directory or file) for: a bad configuration (as
+/// generateData, plus chunkGames < 1, games not a multiple of chunkGames, a bad shard); a
+/// directory that cannot be created; chunk files without a datagen-run.txt (not a chunked run
+/// of this version); settings that differ from datagen-run.txt (naming the first one); a chunk
+/// of this shard that exists without run.resume; the same shard running elsewhere (lock held);
+/// and write errors. Finished chunks stay on disk whatever happens later.
+DatagenProgress generateChunks(const DatagenConfig& config, const ChunkedRun& run,
+                               const std::function<void(const DatagenProgress&)>& onProgress = {},
+                               const std::function<void(const ChunkReport&)>& onChunk = {});
 
 }  // namespace janus::datagen

@@ -1,17 +1,22 @@
-// Tests of self-play generation (determinism, the quiet filter, game ends); PGN extraction is in
-// pgn_source_test.cpp.
+// Tests of self-play generation: determinism, every position recorded with its flags, game
+// ends, random starts, and chunked runs (shards, resume, settings checks, kept chunks).
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <random>
 #include <set>
 
 #include "core/movegen.h"
+#include "core/notation.h"
 #include "datagen/generator.h"
 #include "datagen/record.h"
 #include "engine/engine.h"
@@ -67,18 +72,42 @@ TEST(Datagen, DeterministicAtTinySizes) {
   (void)generateData(other);
   EXPECT_NE(ra, readRaw(b));
 
-  // Every record decodes, is quiet in the filter's sense and carries its game's result.
+  // Every position an engine moved from is recorded: consecutive records of a game are one move
+  // apart, and that move's kind is what the noisy flag says. The check flag is the position's.
   DataReader reader(a);
+  EXPECT_EQ(reader.version(), kFormatVersion);
   PackedRecord r;
-  u64 whiteRecords = 0;
+  u64 whiteRecords = 0, noisy = 0, checks = 0, linked = 0, gameBreaks = 0;
+  std::optional<std::pair<Position, bool>> previous;  // position and noisy flag of the last record
   while (reader.next(r)) {
     TrainingPosition t = reader.decode(r, reader.index() - 1);
-    EXPECT_FALSE(t.pos.inCheck()) << t.pos.fen();
+    EXPECT_EQ(recordInCheck(r), t.pos.inCheck()) << t.pos.fen();
     EXPECT_NE(t.score, kNoScore);
     whiteRecords += t.result == kWhiteWin;
+    noisy += recordNoisyMove(r);
+    checks += recordInCheck(r);
+    if (previous) {
+      bool found = false;
+      for (Move m : legalMoves(previous->first)) {
+        Position next = previous->first;
+        next.makeMove(m);
+        if (next.key() == t.pos.key() && next.fen() == t.pos.fen()) {
+          EXPECT_EQ(previous->second, previous->first.isNoisy(m)) << previous->first.fen() << " " << toUci(m, false);
+          found = true;
+          break;
+        }
+      }
+      (found ? linked : gameBreaks) += 1;
+    }
+    previous = std::make_pair(t.pos, recordNoisyMove(r));
   }
   EXPECT_EQ(reader.index(), pa.positions);
   EXPECT_EQ(whiteRecords > 0, pa.results[kWhiteWin] > 0);
+  EXPECT_GT(noisy, 0u);            // captures are no longer dropped
+  EXPECT_LE(gameBreaks, 1u);       // 2 games: one break between them, every other pair linked
+  EXPECT_EQ(linked + gameBreaks + 1, pa.positions);
+  EXPECT_EQ(pa.plies, pa.positions);  // one record per engine move
+  (void)checks;
   for (const auto& f : {a, b, c}) fs::remove(f);
 }
 
@@ -204,6 +233,210 @@ TEST(Datagen, BadConfigurationIsAnError) {
   c.randomisation.scoreLimit = -1;
   EXPECT_THROW((void)generateData(c), Error);
   EXPECT_FALSE(fs::exists(tempFile("x.jdat")));
+}
+
+// ---- Chunked runs ---------------------------------------------------------------------------------
+
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    m_path = fs::temp_directory_path() / ("janus_chunks_" + std::to_string(::getpid()) + "_" + info->name());
+    fs::remove_all(m_path);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(m_path, ec);
+  }
+  [[nodiscard]] std::string path() const { return m_path.string(); }
+  [[nodiscard]] std::string file(const std::string& name) const { return (m_path / name).string(); }
+
+ private:
+  fs::path m_path;
+};
+
+/// Short games (30 plies at most) so that a chunked run of several chunks stays fast.
+DatagenConfig shortGames(int games) {
+  DatagenConfig c = tinyConfig("", 2);
+  c.games = games;
+  c.nodes = 200;
+  c.adjudication.maxPlies = 30;
+  c.seed = 11;
+  return c;
+}
+
+std::string expectChunkError(const DatagenConfig& c, const ChunkedRun& run, const std::string& needle) {
+  try {
+    (void)generateChunks(c, run);
+    ADD_FAILURE() << "no error, expected one containing '" << needle << "'";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    return e.what();
+  }
+  return {};
+}
+
+TEST(DatagenChunks, ShardsAndResumeMakeTheSameGamesAsOneFile) {
+  TempDir dir;
+  fs::create_directories(dir.path());
+  // Reference: 6 games into one file.
+  const std::string single = dir.file("single.jdat");
+  DatagenConfig ref = shortGames(6);
+  ref.output = single;
+  const DatagenProgress whole = generateData(ref);
+
+  // The same run as 3 chunks of 2 games. Shards 1/2 and 2/2 of the first 4 games: chunk 0 and 1.
+  const std::string runDir = dir.file("run");
+  ChunkedRun run{.dir = runDir, .chunkGames = 2, .shard = 1, .shards = 2, .resume = false};
+  std::vector<ChunkReport> reports;
+  auto onChunk = [&](const ChunkReport& r) { reports.push_back(r); };
+  DatagenProgress p1 = generateChunks(shortGames(4), run, {}, onChunk);
+  EXPECT_EQ(p1.chunksDone, 1u);
+  EXPECT_EQ(p1.gamesDone, 2);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].chunk, 0u);
+  EXPECT_EQ(reports[0].path, runDir + "/chunk-000000.janusdat.zst");
+  EXPECT_TRUE(fs::exists(runDir + "/chunk-000000.janusdat.zst"));
+  EXPECT_FALSE(fs::exists(runDir + "/chunk-000001.janusdat.zst"));
+  EXPECT_TRUE(fs::exists(runDir + "/" + kRunManifestName));
+  run.shard = 2;
+  DatagenProgress p2 = generateChunks(shortGames(4), run, {}, onChunk);
+  EXPECT_EQ(p2.chunksDone, 1u);
+  ASSERT_EQ(reports.size(), 2u);
+  EXPECT_EQ(reports[1].chunk, 1u);
+
+  // Without --resume an existing chunk of the shard is an error; with it only chunk 2 is played.
+  ChunkedRun all{.dir = runDir, .chunkGames = 2, .shard = 1, .shards = 1, .resume = false};
+  expectChunkError(shortGames(6), all, "chunk-000000.janusdat.zst' exists: pass --resume");
+  all.resume = true;
+  DatagenProgress p3 = generateChunks(shortGames(6), all, {}, onChunk);
+  EXPECT_EQ(p3.chunksSkipped, 2u);
+  EXPECT_EQ(p3.chunksDone, 1u);
+  EXPECT_EQ(p3.gamesDone, 2);
+  ASSERT_EQ(reports.size(), 3u);
+  EXPECT_EQ(reports[2].chunk, 2u);
+  // Nothing left to do.
+  DatagenProgress p4 = generateChunks(shortGames(6), all);
+  EXPECT_EQ(p4.chunksSkipped, 3u);
+  EXPECT_EQ(p4.gamesDone, 0);
+
+  // The chunks in order hold exactly the single file's records (same game seeds), each file
+  // declaring its count.
+  std::vector<PackedRecord> joined;
+  for (int k = 0; k < 3; ++k) {
+    const std::string path = runDir + "/" + chunkFileName(u64(k));
+    DataReader reader(path);
+    ASSERT_TRUE(reader.declaredCount().has_value());
+    EXPECT_EQ(*reader.declaredCount(), reports[size_t(k)].positions);
+    for (const auto& r : readRecords(path)) joined.push_back(r);
+  }
+  const std::vector<PackedRecord> expected = readRecords(single);
+  ASSERT_EQ(joined.size(), expected.size());
+  EXPECT_EQ(std::memcmp(joined.data(), expected.data(), joined.size() * sizeof(PackedRecord)), 0);
+  EXPECT_EQ(whole.positions, expected.size());
+  for (const auto& e : fs::directory_iterator(runDir))
+    EXPECT_FALSE(e.path().string().ends_with(".tmp")) << e.path();
+}
+
+TEST(DatagenChunks, SettingsAndDirectoryAreChecked) {
+  TempDir dir;
+  const std::string runDir = dir.file("run");
+  ChunkedRun run{.dir = runDir, .chunkGames = 1, .shard = 1, .shards = 3, .resume = false};
+  DatagenConfig c = shortGames(3);
+  c.adjudication.maxPlies = 6;
+  (void)generateChunks(c, run);
+  EXPECT_TRUE(fs::exists(runDir + "/chunk-000000.janusdat.zst"));
+
+  // Another shard or a resume with other game settings is refused, naming the setting.
+  run.shard = 2;
+  DatagenConfig other = c;
+  other.nodes = 201;
+  expectChunkError(other, run, "made with nodes 200, this command has nodes 201");
+  other = c;
+  other.seed = 12;
+  expectChunkError(other, run, "seed 11");
+  ChunkedRun otherChunks = run;
+  otherChunks.chunkGames = 3;
+  expectChunkError(c, otherChunks, "chunk-games 1");
+  // Threads and the total number of games are not settings of the games: a run can grow.
+  DatagenConfig more = c;
+  more.games = 6;
+  more.threads = 1;
+  run.shards = 6;
+  run.shard = 6;
+  EXPECT_EQ(generateChunks(more, run).chunksDone, 1u);
+  EXPECT_TRUE(fs::exists(runDir + "/chunk-000005.janusdat.zst"));
+
+  // Bad shapes of a run.
+  run.shard = 1;
+  run.shards = 1;
+  run.resume = true;
+  DatagenConfig odd = c;
+  odd.games = 4;
+  run.chunkGames = 3;
+  expectChunkError(odd, run, "--games 4 is not a multiple of --chunk-games 3");
+  run.chunkGames = 1;
+  run.shard = 4;
+  run.shards = 3;
+  expectChunkError(c, run, "bad shard 4/3");
+
+  // A directory with chunk files but no settings file (e.g. the old tools/gen-nnue-data.sh).
+  const std::string old = dir.file("old");
+  fs::create_directories(old);
+  std::ofstream(old + "/chunk-000001.janusdat.zst") << "x";
+  expectChunkError(c, {.dir = old, .chunkGames = 1, .shard = 1, .shards = 1, .resume = true},
+                   "holds chunk files but no datagen-run.txt");
+
+  // The same shard running twice at once: the second one finds the lock taken.
+  run = {.dir = runDir, .chunkGames = 1, .shard = 1, .shards = 3, .resume = true};
+  const int fd = ::open((runDir + "/shard-1-of-3.lock").c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX | LOCK_NB), 0);
+  expectChunkError(c, run, "already running");
+  ::close(fd);
+  EXPECT_EQ(generateChunks(c, run).chunksSkipped, 1u);
+}
+
+TEST(DatagenChunks, AnInterruptedRunKeepsItsFinishedChunks) {
+  TempDir dir;
+  const std::string runDir = dir.file("run");
+  DatagenConfig c = shortGames(3);
+  c.adjudication.maxPlies = 8;
+  ChunkedRun run{.dir = runDir, .chunkGames = 1, .shard = 1, .shards = 1, .resume = false};
+  // The run stops (here: an exception from the chunk callback) after its first chunk.
+  EXPECT_THROW((void)generateChunks(c, run, {}, [](const ChunkReport&) { throw Error("stop"); }), Error);
+  EXPECT_TRUE(fs::exists(runDir + "/chunk-000000.janusdat.zst"));
+  EXPECT_FALSE(fs::exists(runDir + "/chunk-000001.janusdat.zst"));
+  const std::string first = readRaw(runDir + "/chunk-000000.janusdat.zst");
+  run.resume = true;
+  DatagenProgress p = generateChunks(c, run);
+  EXPECT_EQ(p.chunksSkipped, 1u);
+  EXPECT_EQ(p.chunksDone, 2u);
+  EXPECT_EQ(readRaw(runDir + "/chunk-000000.janusdat.zst"), first);  // kept, not rewritten
+  EXPECT_TRUE(fs::exists(runDir + "/chunk-000002.janusdat.zst"));
+}
+
+TEST(DatagenChunks, ShardParsingAndAssignment) {
+  EXPECT_EQ(parseShard("3/8"), std::make_pair(3, 8));
+  EXPECT_EQ(parseShard("1/1"), std::make_pair(1, 1));
+  for (const char* bad : {"0/4", "5/4", "4", "a/4", "1/", "/4", "1/0", "1/4x", "-1/4"}) {
+    try {
+      (void)parseShard(bad);
+      ADD_FAILURE() << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("bad --shard '") + bad + "'"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(shardChunks(10, 2, 4), (std::vector<u64>{1, 5, 9}));
+  // Every chunk belongs to exactly one shard, whatever the number of shards.
+  for (int shards : {1, 3, 7}) {
+    std::vector<int> owners(20, 0);
+    for (int s = 1; s <= shards; ++s)
+      for (u64 k : shardChunks(20, s, shards)) ++owners[k];
+    for (int n : owners) EXPECT_EQ(n, 1);
+  }
+  EXPECT_EQ(chunkFileName(7), "chunk-000007.janusdat.zst");
+  EXPECT_EQ(chunkFileName(1234567), "chunk-1234567.janusdat.zst");
 }
 
 }  // namespace
