@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   apps::addTuneCommand(app, commands);
   apps::addCecpCommand(app, commands);
   apps::addScoreCommand(app, commands);
+  apps::addRelabelCommand(app, commands);
   apps::addTrainNnueCommand(app, commands);
   CLI11_PARSE(app, argc, argv);
 
