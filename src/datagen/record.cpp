@@ -229,9 +229,10 @@ bool DataReader::next(PackedRecord& record) {
   if (m_pos >= m_buffer.size() && !refill()) return false;
   record = m_buffer[m_pos++];
   if (!recordFlagsValid(record, m_version))
-    throw Error(fmt::format("'{}': record {}: flag bits 0x{:02x} are not defined in version {} (flags 0x{:02x})", m_path,
-                            m_index, record.flags & ~(m_version == 1 ? kRecordFlagsV1 : kRecordFlagsV2) & 0xFF,
-                            m_version, record.flags));
+    throw Error(fmt::format("'{}': record {}: reserved flag bits set (flags 0x{:02x}: bits 0x{:02x} are not defined in "
+                            "version {})",
+                            m_path, m_index, record.flags,
+                            record.flags & ~(m_version == 1 ? kRecordFlagsV1 : kRecordFlagsV2) & 0xFF, m_version));
   ++m_index;
   return true;
 }

@@ -76,8 +76,9 @@ class DataWriter {
 /// ("not a Janus data file"); unsupported version (0, 3 and above); record size or reserved
 /// header fields that do not match the version; a truncated record (naming its 0-based index and
 /// how many bytes were present); fewer or more records than the header declares; from next(), a
-/// record with flag bits its file's version does not define ("'<path>': record N: flag bits
-/// 0x.. are not defined in version V"). decode() adds "record N: " to the errors of unpackRecord.
+/// record with flag bits its file's version does not define ("'<path>': record N: reserved flag
+/// bits set (flags 0x..: bits 0x.. are not defined in version V)"). decode() adds "record N: "
+/// to the errors of unpackRecord.
 class DataReader {
  public:
   explicit DataReader(const std::string& path);

@@ -425,11 +425,11 @@ TEST(DataFile, VersionOneFilesAreStillRead) {
   std::string bad = raw;
   bad[32 + 7 * 32 + 31] = char(kFlagNoisyMove);
   writeRaw(dir.file("v1bad.jdat"), bad);
-  expectFileError(dir.file("v1bad.jdat"), {"record 7: flag bits 0x02 are not defined in version 1"});
+  expectFileError(dir.file("v1bad.jdat"), {"record 7: reserved flag bits set (flags 0x02: bits 0x02 are not defined in version 1)"});
   bad = raw;
   bad[32 + 9 * 32 + 31] = char(kFlagInCheck | kFlagChess960);
   writeRaw(dir.file("v1bad2.jdat"), bad);
-  expectFileError(dir.file("v1bad2.jdat"), {"record 9: flag bits 0x04 are not defined in version 1"});
+  expectFileError(dir.file("v1bad2.jdat"), {"record 9: reserved flag bits set (flags 0x05: bits 0x04 are not defined in version 1)"});
   // In version 2 they are fine, bits 3-7 are not.
   bad = readRaw(v2);
   bad[32 + 7 * 32 + 31] = char(kFlagNoisyMove | kFlagInCheck);
@@ -437,7 +437,7 @@ TEST(DataFile, VersionOneFilesAreStillRead) {
   EXPECT_EQ(readRecords(dir.file("v2ok.jdat")).size(), records.size());
   bad[32 + 8 * 32 + 31] = char(0x10);
   writeRaw(dir.file("v2bad.jdat"), bad);
-  expectFileError(dir.file("v2bad.jdat"), {"record 8: flag bits 0x10 are not defined in version 2"});
+  expectFileError(dir.file("v2bad.jdat"), {"record 8: reserved flag bits set (flags 0x10: bits 0x10 are not defined in version 2)"});
 }
 
 TEST(DataFile, BadRecordIsNamedByFileAndIndex) {
