@@ -70,7 +70,7 @@ run_game() {
 }
 
 # Tests that run several threads (Lazy SMP search, engine, UCI, match runner): also under TSan.
-THREADED_TESTS='AlphaBeta|Engine|Uci|TranspositionTable|JanusBinary|Match|CecpBridge|Mcts'
+THREADED_TESTS='AlphaBeta|Engine|Uci|TranspositionTable|JanusBinary|Match|CecpBridge|MctsThreads'
 
 run_tests() {
   log "unit and integration tests (Release)"

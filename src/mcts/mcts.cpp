@@ -29,16 +29,17 @@ namespace janus::mcts {
 
 namespace {
 
-/// Win/draw/loss per mille for UCI from a node's Wdl, seen from its parent (the mover).
-WdlPermille permilleForParent(const Wdl& child) {
+/// Win/draw/loss per mille for UCI (summing to 1000).
+WdlPermille toPermille(const Wdl& wdl) {
   WdlPermille w;
-  w.win = int(std::lround(1000.0 * child.loss));
-  w.loss = int(std::lround(1000.0 * child.win));
-  w.win = std::clamp(w.win, 0, 1000);
-  w.loss = std::clamp(w.loss, 0, 1000 - w.win);
+  w.win = std::clamp(int(std::lround(1000.0 * wdl.win)), 0, 1000);
+  w.loss = std::clamp(int(std::lround(1000.0 * wdl.loss)), 0, 1000 - w.win);
   w.draw = 1000 - w.win - w.loss;
   return w;
 }
+
+/// The same for a child node's Wdl, seen from its parent (the player who moved).
+WdlPermille permilleForParent(const Wdl& child) { return toPermille(Wdl{child.loss, child.draw, child.win}); }
 
 /// UCI score of a root move whose child node is `c`, from the root's view.
 int scoreForParent(const Node& c) {
@@ -420,6 +421,16 @@ std::vector<SearchInfo> MctsSearch::makeReport() const {
     info.tbHits = m_tbHits.load(std::memory_order_relaxed);
     info.pv = {m_root->edge(i).move};
     appendPv(c, info.pv, kMaxPly);
+    lines.push_back(std::move(info));
+  }
+  if (lines.empty() && !order.empty()) {  // stopped before any root move was visited
+    SearchInfo info;
+    info.depth = info.selDepth = 1;
+    info.score = qToCentipawns(m_root->q());
+    info.wdl = toPermille(m_root->wdl());
+    info.nodes = nodes;
+    info.timeMs = elapsed;
+    info.pv = {m_root->edge(order.front()).move};
     lines.push_back(std::move(info));
   }
   if (!lines.empty())

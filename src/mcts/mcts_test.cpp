@@ -1,6 +1,6 @@
 // Tests of the MCTS face's search (src/mcts) with the uniform backend: backends and cache, the
 // PUCT rule on hand-built nodes, terminal positions, whole searches (mates, reuse, threads,
-// limits). Suites are named Mcts* (dev.sh runs them under TSan too).
+// limits). The multi-threaded tests are in suite MctsThreads, which dev.sh also runs under TSan.
 
 #include <gtest/gtest.h>
 
@@ -609,7 +609,7 @@ TEST(MctsSearch, CachingBackendServesARepeatedSearch) {
   EXPECT_EQ(s.search.lastStats().evaluations, firstEvaluations);
 }
 
-TEST(MctsSearch, SeveralThreadsKeepVisitCountsConsistent) {
+TEST(MctsThreads, VisitCountsStayConsistent) {
   for (int threads : {2, 3}) {
     MctsParams p = Searcher::deterministic();
     p.batchSize = 8;
@@ -701,7 +701,7 @@ TEST(MctsSearch, StopsAtTheMoveTimeAndTheClock) {
   EXPECT_LT(ms2, 2000) << "never more than the clock holds";
 }
 
-TEST(MctsSearch, StopSignalEndsAnInfiniteSearch) {
+TEST(MctsThreads, StopSignalEndsAnInfiniteSearch) {
   MctsParams p = Searcher::deterministic();
   Searcher s(p);
   SearchLimits l;
@@ -721,7 +721,7 @@ TEST(MctsSearch, StopSignalEndsAnInfiniteSearch) {
   checkVisits(*s.search.root());
 }
 
-TEST(MctsSearch, PonderIgnoresTheClockUntilPonderhit) {
+TEST(MctsThreads, PonderIgnoresTheClockUntilPonderhit) {
   Searcher s(MctsParams{});
   SearchLimits l;
   l.ponder = true;
@@ -737,6 +737,18 @@ TEST(MctsSearch, PonderIgnoresTheClockUntilPonderhit) {
   s.signals.ponderhit = true;
   t.join();
   EXPECT_TRUE(r.best);
+}
+
+TEST(MctsSearch, StopBeforeTheFirstPlayoutStillAnswers) {
+  Searcher s;
+  s.signals.stop = true;  // e.g. "stop" right after "go": only the root gets evaluated
+  const SearchResult r = s.goNodes(Position(), 1000);
+  EXPECT_TRUE(legalMoves(Position()).contains(r.best));
+  EXPECT_EQ(r.nodes, 1u);
+  ASSERT_EQ(s.infos.size(), 1u);
+  EXPECT_EQ(s.infos[0].pv, std::vector<Move>{r.best});
+  ASSERT_TRUE(s.infos[0].wdl);
+  EXPECT_EQ(s.infos[0].wdl->draw, 1000);
 }
 
 TEST(MctsSearch, NoLegalMoveGivesNoMove) {

@@ -83,7 +83,7 @@ std::vector<std::string> UciProtocol::formatMoveStats(const SearchInfo& info, bo
     os << std::fixed << "info string " << toUci(m.move, chess960) << " N " << m.visits << " P " << std::setprecision(2)
        << m.prior * 100 << "% Q ";
     if (m.visits)
-      os << std::setprecision(4) << m.q;
+      os << std::setprecision(4) << (m.q == 0 ? 0.0f : m.q);  // no "-0.0000"
     else
       os << '-';
     lines.push_back(os.str());

@@ -232,10 +232,10 @@ TEST(Uci, FormatMoveStatsOfATreeSearch) {
   SearchInfo i;
   EXPECT_TRUE(UciProtocol::formatMoveStats(i, false).empty());  // alpha-beta: none
   i.moveStats = {{Move(kE2, kE4), 1234, 0.05f, 0.03125f}, {Move(kA2, kA3), 0, 0.125f, 0.0f},
-                 {Move(kD2, kD4), 7, 0.5f, -0.25f}};
+                 {Move(kD2, kD4), 7, 0.5f, -0.25f}, {Move(kG1, kF3), 3, 0.1f, -0.0f}};
   EXPECT_EQ(UciProtocol::formatMoveStats(i, false),
             (std::vector<std::string>{"info string e2e4 N 1234 P 5.00% Q 0.0312", "info string a2a3 N 0 P 12.50% Q -",
-                                      "info string d2d4 N 7 P 50.00% Q -0.2500"}));
+                                      "info string d2d4 N 7 P 50.00% Q -0.2500", "info string g1f3 N 3 P 10.00% Q 0.0000"}));
 }
 
 }  // namespace
