@@ -1,20 +1,34 @@
 #!/usr/bin/env bash
-# The recipe for Janus's NNUE training data: fixed-node self-play (`janus datagen`) in chunks.
+# The recipe for Janus's NNUE training data: fixed-node self-play as a chunked `janus datagen` run.
 #
 #   tools/gen-nnue-data.sh [--chunks N] [--games-per-chunk G] [--nodes K] [--threads T]
-#                          [--seed S] [--out DIR] [--janus BIN]
+#                          [--seed S] [--out DIR] [--janus BIN] [--book FILE] [--shard I/M]
 #
-# Chunk i is one `janus datagen` run with seed S + i written to DIR/chunk-NNNNN.janusdat.zst.
-# datagen writes a file atomically (temporary name, fsync, rename), so a chunk file that exists
-# is complete: killing this script loses at most the chunk in progress, and running it again
-# with the same arguments resumes at the first missing chunk. Different machines can share the
-# work with disjoint seed ranges (e.g. --seed 1000000 on the second one) and the chunk files
-# concatenated in any order. Progress (one line per chunk: positions, positions/s, games/h) goes
-# to DIR/progress.log and the terminal.
+# One run of N chunks of G games with seed S (docs/tuning.md, "Chunked runs"): chunk k is
+# DIR/chunk-<k, 6 digits>.janusdat.zst and holds games k*G .. (k+1)*G-1 of the run, written
+# atomically (temporary name, fsync, rename) when its last game is over, so a chunk file that
+# exists is complete. The script runs `janus datagen --output-dir DIR --resume`: killing it loses
+# at most the chunks in progress, and running it again with the same arguments plays only the
+# missing chunks. DIR/datagen-run.txt records the settings of the games; janus refuses to resume
+# or extend a run with other ones. Raising --chunks later extends the run.
 #
-# Defaults (the default net's data, docs/nnue.md): 5000 nodes per move, the 8moves_v3 book from
-# ../shared/data/openings when present (else the shipped 300-line book), 4 or 5 random plies
-# checked within ±200 cp, 200 games per chunk.
+# Several jobs or machines share a run with --shard I/M: shard I plays the chunks k with
+# k mod M = I-1, and the union of shards 1..M is the whole run (a chunk's games do not depend on
+# M). Nothing coordinates them; any scheduler works, e.g.
+#   parallel -j 8 tools/gen-nnue-data.sh --shard {}/8 ::: $(seq 8)
+#   sbatch --array=1-64 --wrap 'tools/gen-nnue-data.sh --shard $SLURM_ARRAY_TASK_ID/64'
+# (a Kubernetes indexed Job: --shard $((JOB_COMPLETION_INDEX + 1))/<completions>). On a shared
+# file system all shards can write the same DIR; otherwise copy the chunk files together.
+#
+# Progress: one line per chunk (positions, positions/s, games/h), with a UTC time stamp, to
+# DIR/progress.log and the terminal; janus's progress line (games, positions, positions/s, ETA)
+# on stderr, redrawn on a terminal.
+#
+# Defaults (the default net's data, docs/nnue.md): 1000 chunks of 200 games, 5000 nodes per
+# move, the 8moves_v3 book from ../shared/data/openings when present (else the shipped 300-line
+# book), 4 or 5 random plies checked within ±200 cp, seed 1, data/nnue/selfplay-5k-v2.
+# (data/nnue/selfplay-5k holds the version 1 chunks of the earlier script, one seed per chunk:
+# a different layout that this script does not continue.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,9 +37,10 @@ games=200
 nodes=5000
 threads=1
 seed=1
-out=data/nnue/selfplay-5k
+out=data/nnue/selfplay-5k-v2
 janus=build/janus
 book=../shared/data/openings/8moves_v3.epd
+shard=1/1
 
 while (($#)); do
   case "$1" in
@@ -37,6 +52,7 @@ while (($#)); do
     --out) out=$2; shift 2 ;;
     --janus) janus=$2; shift 2 ;;
     --book) book=$2; shift 2 ;;
+    --shard) shard=$2; shift 2 ;;
     *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -47,17 +63,13 @@ bookArgs=()
 mkdir -p "$out"
 log="$out/progress.log"
 
-for ((i = 0; i < chunks; i++)); do
-  s=$((seed + i))
-  file=$(printf '%s/chunk-%06d.janusdat.zst' "$out" "$s")
-  [ -f "$file" ] && continue
-  t0=$(date +%s.%N)
-  summary=$("$janus" datagen --quiet --games "$games" --nodes "$nodes" --threads "$threads" --seed "$s" \
-    "${bookArgs[@]}" --output "$file" | grep '^wrote' || true)
-  t1=$(date +%s.%N)
-  n=$(sed -E 's/^wrote ([0-9]+) positions.*/\1/' <<<"$summary")
-  [ -n "$n" ] || { echo "chunk seed $s failed" | tee -a "$log" >&2; exit 1; }
-  line=$(awk -v n="$n" -v g="$games" -v a="$t0" -v b="$t1" -v f="$file" \
-    'BEGIN { d = b - a; printf "%s: %d games, %d positions in %.0f s: %.0f positions/s, %.0f games/h", f, g, n, d, n / d, g * 3600 / d }')
-  echo "$(date -u +%FT%TZ) $line" | tee -a "$log"
-done
+stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date -u +%FT%TZ)" "$line"; done; }
+
+echo "shard $shard of a run of $chunks chunks x $games games, $nodes nodes/move, seed $seed, into $out" | stamp | tee -a "$log"
+status=0
+"$janus" datagen --output-dir "$out" --resume --shard "$shard" --games $((chunks * games)) --chunk-games "$games" \
+  --nodes "$nodes" --threads "$threads" --seed "$seed" "${bookArgs[@]}" | stamp | tee -a "$log" || status=$?
+if ((status != 0)); then
+  echo "shard $shard: janus datagen failed (exit $status; its error is above)" | stamp | tee -a "$log" >&2
+  exit "$status"
+fi
