@@ -1,13 +1,21 @@
 // janus bench [depth]: searches a fixed set of positions to a fixed depth with 16 MiB hash and
 // one thread, and prints the total node count (the bench signature; deterministic) and speed
 // in the form OpenBench reads: "<N> nodes <M> nps".
+//
+// janus bench --search mcts [--nodes N] [--backend B] [--batch B] [--cache C] [--threads T]: the
+// same positions searched by MCTS with N playouts each (smart pruning off, a new tree and an
+// empty cache per position; a proven mate ends a search early). With one thread the node count
+// is deterministic too; the speed is the MCTS nodes/s of docs/mcts.md.
 
 #include <chrono>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 
 #include "apps/commands.h"
 #include "engine/engine.h"
+#include "mcts/caching_backend.h"
+#include "mcts/mcts.h"
 
 namespace janus::apps {
 
@@ -52,15 +60,31 @@ struct BenchArgs {
   int depth = 13;
   std::string evalFile;  ///< "" = the embedded network
   std::string useNnue;   ///< "" = the engine's default (NNUE when a network is embedded)
+  std::string search = "alphabeta";
+  // MCTS only:
+  u64 nodes = 20000;    ///< playouts per position
+  std::string backend;  ///< "" = the default backend
+  int batch = 16;
+  i64 cache = 200000;
+  int threads = 1;
 };
 
 int runBench(const BenchArgs& a) {
   Engine engine;
   engine.setOption("Hash", "16");
-  engine.setOption("Threads", "1");
+  engine.setOption("Threads", std::to_string(a.search == "mcts" ? a.threads : 1));
   if (!a.evalFile.empty()) engine.setOption("EvalFile", a.evalFile);
   if (!a.useNnue.empty()) engine.setOption("Use NNUE", a.useNnue);
+  const bool mcts = a.search == "mcts";
+  if (mcts) {
+    if (!a.backend.empty()) engine.setOption("MCTS Backend", a.backend);
+    engine.setOption("MCTS Cache", std::to_string(a.cache));
+    engine.setOption("MCTS Batch", std::to_string(a.batch));
+    engine.setOption("MCTS Smart Pruning", "false");
+    engine.setOption("Search", "mcts");
+  }
   std::cerr << "Evaluation: " << engine.evaluationName() << "\n";
+  u64 cacheHits = 0, cacheLookups = 0;
   u64 totalNodes = 0;
   i64 totalMs = 0;
   SearchResult last;
@@ -70,14 +94,26 @@ int runBench(const BenchArgs& a) {
     engine.newGame();
     engine.setPosition(fen, {});
     SearchLimits limits;
-    limits.depth = a.depth;
+    if (mcts)
+      limits.nodes = a.nodes;
+    else
+      limits.depth = a.depth;
     auto start = std::chrono::steady_clock::now();
     engine.go(limits);
     engine.wait();
     totalMs += std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
     totalNodes += last.nodes;
+    if (auto* cache = mcts ? dynamic_cast<mcts::CachingBackend*>(&engine.mctsSearch()->backend()) : nullptr) {
+      const mcts::CacheStats st = cache->stats();
+      cacheHits += st.hits;
+      cacheLookups += st.hits + st.misses;
+      cache->resetStats();
+    }
     std::cerr << "Position " << ++index << "/" << std::size(kBenchFens) << ": " << last.nodes << " nodes\n";
   }
+  if (cacheLookups)
+    std::cerr << "Cache hits      : " << cacheHits << " of " << cacheLookups << " lookups (" << std::fixed
+              << std::setprecision(1) << 100.0 * double(cacheHits) / double(cacheLookups) << "%)\n";
   std::cout << "===========================\n"
             << "Total time (ms) : " << totalMs << "\n"
             << "Nodes searched  : " << totalNodes << "\n"
@@ -95,6 +131,14 @@ void addBenchCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--evalfile", args->evalFile, "NNUE network file (default: the one built in)");
   cmd->add_option("--use-nnue", args->useNnue, "true or false (default: NNUE when a network is built in)")
       ->check(CLI::IsMember({"true", "false"}));
+  cmd->add_option("--search", args->search, "alphabeta (default: the bench signature) or mcts")
+      ->check(CLI::IsMember({"alphabeta", "mcts"}));
+  cmd->add_option("--nodes", args->nodes, "MCTS: playouts per position (default 20000)")->check(CLI::Range(1, 1'000'000'000));
+  cmd->add_option("--backend", args->backend, "MCTS: backend name (default: the engine's default)");
+  cmd->add_option("--batch", args->batch, "MCTS: leaves per backend call (default 16)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--cache", args->cache, "MCTS: evaluation cache entries, 0 = none (default 200000)")
+      ->check(CLI::Range(0, 100'000'000));
+  cmd->add_option("--threads", args->threads, "MCTS: search threads (default 1)")->check(CLI::Range(1, 256));
   out.push_back({cmd, [args] { return runBench(*args); }});
 }
 

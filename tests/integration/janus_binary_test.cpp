@@ -206,6 +206,10 @@ TEST(JanusBinary, CommandLineTools) {
   std::tie(code, out) = runCli("bench 5");
   EXPECT_EQ(code, "exit 0");
   EXPECT_TRUE(std::regex_search(out, std::regex("\\n[0-9]+ nodes [0-9]+ nps\\n$"))) << out;
+  std::tie(code, out) = runCli("bench --search mcts --nodes 100");  // 30 positions x 100 playouts
+  EXPECT_EQ(code, "exit 0");
+  EXPECT_TRUE(std::regex_search(out, std::regex("\\n3000 nodes [0-9]+ nps\\n$"))) << out;
+  EXPECT_NE(out.find("Cache hits"), std::string::npos) << out;
   std::tie(code, out) = runCli("eval");
   EXPECT_EQ(code, "exit 0");
   EXPECT_NE(out.find("Total"), std::string::npos);

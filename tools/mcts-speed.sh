@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# MCTS speed table for docs/mcts.md: runs `janus bench --search mcts` (the 30 bench positions, a
+# new tree per position, smart pruning off) for a few batch sizes, thread counts and cache
+# sizes, and prints a Markdown table of nodes (playouts) per second.
+#   tools/mcts-speed.sh [janus binary] [playouts per position] [backend]
+# Defaults: build/janus, 20000, the engine's default backend (uniform). The machine's load
+# matters: run it on an idle machine, or compare only rows of one run.
+set -euo pipefail
+JANUS=${1:-build/janus}
+NODES=${2:-20000}
+BACKEND=${3:-}
+backendArg=()
+[ -n "$BACKEND" ] && backendArg=(--backend "$BACKEND")
+
+echo "| threads | batch | cache (entries) | nodes | time (ms) | nodes/s | cache hits |"
+echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+for threads in 1 2; do
+  for batch in 1 16 64; do
+    for cache in 0 200000; do
+      out=$("$JANUS" bench --search mcts --nodes "$NODES" --threads "$threads" --batch "$batch" --cache "$cache" \
+        "${backendArg[@]}" 2>&1)
+      nodes=$(sed -n 's/^Nodes searched *: //p' <<<"$out")
+      ms=$(sed -n 's/^Total time (ms) : //p' <<<"$out")
+      nps=$(sed -n 's/^Nodes\/second *: //p' <<<"$out")
+      hits=$(sed -n 's/^Cache hits *: .*(\(.*\))$/\1/p' <<<"$out")
+      echo "| $threads | $batch | $cache | $nodes | $ms | $nps | ${hits:--} |"
+    done
+  done
+done
