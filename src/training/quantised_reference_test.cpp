@@ -74,6 +74,10 @@ struct Case {
   nnue::Activation activation;
 };
 
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.hidden << "x" << c.buckets << " " << activationName(c.activation);
+}
+
 class TrainingQuantised : public ::testing::TestWithParam<Case> {};
 
 TEST_P(TrainingQuantised, IntegerFormulaFloatAndEngineAgree) {

@@ -23,6 +23,10 @@ struct Case {
   const char* input;
 };
 
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << activationName(c.activation) << ", " << c.buckets << " buckets, " << c.input << " input";
+}
+
 class TrainingTorch : public ::testing::TestWithParam<Case> {};
 
 TEST_P(TrainingTorch, AutogradGradientsEqualTheSparseBackend) {
