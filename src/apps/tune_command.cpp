@@ -72,9 +72,9 @@ int runTune(TuneArgs& a) {
   auto pct = [&](u64 n) { return total ? 100.0 * double(n) / double(total) : 0.0; };
   std::cout << fmt::format(
       "loaded {} positions in {}: {} train, {} validation; results (White) W {} ({:.1f}%) D {} ({:.1f}%) L {} "
-      "({:.1f}%); {} skipped in check; traces {:.0f} MiB\n",
+      "({:.1f}%); {} skipped (in check, or a noisy move without --qsearch); traces {:.0f} MiB\n",
       total, tune::formatDuration(since(t0)), d.train.size(), d.validation.size(), d.results[2], pct(d.results[2]),
-      d.results[1], pct(d.results[1]), d.results[0], pct(d.results[0]), d.skippedInCheck,
+      d.results[1], pct(d.results[1]), d.results[0], pct(d.results[0]), d.skippedNotQuiet,
       double(d.train.memoryBytes() + d.validation.memoryBytes()) / (1 << 20));
   if (d.train.size() == 0) throw Error("tune: no training positions");
 

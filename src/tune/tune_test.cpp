@@ -290,7 +290,7 @@ TEST(Loading, DataFilesAndPgnWithValidationSplit) {
   LoadedData d = loadTrainingData({path}, {std::string(JANUS_SHARED_DATA) + "/pgn/kasparov-deep-blue-1997.pgn"},
                                   options, EvalWeights::defaults());
   EXPECT_GT(d.validation.size(), positions.size() / 4);  // PGN positions add to both sets
-  EXPECT_EQ(d.skippedInCheck, 0u);
+  EXPECT_EQ(d.skippedNotQuiet, 0u);
   // The file's positions come first, in order, with results 0, 0.5, 1 and their scores.
   for (size_t i = 0; i < 10; ++i) {
     EXPECT_EQ(d.train.result(i), double(i % 3) / 2);
@@ -322,6 +322,20 @@ TEST(Loading, DataFilesAndPgnWithValidationSplit) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
   }
   fs::remove_all(dir);
+}
+
+TEST(Tune, NoisyMoveRecordsAreSkippedWithoutQsearch) {
+  std::vector<Position> positions = testPositions(2, 4);
+  std::vector<datagen::PackedRecord> records;
+  for (const Position& p : positions) records.push_back(datagen::packRecord(p, 10, datagen::kDraw));
+  records[1].flags |= datagen::kFlagNoisyMove;  // the move played from it was a capture
+  for (bool qsearch : {false, true}) {
+    TraceSet set;
+    u64 skipped = 0;
+    traceRecords(records, 0, records.size(), "test", qsearch, EvalWeights::defaults(), set, skipped);
+    EXPECT_EQ(skipped, qsearch ? 0u : 1u);
+    EXPECT_EQ(set.size(), records.size() - skipped);
+  }
 }
 
 }  // namespace

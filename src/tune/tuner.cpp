@@ -65,12 +65,18 @@ std::string formatDuration(double seconds) {
 
 void traceRecords(const std::vector<datagen::PackedRecord>& records, size_t begin, size_t end,
                   const std::string& source, bool qsearch, const EvalWeights& weights, TraceSet& out,
-                  u64& skippedInCheck) {
+                  u64& skippedNotQuiet) {
   HceEvaluator evaluator(weights);
   for (size_t i = begin; i < end; ++i) {
+    // Static-evaluation tuning wants quiet positions: with qsearch the leaf resolves captures,
+    // without it a position whose move played was a capture or promotion (JANUSDAT v2 flag) is skipped.
+    if (!qsearch && datagen::recordNoisyMove(records[i])) {
+      ++skippedNotQuiet;
+      continue;
+    }
     datagen::TrainingPosition t = datagen::decodeRecord(records[i], source, i);
     if (t.pos.inCheck()) {
-      ++skippedInCheck;
+      ++skippedNotQuiet;
       continue;
     }
     const double score = t.score == datagen::kNoScore ? std::numeric_limits<double>::quiet_NaN() : double(t.score);
@@ -105,7 +111,7 @@ LoadedData loadTrainingData(const std::vector<std::string>& dataFiles, const std
       });
       for (int t = 0; t < threads; ++t) {
         set->append(parts[size_t(t)]);
-        data.skippedInCheck += skipped[size_t(t)];
+        data.skippedNotQuiet += skipped[size_t(t)];
       }
     }
     data.notes.push_back(fmt::format("{}: {} positions ({} train, {} validation)", name, n, split, n - split));

@@ -34,7 +34,7 @@ struct LoadedData {
   TraceSet train;
   TraceSet validation;
   u64 results[3] = {0, 0, 0};  ///< positions by result (Wdl), both sets
-  u64 skippedInCheck = 0;      ///< positions skipped because the side to move is in check
+  u64 skippedNotQuiet = 0;     ///< skipped: side to move in check, or (without qsearch) the move played was noisy
   std::vector<std::string> notes;  ///< per-source summaries and PGN problems, for printing
 };
 
@@ -49,7 +49,7 @@ struct LoadedData {
 /// Traces records (already read) into `out`; exposed for tests. `source` names them in errors.
 void traceRecords(const std::vector<datagen::PackedRecord>& records, size_t begin, size_t end,
                   const std::string& source, bool qsearch, const EvalWeights& weights, TraceSet& out,
-                  u64& skippedInCheck);
+                  u64& skippedNotQuiet);
 
 // ---- Optimisation -----------------------------------------------------------------------------------
 
