@@ -3,9 +3,9 @@
 #
 #   tools/train-default-net.sh [--chunks N] [--install]
 #
-#   1. data:  tools/gen-nnue-data.sh --chunks N (seed 1, 200 games of 5000 nodes per chunk,
+#   1. data:  tools/gen-nnue-data.sh --chunks N (seed 1000, 200 games of 5000 nodes per chunk,
 #             resumable; skipped when the chunks exist). Chunks of the earlier one-seed-per-chunk
-#             layout in data/nnue/selfplay-5k are used as well when present.
+#             layout in data/nnue/selfplay-5k (seeds 1..14, distinct games) are used as well.
 #   2. train: janus train-nnue, 768x2->256->8 SCReLU, lambda 0.3, sigmoid scale 187 cp (the
 #             score -> result fit of Janus's own scores, printed by the trainer), 40 superbatches,
 #             seed 1, into data/nnue/runs/default (resumable with the same command).
@@ -29,7 +29,7 @@ while (($#)); do
 done
 
 [ -x build/janus ] || { echo "build/janus is missing: run ./dev.sh main or cmake --build build" >&2; exit 1; }
-tools/gen-nnue-data.sh --chunks "$chunks" --threads 2 --seed 1 --out data/nnue/selfplay-5k-v2
+tools/gen-nnue-data.sh --chunks "$chunks" --threads 2 --seed 1000 --out data/nnue/selfplay-5k-v2
 
 shopt -s nullglob
 data=(data/nnue/selfplay-5k-v2/chunk-*.janusdat.zst data/nnue/selfplay-5k/chunk-*.janusdat.zst)
