@@ -7,6 +7,7 @@
 #include "core/movegen.h"
 #include "search/movepick.h"
 #include "search/see.h"
+#include "search/tb_root.h"
 #include "search/tunables.h"
 
 namespace janus {
@@ -732,33 +733,11 @@ u64 AlphaBetaSearch::totalTbHits() const {
 
 std::optional<SearchResult> AlphaBetaSearch::probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
                                                                  const InfoCallback& onInfo) {
-  if (!m_tb || !m_tb->available(root)) return std::nullopt;
-  auto probe = m_tb->probeRoot(root);
-  if (!probe || probe->bestMoves.empty()) return std::nullopt;
-  std::vector<Move> allowed;
-  for (Move m : probe->bestMoves)
-    if (std::find(rootMoves.begin(), rootMoves.end(), m) != rootMoves.end()) allowed.push_back(m);
-  if (allowed.empty()) return std::nullopt;  // searchmoves excluded every tablebase-best move
-  if (probe->dtm.wdl == TbWdl::kDraw) {
-    rootMoves = allowed;  // search among the drawing moves for the one that keeps most chances
-    return std::nullopt;
-  }
-  SearchResult result;
-  result.best = allowed.front();
-  result.score = probe->dtm.wdl == TbWdl::kWin ? mateIn(probe->dtm.plies) : matedIn(probe->dtm.plies);
-  result.depth = 1;
-  Position after = root;
-  after.makeMove(result.best);
-  if (auto reply = m_tb->probeRoot(after); reply && !reply->bestMoves.empty()) result.ponder = reply->bestMoves.front();
-  SearchInfo info;
-  info.depth = info.selDepth = 1;
-  info.score = result.score;
-  info.tbHits = probe->moves.size();
-  info.timeMs = m_time.elapsedMs();
-  info.pv = {result.best};
-  if (result.ponder) info.pv.push_back(result.ponder);
-  if (onInfo) onInfo(info);
-  return result;
+  TbRootDecision d = janus::probeRootTablebases(m_tb, root, rootMoves);
+  if (!d.result) return std::nullopt;
+  d.info.timeMs = m_time.elapsedMs();
+  if (onInfo) onInfo(d.info);
+  return d.result;
 }
 
 u64 AlphaBetaSearch::totalNodes() const {
