@@ -148,15 +148,31 @@ void Engine::declareOptions() {
                 [this](const std::string& v) { selectSearch(v); });
   const auto backends = mcts::BackendRegistry::instance().names();
   m_options.add({"MCTS Backend", Type::kCombo, mcts::BackendRegistry::instance().defaultName(), 0, 0, backends,
-                 "What evaluates positions for MCTS (uniform: equal priors and a material value, for tests)"},
+                 "What evaluates positions for MCTS (pvnet: the policy/value network of MCTS WeightsFile; "
+                 "uniform: equal priors and a material value, for tests)"},
+                [this](const std::string& v) { installMctsBackend(v, m_options.integer("MCTS Cache"), m_mctsBackendOptions); });
+  m_options.add({"MCTS WeightsFile", Type::kString, "", 0, 0, {},
+                 "Network file of the MCTS backend (pvnet: a .jpv file from janus train-az); empty: the network "
+                 "embedded in the binary. Setting a file while MCTS Backend is uniform selects pvnet"},
                 [this](const std::string& v) {
-                  if (m_mcts) installMctsBackend(v, m_options.integer("MCTS Cache"));
+                  mcts::BackendOptions o = m_mctsBackendOptions;
+                  o.weightsFile = v;
+                  const std::string current = m_options.value("MCTS Backend");
+                  const std::string name = !v.empty() && current == "uniform" ? "pvnet" : current;
+                  installMctsBackend(name, m_options.integer("MCTS Cache"), o);  // a bad file throws here
+                  if (name != current) m_options.set("MCTS Backend", name);
+                });
+  m_options.add({"MCTS Policy Temperature", Type::kString, "1.0", 0, 0, {},
+                 "Softmax temperature of the network's move priors (lc0's PolicyTemperature; > 1 flattens them)"},
+                [this](const std::string& v) {
+                  (void)parseReal("MCTS Policy Temperature", v, 0.01, 100);
+                  mcts::BackendOptions o = m_mctsBackendOptions;
+                  o.params["policy-temperature"] = v;
+                  installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"), o);
                 });
   m_options.add({"MCTS Cache", Type::kSpin, "200000", 0, 100'000'000, {},
                  "Positions whose evaluation MCTS keeps in memory (0: no cache)"},
-                [this](const std::string& v) {
-                  if (m_mcts) installMctsBackend(m_options.value("MCTS Backend"), std::stoll(v));
-                });
+                [this](const std::string& v) { installMctsBackend(m_options.value("MCTS Backend"), std::stoll(v), m_mctsBackendOptions); });
   m_options.add({"MCTS Batch", Type::kSpin, "16", 1, 1024, {},
                  "Leaves each MCTS thread evaluates together in one backend call"});
   for (const RealOption& r : kMctsReals)
@@ -180,7 +196,7 @@ void Engine::selectSearch(const std::string& name) {
     m_mcts = std::make_unique<mcts::MctsSearch>(std::make_shared<mcts::UniformBackend>(), params);
     m_mcts->setTablebases(&sharedTablebases());
     try {
-      installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"));
+      installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"), m_mctsBackendOptions);
     } catch (...) {
       m_mcts.reset();
       throw;
@@ -189,10 +205,13 @@ void Engine::selectSearch(const std::string& name) {
   m_search = m_mcts.get();
 }
 
-void Engine::installMctsBackend(const std::string& name, i64 cacheEntries) {
-  std::shared_ptr<mcts::Backend> backend = mcts::BackendRegistry::instance().create(name);
+void Engine::installMctsBackend(const std::string& name, i64 cacheEntries, const mcts::BackendOptions& options) {
+  // Created first (a bad weights file or setting throws here), so that a failure keeps the
+  // previous backend and settings. Before the MCTS face is first used this only validates.
+  std::shared_ptr<mcts::Backend> backend = mcts::BackendRegistry::instance().create(name, options);
   if (cacheEntries > 0) backend = std::make_shared<mcts::CachingBackend>(std::move(backend), size_t(cacheEntries));
-  m_mcts->setBackend(std::move(backend));
+  m_mctsBackendOptions = options;
+  if (m_mcts) m_mcts->setBackend(std::move(backend));
 }
 
 void Engine::applyMctsOptions() {

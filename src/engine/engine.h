@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "engine/options.h"
+#include "mcts/backend.h"
 #include "book/polyglot.h"
 #include "engine/strength.h"
 #include "eval/evaluator.h"
@@ -103,9 +104,10 @@ class Engine {
   [[nodiscard]] SearchConfig searchConfig() const;
   /// Makes `name` ("alphabeta" or "mcts") the search. Not during a search.
   void selectSearch(const std::string& name);
-  /// (Re)creates the MCTS backend named `name` (wrapped in a cache of `cacheEntries`). Throws
-  /// janus::Error if the backend cannot be created. Not during a search.
-  void installMctsBackend(const std::string& name, i64 cacheEntries);
+  /// Creates MCTS backend `name` with `options` (behind an evaluation cache of `cacheEntries`
+  /// positions when > 0) and, if the MCTS search exists, installs it; then remembers `options`.
+  /// Throws janus::Error (unknown name, bad weights file) before changing anything.
+  void installMctsBackend(const std::string& name, i64 cacheEntries, const mcts::BackendOptions& options);
   /// Copies the MCTS options into the search's parameters (at go, STYLE.md practice 14).
   void applyMctsOptions();
 
@@ -114,6 +116,8 @@ class Engine {
   std::unique_ptr<Evaluator> m_evaluator;  ///< prototype (also used for staticEval)
   std::unique_ptr<AlphaBetaSearch> m_alphaBeta;
   std::unique_ptr<mcts::MctsSearch> m_mcts;     ///< created on first use
+  /// Settings of the MCTS backend: MCTS WeightsFile and the params ("policy-temperature").
+  mcts::BackendOptions m_mctsBackendOptions{"", {{"policy-temperature", "1.0"}}};
   Search* m_search = nullptr;                   ///< the selected one of the two
   std::shared_ptr<const nnue::Network> m_net;   ///< EvalFile's network, or the embedded one (may be null)
   LagEstimator m_lag;  ///< written by go() and, before bestmove, by the search thread that go() joins

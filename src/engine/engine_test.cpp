@@ -4,12 +4,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <thread>
 
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "mcts/mcts.h"
+#include "mcts/pvnet.h"
 #include "nnue/test_net.h"
 #include "util/error.h"
 
@@ -245,7 +247,8 @@ TEST(EngineTablebases, SearchProbesAfterCaptures) {
 TEST(EngineMcts, SearchOptionSwitchesToMcts) {
   Engine e;
   EXPECT_EQ(e.search().name(), "alphabeta");
-  EXPECT_EQ(e.options().value("MCTS Backend"), "uniform");
+  EXPECT_EQ(e.options().value("MCTS Backend"), mcts::BackendRegistry::instance().defaultName());
+  e.setOption("MCTS Backend", "uniform");
   e.setOption("Search", "mcts");
   EXPECT_EQ(e.search().name(), "mcts");
   EXPECT_NE(e.evaluationName().find("uniform"), std::string::npos) << e.evaluationName();
@@ -288,6 +291,44 @@ TEST(EngineMcts, SearchOptionSwitchesToMcts) {
   r = searchOnce(e, l, &infos);
   EXPECT_TRUE(r.best);
   EXPECT_TRUE(infos.back().moveStats.empty());
+}
+
+TEST(EngineMcts, WeightsFileSelectsThePvNetBackendAndABadFileKeepsThePrevious) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("janus-engine-pv-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  mcts::pvnet::PvWeights w = mcts::pvnet::PvWeights::zeros(16, 8);
+  w.valueB2 = {0.0f, 3.0f, 0.0f};  // a draw, whatever the position
+  const std::string path = mcts::pvnet::writePvFile(w, dir.string(), "engine test");
+  Engine e;
+  e.setOption("MCTS Backend", "uniform");
+  e.setOption("Search", "mcts");
+  e.setOption("MCTS WeightsFile", path);
+  EXPECT_EQ(e.options().value("MCTS Backend"), "pvnet");
+  EXPECT_NE(e.evaluationName().find("pvnet pv-"), std::string::npos) << e.evaluationName();
+  const std::string before = e.evaluationName();
+  // A missing or corrupt file is an error naming it; the loaded network stays.
+  EXPECT_THROW(e.setOption("MCTS WeightsFile", (dir / "missing.jpv").string()), Error);
+  { std::ofstream((dir / "bad.jpv").string()) << "not a network"; }
+  try {
+    e.setOption("MCTS WeightsFile", (dir / "bad.jpv").string());
+    ADD_FAILURE() << "a bad network file was accepted";
+  } catch (const Error& err) {
+    EXPECT_NE(std::string(err.what()).find("bad.jpv"), std::string::npos) << err.what();
+  }
+  EXPECT_EQ(e.options().value("MCTS WeightsFile"), path);
+  EXPECT_EQ(e.evaluationName(), before);
+  EXPECT_THROW(e.setOption("MCTS Policy Temperature", "0"), Error);
+  e.setOption("MCTS Policy Temperature", "1.5");
+  EXPECT_NE(e.evaluationName().find("policy temperature 1.5"), std::string::npos) << e.evaluationName();
+  e.setPosition("startpos", {});
+  SearchLimits l;
+  l.nodes = 300;
+  std::vector<SearchInfo> infos;
+  const SearchResult r = searchOnce(e, l, &infos);
+  EXPECT_TRUE(legalMoves(e.position()).contains(r.best));
+  EXPECT_EQ(infos.back().score, 0);  // the network's certain draw
+  fs::remove_all(dir);
 }
 
 TEST(EngineMcts, InfiniteMctsSearchWaitsForStop) {

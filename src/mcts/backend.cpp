@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "mcts/pvnet_backend.h"
 #include "mcts/uniform_backend.h"
 #include "util/error.h"
 
@@ -18,6 +19,10 @@ BackendRegistry::BackendRegistry() {
                                                                         ? UniformValue::kDraw
                                                                         : UniformValue::kMaterial);
                           }};
+  // The sparse policy/value network (pvnet_backend.h): the default backend when the build
+  // embeds a network, else below uniform.
+  m_entries["pvnet"] = {defaultPvNetworkFile().empty() ? -1 : 100,
+                        [](const BackendOptions& o) -> std::unique_ptr<Backend> { return std::make_unique<PvNetBackend>(o); }};
 }
 
 BackendRegistry& BackendRegistry::instance() {

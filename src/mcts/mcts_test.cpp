@@ -15,6 +15,7 @@
 #include "core/notation.h"
 #include "mcts/caching_backend.h"
 #include "mcts/mcts.h"
+#include "mcts/pvnet_backend.h"
 #include "mcts/uniform_backend.h"
 #include "mcts/value.h"
 #include "util/error.h"
@@ -122,7 +123,9 @@ TEST(MctsBackend, RegistryCreatesBackendsByNameAndPriority) {
   EXPECT_TRUE(r.contains("test-constant"));
   auto names = r.names();
   ASSERT_GE(names.size(), 2u);
-  EXPECT_EQ(r.defaultName(), "uniform");  // priority 0 beats -5
+  // uniform (priority 0) beats test-constant (-5); pvnet (100) beats both when the build
+  // embeds a policy/value network.
+  EXPECT_EQ(r.defaultName(), defaultPvNetworkFile().empty() ? "uniform" : "pvnet");
   EXPECT_LT(std::find(names.begin(), names.end(), "uniform"), std::find(names.begin(), names.end(), "test-constant"));
   EXPECT_EQ(r.create("test-constant")->attributes().description, "constant");
   EXPECT_NE(r.create("uniform")->attributes().description.find("material"), std::string::npos);
