@@ -278,8 +278,10 @@ std::string PgnExtractStats::skippedSummary() const {
   return out;
 }
 
-PgnExtractStats extractPgnPositions(const std::string& path, const PgnExtractOptions& options,
-                                    const std::function<void(const PackedRecord&)>& sink) {
+int pgnCommentScore(const std::string& comment) { return commentScore(comment); }
+
+PgnExtractStats forEachPgnGame(const std::string& path,
+                               const std::function<void(const PgnGame& game, const Position& start, Wdl result)>& onGame) {
   PgnExtractStats stats;
   auto countVariant = [&stats](const std::string& name) {
     ++stats.variantGames;
@@ -320,9 +322,9 @@ PgnExtractStats extractPgnPositions(const std::string& path, const PgnExtractOpt
       ++stats.unfinished;
       continue;
     }
-    Position pos;
+    Position start;
     try {
-      pos = game.startPosition();
+      start = game.startPosition();
     } catch (const Error& e) {
       ++stats.malformed;
       if (stats.errors.size() < kMaxReportedErrors) stats.errors.push_back(fmt::format("{}:{}: {}", path, game.line, e.what()));
@@ -330,17 +332,28 @@ PgnExtractStats extractPgnPositions(const std::string& path, const PgnExtractOpt
     }
     ++stats.games;
     ++stats.results[result];
+    onGame(game, start, result);
+  }
+  stats.malformed += reader.gamesSkipped() - variantErrors;
+  return stats;
+}
+
+PgnExtractStats extractPgnPositions(const std::string& path, const PgnExtractOptions& options,
+                                    const std::function<void(const PackedRecord&)>& sink) {
+  u64 positions = 0;
+  PgnExtractStats stats = forEachPgnGame(path, [&](const PgnGame& game, const Position& start, Wdl result) {
+    Position pos = start;
     for (size_t i = 0; i < game.moves.size(); ++i) {
       const Move m = game.moves[i];
       if (int(i) >= options.skipPlies && (!options.quietOnly || (!pos.inCheck() && !pos.isNoisy(m)))) {
         int score = i > 0 ? commentScore(game.comments[i - 1]) : kNoScore;
         sink(packRecord(pos, score, result, m));
-        ++stats.positions;
+        ++positions;
       }
       pos.makeMove(m);
     }
-  }
-  stats.malformed += reader.gamesSkipped() - variantErrors;
+  });
+  stats.positions = positions;
   return stats;
 }
 

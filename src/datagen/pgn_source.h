@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "core/pgn.h"
+#include "core/position.h"
 #include "core/types.h"
 #include "datagen/format.h"
 
@@ -49,6 +51,18 @@ struct PgnExtractStats {
   /// unfinished (*), 1 malformed"; "none" if nothing was skipped.
   [[nodiscard]] std::string skippedSummary() const;
 };
+
+/// The score of a move's comment as a record stores it (see above): the [%eval] in centipawns
+/// (clamped to +-30000) or a mate as +-(32000 - (2N - 1)), White's view; kNoScore without one.
+[[nodiscard]] int pgnCommentScore(const std::string& comment);
+
+/// Reads `path` (.pgn, plain or zstd-compressed) and calls `onGame` for every finished game of
+/// standard chess or Chess960, in file order, with its start position and result (White's view);
+/// `game.moves` are legal from `start` and `game.comments[i]` belongs to move i. Skipped games
+/// (variant, unfinished, malformed) are counted as by extractPgnPositions; `games` and `results`
+/// count the games passed on, `positions` stays 0. Throws like extractPgnPositions.
+PgnExtractStats forEachPgnGame(const std::string& path,
+                               const std::function<void(const PgnGame& game, const Position& start, Wdl result)>& onGame);
 
 /// Reads `path` (.pgn, plain or zstd-compressed) and calls `sink` for every taken position, in
 /// file order. Throws janus::Error naming the file if it cannot be opened or read (e.g. corrupt

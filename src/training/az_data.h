@@ -1,0 +1,199 @@
+#pragma once
+// Training samples of the MCTS face's policy/value network (`janus train-az`, mcts/pvnet.h):
+// what each position contributes and where it comes from. No libtorch here: the trainer
+// (training/az/) turns batches of these samples into tensors.
+//
+// A sample is one position seen from its side to move:
+//   * features: the active inputs of pvnet::sideToMoveFeatures() (0..771, at most 36);
+//   * legal:    encoding::policyIndex() of every legal move (0..1857; the policy head's softmax
+//               runs over these only);
+//   * target:   the index of the move played (the policy target), or -1 when the source does
+//               not say which move was played (then the sample trains the value head only);
+//   * wdl:      the value target, win/draw/loss probabilities for the side to move, summing to 1:
+//                 wdl = lambda * R + (1 - lambda) * S(score)   when the position has a score,
+//                 wdl = R                                       otherwise,
+//               R the game result one-hot from the side to move's view (win, draw, loss), and
+//               S the WDL of the search score (scoreToWdl below).
+//
+// Sources (each file is recognised by its content, not its name; plain or zstd-compressed):
+//   * JANUSDAT (datagen/format.h). `janus datagen` (format version 2) writes every position an
+//     engine moved from, game after game in order (datagen/generator.h: games are written in
+//     game order whatever the thread count; the random opening plies are not recorded, the
+//     first record is the position after them). So the move played from record i is the legal
+//     move that turns it into record i + 1 (moveBetween()), and a game ends where no legal
+//     move does. The last record of a game (its move ended the game or the game was
+//     adjudicated before it was played) has no successor: it becomes a value-only sample.
+//     Version 1 files hold only quiet positions (positions in check or before a capture or
+//     promotion were dropped), so there a record's successor is often several plies away:
+//     such a record is value-only as well, and the game continues while the full-move counter
+//     grows, the piece count does not and the result stays the same.
+//   * PGN (core/pgn.h via datagen::forEachPgnGame: finished standard and Chess960 games of
+//     the main line; variant, unfinished and malformed games are skipped and counted). Every
+//     position from ply `pgnSkipPlies` on with a move played is a sample with that move; the
+//     score is the [%eval] of the move that led to the position (datagen::pgnCommentScore),
+//     none on the first position. The final position has no move and is not taken.
+//
+// Train/validation split: by game, deterministically. Game g (0-based, counted per file) of a
+// file whose name (without directories) is B goes to validation when
+//   splitmix64(fnv1a64(B) ^ splitmix64(seed + g)) / 2^64 < valFraction,
+// so moving the files elsewhere or loading them in another order keeps the split, and a game's
+// near-identical positions never sit on both sides. With explicit validation files, those are
+// the validation set and valFraction is not used.
+//
+// Memory: every sample is held in memory, 24 bytes plus 2 bytes per feature and legal move
+// (about 160 bytes for a middle-game position). The loader stops with an error naming the
+// budget (memoryBudgetBytes) when the samples would exceed it: then use `limit` or fewer files.
+// Files are decoded in parallel (one thread per file, `threads` at once) and merged in file
+// order, so the result does not depend on the thread count.
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/position.h"
+#include "core/types.h"
+#include "datagen/format.h"
+
+namespace janus::training::az {
+
+/// How the value target is made from a result and a search score (header comment).
+struct ValueTargetConfig {
+  /// Weight of the game result; the score's WDL gets 1 - lambda. 0..1.
+  double lambda = 0.5;
+  /// scoreToWdl: centipawn offset `a` and scale `b` (b > 0, a >= 0) of the logistic WDL model.
+  double wdlA = 120.0;
+  double wdlB = 110.0;
+};
+
+/// The WDL (win, draw, loss; sums to 1) of a search score `scoreStm` in centipawns from the side
+/// to move's view, by the logistic model of Stockfish's win-rate model (Stockfish src/uci.cpp
+/// win_rate_model, with constants fitted to Janus's data instead of Stockfish's):
+///   win  = 1 / (1 + exp((a - score) / b)),
+///   loss = 1 / (1 + exp((a + score) / b)),
+///   draw = 1 - win - loss,
+/// so a score of 0 is mostly a draw, score = a is a 50% win, and the draw share falls as |score|
+/// grows. A mate or tablebase score (|score| >= 20000) is a certain win or loss.
+[[nodiscard]] std::array<float, 3> scoreToWdl(int scoreStm, double a, double b);
+
+/// The value target of a position (header comment): `resultStm` the game result for the side to
+/// move (0 loss, 1 draw, 2 win), `scoreStm` centipawns for the side to move or datagen::kNoScore.
+[[nodiscard]] std::array<float, 3> valueTarget(int resultStm, int scoreStm, const ValueTargetConfig& config);
+
+/// The maximum-likelihood (a, b) of scoreToWdl for pairs of (score for the side to move,
+/// result for the side to move: 0 loss, 1 draw, 2 win); a grid search over a in 0..400 and b in
+/// 20..400 centipawns (steps of 5), scores with |score| >= 3000 left out. Returns {0, 0} without
+/// usable pairs.
+[[nodiscard]] std::array<double, 2> fitWdlModel(std::span<const std::pair<int, int>> scoreResult);
+
+/// One sample, as views into its dataset (valid while the dataset lives and is not added to).
+struct SampleView {
+  std::span<const u16> features;  ///< active inputs (pvnet_format.h), 1..36 of them
+  std::span<const u16> legal;     ///< policy indices of the legal moves, >= 1
+  int target = -1;                ///< policy index of the move played, or -1 (value only)
+  std::array<float, 3> wdl{};     ///< value target for the side to move
+};
+
+/// An append-only, compact list of samples: one arena of u16 values (features, then legal
+/// moves, per sample) and one fixed-size entry per sample.
+class Dataset {
+ public:
+  /// Appends a sample. `features` 1..kMaxActive values < kInputs, `legal` 1..255 values <
+  /// kPolicySize, `target` -1 or a member of `legal`. Throws janus::Error otherwise.
+  void add(std::span<const int> features, std::span<const int> legal, int target, const std::array<float, 3>& wdl);
+  /// Appends every sample of `other`.
+  void append(const Dataset& other);
+
+  [[nodiscard]] std::size_t size() const { return m_entries.size(); }
+  [[nodiscard]] bool empty() const { return m_entries.empty(); }
+  [[nodiscard]] SampleView operator[](std::size_t i) const;
+  /// Samples with a policy target (target >= 0).
+  [[nodiscard]] std::size_t withMove() const { return m_withMove; }
+  /// Heap bytes the samples take (arena plus entries).
+  [[nodiscard]] std::size_t bytes() const;
+  /// FNV-1a 64 of every sample's content (identifies the data a checkpoint was trained on).
+  [[nodiscard]] u64 hash() const;
+
+ private:
+  struct Entry {
+    u64 offset;        ///< first value in m_arena
+    float wdl[3];
+    i16 target;
+    u8 features;
+    u8 legal;
+  };
+  static_assert(sizeof(Entry) == 24);
+  std::vector<u16> m_arena;
+  std::vector<Entry> m_entries;
+  std::size_t m_withMove = 0;
+};
+
+/// Bytes a sample with `features` inputs and `legal` moves takes in a Dataset.
+[[nodiscard]] constexpr std::size_t sampleBytes(int features, int legal) {
+  return 24 + 2 * std::size_t(features + legal);
+}
+
+/// The legal move of `from` that leads to the position of record `to`: same pieces, side to
+/// move, castling rights, en passant square, halfmove clock and full-move number as
+/// datagen::packRecord writes them. Move::none() if no legal move does (for example at a game
+/// boundary, or when `to` is several plies later).
+[[nodiscard]] Move moveBetween(const Position& from, const datagen::PackedRecord& to);
+
+/// Appends the sample of `pos` (with `played` = Move::none() for a value-only sample) to `out`.
+/// `pos` must have a legal move; `played` must be legal. Throws janus::Error otherwise.
+void addSample(Dataset& out, const Position& pos, Move played, const std::array<float, 3>& wdl);
+
+struct LoadOptions {
+  std::vector<std::string> files;            ///< training files: JANUSDAT or PGN, plain or .zst
+  std::vector<std::string> validationFiles;  ///< held-out files; when given, valFraction is not used
+  double valFraction = 0.05;                 ///< share of the training files' games held out, 0..0.5
+  u64 seed = 1;                              ///< chooses the validation games
+  ValueTargetConfig value;
+  int pgnSkipPlies = 0;                      ///< PGN: plies from the game's start that are not taken
+  u64 limit = 0;                             ///< stop after this many samples in all (0: no limit)
+  u64 memoryBudgetBytes = u64(4) << 30;      ///< the samples may take at most this much memory
+  int threads = 1;                           ///< files decoded at once
+};
+
+/// Counts of one load (every figure for training and validation files together).
+struct LoadStats {
+  u64 files = 0, janusdatFiles = 0, pgnFiles = 0;
+  u64 records = 0;        ///< JANUSDAT records read
+  u64 recordsWithMove = 0;  ///< ... whose move played was found from the next record
+  u64 lastOfGame = 0;     ///< ... value only: last record of a game (no successor)
+  u64 gapInGame = 0;      ///< ... value only: the next record of the same game is several plies later (version 1)
+  u64 noisyMismatch = 0;  ///< version 2: records whose noisy-move flag disagrees with the move found (0 when the
+                          ///< reconstruction is right)
+  u64 games = 0;          ///< games (JANUSDAT: detected boundaries; PGN: games used)
+  u64 pgnSkippedGames = 0;  ///< PGN games skipped (variant, unfinished, malformed)
+  std::string pgnSkipped;   ///< their reasons (datagen::PgnExtractStats::skippedSummary), per file
+  u64 withScore = 0;      ///< samples whose value target includes a score
+  u64 trainGames = 0, validationGames = 0;
+  u64 train = 0, validation = 0;  ///< samples
+  u64 trainWithMove = 0, validationWithMove = 0;
+  double seconds = 0;
+  /// (score, result) pairs of the training samples for fitWdlModel (at most 200,000, evenly spread).
+  std::vector<std::pair<int, int>> scoreResult;
+};
+
+struct LoadedData {
+  Dataset train, validation;
+  LoadStats stats;
+};
+
+/// True if the file starts with the JANUSDAT magic (after zstd decompression); false for
+/// anything else (then it is read as PGN). Throws janus::Error if it cannot be opened.
+[[nodiscard]] bool isJanusdatFile(const std::string& path);
+
+/// Loads every file (header comment). Throws janus::Error naming the file for an unreadable or
+/// malformed file (JANUSDAT errors as datagen::DataReader reports them), for bad options
+/// (valFraction outside 0..0.5, lambda outside 0..1, wdlB <= 0, wdlA < 0, no files), and when the
+/// samples would exceed memoryBudgetBytes.
+[[nodiscard]] LoadedData loadData(const LoadOptions& options);
+
+/// A few lines describing a load: files, records with a move (share), value-only samples by
+/// reason, games, split, memory.
+[[nodiscard]] std::string describeLoad(const LoadStats& stats, std::size_t bytes);
+
+}  // namespace janus::training::az

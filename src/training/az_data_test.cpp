@@ -1,0 +1,301 @@
+// Tests of train-az's samples (az_data.h): the score -> WDL model and the blended value target,
+// the move played found from the next JANUSDAT record (random games with every kind of move,
+// self-play games of `janus datagen`), PGN input, the deterministic split by game, and errors.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "core/movegen.h"
+#include "datagen/generator.h"
+#include "datagen/record.h"
+#include "encoding/policy_map.h"
+#include "engine/engine.h"
+#include "mcts/pvnet.h"
+#include "training/az_data.h"
+#include "util/error.h"
+
+namespace janus::training::az {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string tempFile(const std::string& name) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return (fs::temp_directory_path() / ("janus_azdata_" + std::to_string(::getpid()) + "_" + info->name() + "_" + name))
+      .string();
+}
+
+void writeRecords(const std::string& path, const std::vector<datagen::PackedRecord>& records) {
+  datagen::DataWriter out(path, records.size());
+  out.write(records.data(), records.size());
+  out.commit();
+}
+
+/// A game of uniformly random legal moves from `start` (at most `plies`), as records with the
+/// moves played; the result is written into every record.
+struct RandomGame {
+  std::vector<datagen::PackedRecord> records;
+  std::vector<Move> moves;
+  std::vector<Position> positions;
+};
+
+RandomGame randomGame(const Position& start, int plies, std::mt19937_64& rng, datagen::Wdl result) {
+  RandomGame g;
+  Position pos = start;
+  for (int i = 0; i < plies; ++i) {
+    const MoveList moves = legalMoves(pos);
+    if (moves.empty() || pos.isInsufficientMaterial()) break;
+    const Move m = moves[int(rng() % u64(moves.size()))];
+    g.records.push_back(datagen::packRecord(pos, int(rng() % 401) - 200, result, m));
+    g.moves.push_back(m);
+    g.positions.push_back(pos);
+    pos.makeMove(m);
+  }
+  return g;
+}
+
+TEST(AzData, ScoreToWdlIsAProbabilitySymmetricAndCertainForMates) {
+  for (int s : {-5000, -400, -120, -1, 0, 1, 50, 120, 400, 5000}) {
+    const auto w = scoreToWdl(s, 120, 110);
+    EXPECT_NEAR(w[0] + w[1] + w[2], 1.0f, 1e-6f) << s;
+    const auto m = scoreToWdl(-s, 120, 110);
+    EXPECT_NEAR(w[0], m[2], 1e-6f) << s;
+    EXPECT_NEAR(w[1], m[1], 1e-6f) << s;
+  }
+  EXPECT_NEAR(scoreToWdl(120, 120, 110)[0], 0.5f, 1e-6f);  // score = a: an even chance to win
+  EXPECT_GT(scoreToWdl(0, 120, 110)[1], scoreToWdl(0, 120, 110)[0]);  // level: a draw is the likeliest
+  EXPECT_GT(scoreToWdl(300, 120, 110)[0], scoreToWdl(200, 120, 110)[0]);
+  EXPECT_EQ(scoreToWdl(31990, 120, 110), (std::array<float, 3>{1, 0, 0}));
+  EXPECT_EQ(scoreToWdl(-20000, 120, 110), (std::array<float, 3>{0, 0, 1}));
+}
+
+TEST(AzData, ValueTargetBlendsResultAndScore) {
+  const ValueTargetConfig c{0.25, 120, 110};
+  EXPECT_EQ(valueTarget(2, datagen::kNoScore, c), (std::array<float, 3>{1, 0, 0}));  // no score: the result
+  EXPECT_EQ(valueTarget(0, datagen::kNoScore, c), (std::array<float, 3>{0, 0, 1}));
+  const auto s = scoreToWdl(-80, 120, 110);
+  const auto t = valueTarget(1, -80, c);
+  EXPECT_NEAR(t[0], 0.75f * s[0], 1e-6f);
+  EXPECT_NEAR(t[1], 0.25f + 0.75f * s[1], 1e-6f);
+  EXPECT_NEAR(t[2], 0.75f * s[2], 1e-6f);
+}
+
+TEST(AzData, FitWdlModelRecoversTheModelThatMadeTheResults) {
+  // Results drawn from the model with a = 150, b = 90.
+  std::mt19937_64 rng(5);
+  std::vector<std::pair<int, int>> pairs;
+  for (int i = 0; i < 20000; ++i) {
+    const int score = int(rng() % 1201) - 600;
+    const auto w = scoreToWdl(score, 150, 90);
+    const double u = double(rng() >> 11) * 0x1.0p-53;
+    pairs.emplace_back(score, u < w[0] ? 2 : u < w[0] + w[1] ? 1 : 0);
+  }
+  const auto [a, b] = fitWdlModel(pairs);
+  EXPECT_NEAR(a, 150, 15);
+  EXPECT_NEAR(b, 90, 15);
+}
+
+TEST(AzData, MoveBetweenConsecutiveRecordsIsTheMovePlayed) {
+  // Random games reach castling, en passant, captures, promotions (also under-promotions) and
+  // checks; every move must be found, in standard chess and Chess960.
+  std::mt19937_64 rng(11);
+  int found = 0, castles = 0, promotions = 0, enPassant = 0;
+  const Position starts[] = {Position(), Position::fromFen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", true),
+                             Position::fromFen("8/P1k5/8/8/8/8/5Kp1/8 w - - 0 1"),
+                             Position::fromFen("r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1")};
+  for (const Position& start : starts)
+    for (int game = 0; game < 40; ++game) {
+      const RandomGame g = randomGame(start, 120, rng, datagen::kDraw);
+      for (std::size_t i = 0; i + 1 < g.records.size(); ++i) {
+        const Move m = moveBetween(g.positions[i], g.records[i + 1]);
+        ASSERT_EQ(m, g.moves[i]) << g.positions[i].fen();
+        ++found;
+        castles += m.isCastling();
+        promotions += m.isPromotion();
+        enPassant += m.isEnPassant();
+      }
+      // Two plies apart, or the start again: no move.
+      if (g.records.size() >= 3) {
+        EXPECT_FALSE(moveBetween(g.positions[0], g.records[2]));
+      }
+      if (g.records.size() >= 2) {
+        EXPECT_FALSE(moveBetween(g.positions[1], g.records[0]));
+      }
+    }
+  EXPECT_GT(found, 5000);
+  EXPECT_GT(castles, 0);
+  EXPECT_GT(promotions, 0);
+  EXPECT_GT(enPassant, 0);
+}
+
+TEST(AzData, SelfPlayGamesGetEveryMoveButTheLast) {
+  // Two games of `janus datagen` written one after the other, as a chunk holds them.
+  Engine engine;
+  engine.setOption("Hash", "1");
+  datagen::Adjudication adj;
+  adj.maxPlies = 60;
+  std::vector<datagen::PackedRecord> all;
+  std::vector<datagen::GameOutcome> games;
+  for (u64 seed : {3, 4}) {
+    games.push_back(datagen::playGame(engine, Position(), seed, {.plies = 4, .scoreLimit = 0}, 300, adj));
+    all.insert(all.end(), games.back().records.begin(), games.back().records.end());
+  }
+  ASSERT_GT(games[0].records.size(), 10u);
+  // Replaying the moves found from the game's start reproduces every record.
+  for (const auto& g : games) {
+    Position pos = g.start;
+    for (std::size_t i = 0; i + 1 < g.records.size(); ++i) {
+      const Move m = moveBetween(pos, g.records[i + 1]);
+      ASSERT_TRUE(m) << "record " << i << " " << pos.fen();
+      EXPECT_EQ(pos.isNoisy(m), datagen::recordNoisyMove(g.records[i]));
+      pos.makeMove(m);
+      const datagen::PackedRecord again = datagen::packRecord(pos, g.records[i + 1].score, datagen::kDraw);
+      EXPECT_EQ(std::memcmp(&g.records[i + 1], &again, 28), 0);
+    }
+  }
+  const std::string path = tempFile("selfplay.janusdat.zst");
+  writeRecords(path, all);
+  LoadOptions o;
+  o.files = {path};
+  o.valFraction = 0;
+  const LoadedData d = loadData(o);
+  EXPECT_EQ(d.stats.records, all.size());
+  EXPECT_EQ(d.stats.games, 2u);
+  EXPECT_EQ(d.stats.lastOfGame, 2u);
+  EXPECT_EQ(d.stats.gapInGame, 0u);
+  EXPECT_EQ(d.stats.noisyMismatch, 0u);
+  EXPECT_EQ(d.stats.recordsWithMove, all.size() - 2);
+  ASSERT_EQ(d.train.size(), all.size());
+  EXPECT_EQ(d.train.withMove(), all.size() - 2);
+  // Sample 0: the first record's position, its inputs, legal moves and the move found.
+  const Position p0 = games[0].start;
+  const SampleView s0 = d.train[0];
+  const Move m0 = moveBetween(p0, all[1]);
+  EXPECT_EQ(s0.target, encoding::policyIndex(p0, m0));
+  EXPECT_EQ(s0.legal.size(), std::size_t(legalMoves(p0).size()));
+  std::array<int, mcts::pvnet::kMaxActive> f{};
+  const int n = mcts::pvnet::sideToMoveFeatures(p0, f);
+  ASSERT_EQ(s0.features.size(), std::size_t(n));
+  for (int i = 0; i < n; ++i) EXPECT_EQ(s0.features[i], f[i]);
+  EXPECT_EQ(d.train[games[0].records.size() - 1].target, -1);  // the last record of game 1
+  EXPECT_EQ(d.train[all.size() - 1].target, -1);
+  fs::remove(path);
+}
+
+TEST(AzData, PgnGamesGiveEveryMoveWithResultAndEval) {
+  const std::string path = tempFile("games.pgn");
+  std::ofstream(path) << "[Event \"a\"]\n[Result \"1-0\"]\n\n"
+                         "1. e4 { [%eval 0.3] } e5 { [%eval 0.25] } 2. Qh5 { [%eval 0.1] } Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
+                         "[Event \"b\"]\n[Variant \"Atomic\"]\n[Result \"0-1\"]\n\n1. e4 d5 0-1\n\n"
+                         "[Event \"c\"]\n[Result \"*\"]\n\n1. d4 *\n\n"
+                         "[Event \"d\"]\n[Result \"1/2-1/2\"]\n\n1. d4 d5 1/2-1/2\n";
+  LoadOptions o;
+  o.files = {path};
+  o.valFraction = 0;
+  o.value = {0.5, 120, 110};
+  const LoadedData d = loadData(o);
+  EXPECT_EQ(d.stats.pgnFiles, 1u);
+  EXPECT_EQ(d.stats.games, 2u);
+  EXPECT_EQ(d.stats.pgnSkippedGames, 2u);
+  ASSERT_EQ(d.train.size(), 9u);  // 7 plies of game a, 2 of game d
+  EXPECT_EQ(d.train.withMove(), 9u);
+  Position pos;
+  EXPECT_EQ(d.train[0].target, encoding::policyIndex(pos, Move(kE2, kE4)));
+  EXPECT_EQ(d.train[0].wdl, (std::array<float, 3>{1, 0, 0}));  // White won, no eval before the first move
+  // After 1. e4 (eval +0.30 for White): Black to move lost the game.
+  const auto s = scoreToWdl(-30, 120, 110);
+  EXPECT_NEAR(d.train[1].wdl[2], 0.5f + 0.5f * s[2], 1e-6f);
+  EXPECT_NEAR(d.train[1].wdl[0], 0.5f * s[0], 1e-6f);
+  EXPECT_EQ(d.stats.withScore, 3u);
+  // Game d is a draw; its first position is the start position again.
+  EXPECT_EQ(d.train[7].wdl, (std::array<float, 3>{0, 1, 0}));
+  EXPECT_EQ(d.train[7].target, encoding::policyIndex(pos, Move(kD2, kD4)));
+  o.pgnSkipPlies = 2;
+  EXPECT_EQ(loadData(o).train.size(), 5u);
+  fs::remove(path);
+}
+
+TEST(AzData, SplitIsByGameAndDeterministic) {
+  std::mt19937_64 rng(2);
+  std::vector<datagen::PackedRecord> all;
+  std::vector<std::size_t> gameSizes;
+  for (int g = 0; g < 60; ++g) {
+    const RandomGame game = randomGame(Position(), 8 + int(rng() % 10), rng, datagen::Wdl(g % 3));
+    all.insert(all.end(), game.records.begin(), game.records.end());
+    gameSizes.push_back(game.records.size());
+  }
+  const std::string path = tempFile("games.janusdat");
+  writeRecords(path, all);
+  LoadOptions o;
+  o.files = {path};
+  o.valFraction = 0.3;
+  o.threads = 2;
+  const LoadedData a = loadData(o), b = loadData(o);
+  EXPECT_EQ(a.stats.games, 60u);
+  EXPECT_EQ(a.train.size() + a.validation.size(), all.size());
+  EXPECT_EQ(a.train.hash(), b.train.hash());
+  EXPECT_EQ(a.validation.hash(), b.validation.hash());
+  EXPECT_GT(a.stats.validationGames, 8u);
+  EXPECT_LT(a.stats.validationGames, 30u);
+  // Whole games: the last record of each game is value-only, so value-only samples = games per side.
+  EXPECT_EQ(a.validation.size() - a.validation.withMove(), a.stats.validationGames);
+  EXPECT_EQ(a.train.size() - a.train.withMove(), a.stats.trainGames);
+  o.seed = 9;
+  EXPECT_NE(loadData(o).validation.hash(), a.validation.hash());
+  // Explicit validation files replace the fraction.
+  o.validationFiles = {path};
+  const LoadedData c = loadData(o);
+  EXPECT_EQ(c.train.size(), all.size());
+  EXPECT_EQ(c.validation.size(), all.size());
+  // --limit cuts the total.
+  o.validationFiles.clear();
+  o.limit = 100;
+  const LoadedData l = loadData(o);
+  EXPECT_EQ(l.train.size() + l.validation.size(), 100u);
+  fs::remove(path);
+}
+
+TEST(AzData, BadInputIsAClearError) {
+  auto message = [](const LoadOptions& o) {
+    try {
+      (void)loadData(o);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  LoadOptions o;
+  EXPECT_NE(message(o).find("no training files"), std::string::npos);
+  o.files = {tempFile("missing.janusdat")};
+  EXPECT_NE(message(o).find("does not exist"), std::string::npos);
+  std::mt19937_64 rng(1);
+  const std::string path = tempFile("g.janusdat");
+  writeRecords(path, randomGame(Position(), 40, rng, datagen::kDraw).records);
+  o.files = {path};
+  o.memoryBudgetBytes = 2000;
+  EXPECT_NE(message(o).find("memory budget"), std::string::npos);
+  o.memoryBudgetBytes = u64(1) << 30;
+  o.valFraction = 0.7;
+  EXPECT_NE(message(o).find("--val-fraction"), std::string::npos);
+  o.valFraction = 0.1;
+  o.value.lambda = 1.5;
+  EXPECT_NE(message(o).find("--lambda"), std::string::npos);
+  fs::remove(path);
+
+  Dataset d;
+  const int f[] = {1, 2}, legal[] = {5, 6};
+  EXPECT_THROW(d.add(f, legal, 7, {1, 0, 0}), Error);  // target not legal
+  const int badF[] = {800};
+  EXPECT_THROW(d.add(badF, legal, 5, {1, 0, 0}), Error);
+  d.add(f, legal, 6, {0, 1, 0});
+  EXPECT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].target, 6);
+}
+
+}  // namespace
+}  // namespace janus::training::az
