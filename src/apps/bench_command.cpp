@@ -2,7 +2,7 @@
 // one thread, and prints the total node count (the bench signature; deterministic) and speed
 // in the form OpenBench reads: "<N> nodes <M> nps".
 //
-// janus bench --search mcts [--nodes N] [--backend B] [--batch B] [--cache C] [--threads T]: the
+// janus bench --search mcts [--nodes N] [--backend B] [--weights FILE] [--batch B] [--cache C] [--threads T]: the
 // same positions searched by MCTS with N playouts each (smart pruning off, a new tree and an
 // empty cache per position; a proven mate ends a search early). With one thread the node count
 // is deterministic too; the speed is the MCTS nodes/s of docs/mcts.md.
@@ -64,6 +64,7 @@ struct BenchArgs {
   // MCTS only:
   u64 nodes = 20000;    ///< playouts per position
   std::string backend;  ///< "" = the default backend
+  std::string weights;  ///< MCTS WeightsFile ("" = the embedded network)
   int batch = 16;
   i64 cache = 200000;
   int threads = 1;
@@ -78,6 +79,7 @@ int runBench(const BenchArgs& a) {
   const bool mcts = a.search == "mcts";
   if (mcts) {
     if (!a.backend.empty()) engine.setOption("MCTS Backend", a.backend);
+    if (!a.weights.empty()) engine.setOption("MCTS WeightsFile", a.weights);
     engine.setOption("MCTS Cache", std::to_string(a.cache));
     engine.setOption("MCTS Batch", std::to_string(a.batch));
     engine.setOption("MCTS Smart Pruning", "false");
@@ -135,6 +137,7 @@ void addBenchCommand(CLI::App& app, Commands& out) {
       ->check(CLI::IsMember({"alphabeta", "mcts"}));
   cmd->add_option("--nodes", args->nodes, "MCTS: playouts per position (default 20000)")->check(CLI::Range(1, 1'000'000'000));
   cmd->add_option("--backend", args->backend, "MCTS: backend name (default: the engine's default)");
+  cmd->add_option("--weights", args->weights, "MCTS: network file of the backend (pvnet: .jpv; default: the embedded one)");
   cmd->add_option("--batch", args->batch, "MCTS: leaves per backend call (default 16)")->check(CLI::Range(1, 1024));
   cmd->add_option("--cache", args->cache, "MCTS: evaluation cache entries, 0 = none (default 200000)")
       ->check(CLI::Range(0, 100'000'000));

@@ -150,7 +150,11 @@ void Engine::declareOptions() {
   m_options.add({"MCTS Backend", Type::kCombo, mcts::BackendRegistry::instance().defaultName(), 0, 0, backends,
                  "What evaluates positions for MCTS (pvnet: the policy/value network of MCTS WeightsFile; "
                  "uniform: equal priors and a material value, for tests)"},
-                [this](const std::string& v) { installMctsBackend(v, m_options.integer("MCTS Cache"), m_mctsBackendOptions); });
+                [this](const std::string& v) {
+                  // Before the MCTS face is used only the name is checked (a combo), so that a GUI
+                  // may send MCTS Backend before MCTS WeightsFile.
+                  if (m_mcts) installMctsBackend(v, m_options.integer("MCTS Cache"), m_mctsBackendOptions);
+                });
   m_options.add({"MCTS WeightsFile", Type::kString, "", 0, 0, {},
                  "Network file of the MCTS backend (pvnet: a .jpv file from janus train-az); empty: the network "
                  "embedded in the binary. Setting a file while MCTS Backend is uniform selects pvnet"},
@@ -168,11 +172,14 @@ void Engine::declareOptions() {
                   (void)parseReal("MCTS Policy Temperature", v, 0.01, 100);
                   mcts::BackendOptions o = m_mctsBackendOptions;
                   o.params["policy-temperature"] = v;
-                  installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"), o);
+                  if (m_mcts) installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"), o);
+                  else m_mctsBackendOptions = o;
                 });
   m_options.add({"MCTS Cache", Type::kSpin, "200000", 0, 100'000'000, {},
                  "Positions whose evaluation MCTS keeps in memory (0: no cache)"},
-                [this](const std::string& v) { installMctsBackend(m_options.value("MCTS Backend"), std::stoll(v), m_mctsBackendOptions); });
+                [this](const std::string& v) {
+                  if (m_mcts) installMctsBackend(m_options.value("MCTS Backend"), std::stoll(v), m_mctsBackendOptions);
+                });
   m_options.add({"MCTS Batch", Type::kSpin, "16", 1, 1024, {},
                  "Leaves each MCTS thread evaluates together in one backend call"});
   for (const RealOption& r : kMctsReals)
