@@ -31,6 +31,7 @@
 #include <fmt/format.h>
 
 #include "core/movegen.h"
+#include "datagen/chunked_run.h"
 #include "datagen/record.h"
 #include "engine/engine.h"
 #include "match/openings.h"
@@ -41,7 +42,6 @@ namespace janus::datagen {
 namespace {
 
 constexpr int kRandomPlyAttempts = 8;
-constexpr int kMaxShards = 100000;
 
 namespace fs = std::filesystem;
 
@@ -278,34 +278,6 @@ DatagenProgress generateData(const DatagenConfig& config, const std::function<vo
 
 std::string chunkFileName(u64 chunk) { return fmt::format("chunk-{:06d}.janusdat.zst", chunk); }
 
-std::vector<u64> shardChunks(u64 chunks, int shard, int shards) {
-  std::vector<u64> out;
-  if (shard < 1 || shards < 1 || shard > shards) return out;
-  for (u64 k = u64(shard - 1); k < chunks; k += u64(shards)) out.push_back(k);
-  return out;
-}
-
-std::pair<int, int> parseShard(const std::string& text) {
-  auto fail = [&](const std::string& why) -> std::pair<int, int> {
-    throw Error(fmt::format("bad --shard '{}': {} (expected I/N with 1 <= I <= N, e.g. 3/8)", text, why));
-  };
-  const size_t slash = text.find('/');
-  if (slash == std::string::npos) return fail("no '/'");
-  auto number = [&](std::string_view part, const char* what) {
-    int v = 0;
-    auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
-    if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
-      fail(fmt::format("{} '{}' is not a number", what, part));
-    return v;
-  };
-  const std::string_view all(text);
-  const int shard = number(all.substr(0, slash), "shard");
-  const int shards = number(all.substr(slash + 1), "shard count");
-  if (shards < 1 || shards > kMaxShards) return fail(fmt::format("shard count must be 1..{}", kMaxShards));
-  if (shard < 1 || shard > shards) return fail(fmt::format("shard must be 1..{}", shards));
-  return {shard, shards};
-}
-
 namespace {
 
 /// FNV-1a (64-bit) of the start positions' FENs: identifies the book's content in the manifest.
@@ -350,80 +322,6 @@ std::string manifestText(const DatagenConfig& c, const std::vector<std::pair<std
   return text;
 }
 
-/// Writes `text` to `path` unless it exists (create-once, atomic: a private temporary file,
-/// fsync, link(2), which fails if `path` exists). Returns false if `path` existed.
-bool createFileOnce(const std::string& path, const std::string& text) {
-  const std::string tmp = fmt::format("{}.{}.tmp", path, ::getpid());
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error(fmt::format("cannot create '{}': {}", tmp, std::strerror(errno)));
-  const bool ok = ::write(fd, text.data(), text.size()) == ssize_t(text.size()) && ::fsync(fd) == 0;
-  const int writeErrno = errno;
-  ::close(fd);
-  if (!ok) {
-    ::unlink(tmp.c_str());
-    throw Error(fmt::format("cannot write '{}': {}", tmp, std::strerror(writeErrno)));
-  }
-  const int rc = ::link(tmp.c_str(), path.c_str());
-  const int linkErrno = errno;
-  ::unlink(tmp.c_str());
-  if (rc == 0) return true;
-  if (linkErrno == EEXIST) return false;
-  throw Error(fmt::format("cannot create '{}': {}", path, std::strerror(linkErrno)));
-}
-
-/// Checks the existing manifest at `path` against `settings`; throws naming the first difference.
-void checkManifest(const std::string& path, const std::vector<std::pair<std::string, std::string>>& settings) {
-  std::ifstream in(path);
-  if (!in) throw Error(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
-  std::map<std::string, std::string> found;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    const size_t space = line.find(' ');
-    found[line.substr(0, space)] = space == std::string::npos ? "" : line.substr(space + 1);
-  }
-  for (const auto& [key, value] : settings) {
-    auto it = found.find(key);
-    if (it == found.end())
-      throw Error(fmt::format("'{}' has no setting '{}': not a run of this janus datagen version", path, key));
-    if (it->second != value)
-      throw Error(fmt::format("'{}': the run was made with {} {}, this command has {} {}; resume or add shards with "
-                              "the run's settings, or use another --output-dir",
-                              path, key, it->second, key, value));
-  }
-}
-
-/// True if the directory holds files that look like chunks.
-bool hasChunkFiles(const fs::path& dir) {
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.starts_with("chunk-")) return true;
-  }
-  return false;
-}
-
-/// An exclusive flock(2) on a file, released by the destructor.
-class FileLock {
- public:
-  explicit FileLock(const std::string& path) : m_fd(::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
-    if (m_fd < 0) throw Error(fmt::format("cannot create '{}': {}", path, std::strerror(errno)));
-    if (::flock(m_fd, LOCK_EX | LOCK_NB) != 0) {
-      const int e = errno;
-      ::close(m_fd);
-      if (e == EWOULDBLOCK)
-        throw Error(fmt::format("'{}' is locked: this shard is already running (run each shard once)", path));
-      throw Error(fmt::format("cannot lock '{}': {}", path, std::strerror(e)));
-    }
-  }
-  ~FileLock() { ::close(m_fd); }
-  FileLock(const FileLock&) = delete;
-  FileLock& operator=(const FileLock&) = delete;
-
- private:
-  int m_fd;
-};
-
 }  // namespace
 
 DatagenProgress generateChunks(const DatagenConfig& config, const ChunkedRun& run,
@@ -436,41 +334,14 @@ DatagenProgress generateChunks(const DatagenConfig& config, const ChunkedRun& ru
     throw Error(fmt::format("datagen: --games {} is not a multiple of --chunk-games {} (every chunk holds "
                             "--chunk-games games; e.g. --games {})",
                             config.games, run.chunkGames, (config.games / run.chunkGames + 1) * run.chunkGames));
-  if (run.shards < 1 || run.shards > kMaxShards || run.shard < 1 || run.shard > run.shards)
-    throw Error(fmt::format("datagen: bad shard {}/{} (expected 1 <= I <= N <= {})", run.shard, run.shards, kMaxShards));
   const std::vector<Position> starts = loadStarts(config);
 
-  const fs::path dir(run.dir);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    throw Error(fmt::format("cannot create the run directory '{}': {}", run.dir, ec ? ec.message() : "not a directory"));
-
-  // The manifest: created by the first shard, checked by every later one.
-  const std::string manifest = (dir / kRunManifestName).string();
   const auto settings = runSettings(config, run, starts);
-  if (!fs::exists(manifest) && hasChunkFiles(dir))
-    throw Error(fmt::format("'{}' holds chunk files but no {}: not a chunked run of this janus datagen version "
-                            "(use another --output-dir)",
-                            run.dir, kRunManifestName));
-  if (!createFileOnce(manifest, manifestText(config, settings))) checkManifest(manifest, settings);
-
-  const FileLock lock((dir / fmt::format("shard-{}-of-{}.lock", run.shard, run.shards)).string());
-
-  const u64 chunks = u64(config.games / run.chunkGames);
-  std::vector<u64> todo;
+  const ChunkedRunShard shard(run, u64(config.games / run.chunkGames),
+                              {kRunManifestName, "janus datagen", manifestText(config, settings), settings}, chunkFileName);
+  const std::vector<u64>& todo = shard.todo();
   DatagenProgress progress;
-  for (u64 k : shardChunks(chunks, run.shard, run.shards)) {
-    const fs::path file = dir / chunkFileName(k);
-    if (fs::exists(file)) {
-      if (!run.resume)
-        throw Error(fmt::format("'{}' exists: pass --resume to keep the finished chunks and play the missing ones",
-                                file.string()));
-      ++progress.chunksSkipped;
-      continue;
-    }
-    todo.push_back(k);
-  }
+  progress.chunksSkipped = shard.skipped();
   progress.chunksTotal = todo.size();
   progress.gamesTotal = int(todo.size() * u64(run.chunkGames));
   if (todo.empty()) {
@@ -489,7 +360,7 @@ DatagenProgress generateChunks(const DatagenConfig& config, const ChunkedRun& ru
         const u64 k = todo[j / perChunk];
         ChunkReport report;
         report.chunk = k;
-        report.path = (dir / chunkFileName(k)).string();
+        report.path = shard.chunkPath(k);
         report.positions = records.size();
         DataWriter out(report.path, records.size());
         out.write(records.data(), records.size());

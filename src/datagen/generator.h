@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "core/position.h"
+#include "datagen/chunked_run.h"
 #include "datagen/format.h"
 
 namespace janus {
@@ -140,14 +141,6 @@ DatagenProgress generateData(const DatagenConfig& config,
 
 // ---- Chunked runs ---------------------------------------------------------------------------------
 
-/// Where and which part of a chunked run to play (see the header comment).
-struct ChunkedRun {
-  std::string dir;       ///< run directory (created if missing)
-  int chunkGames = 200;  ///< games per chunk file
-  int shard = 1;         ///< this shard, 1..shards
-  int shards = 1;        ///< number of shards the run is split into
-  bool resume = false;   ///< skip this shard's chunk files that exist; without it they are an error
-};
 
 /// Name of the settings file in a run directory.
 inline constexpr const char* kRunManifestName = "datagen-run.txt";
@@ -156,13 +149,6 @@ inline constexpr const char* kRunManifestName = "datagen-run.txt";
 /// number has at least 6 digits).
 [[nodiscard]] std::string chunkFileName(u64 chunk);
 
-/// The chunks of shard `shard` (1-based) of `shards` among chunks 0..chunks-1, ascending:
-/// k with k % shards == shard - 1.
-[[nodiscard]] std::vector<u64> shardChunks(u64 chunks, int shard, int shards);
-
-/// Parses a shard "I/N" (1 <= I <= N, N <= 100000). Throws janus::Error("bad --shard '<text>':
-/// ...") otherwise.
-[[nodiscard]] std::pair<int, int> parseShard(const std::string& text);
 
 /// A chunk file written by generateChunks.
 struct ChunkReport {
