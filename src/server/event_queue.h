@@ -3,7 +3,8 @@
 //
 // Producers (HTTP handlers, the engine's search thread through its callbacks, the review thread)
 // push() and never block on a reader: when more than kCapacity events are kept, the oldest are
-// dropped. Each stream reader keeps its own cursor (the sequence number of the last event it sent)
+// dropped, and also while the kept events' data exceed kCapacityBytes (the newest event is always
+// kept): a state event of a long game is large, and 512 of them would hold hundreds of MB. Each stream reader keeps its own cursor (the sequence number of the last event it sent)
 // and waits for newer events. A reader that fell behind loses the dropped events; "state" events
 // carry the full game state, so the page recovers with the next one.
 
@@ -12,6 +13,7 @@
 #include <deque>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/types.h"
@@ -27,13 +29,18 @@ struct ServerEvent {
 class EventQueue {
  public:
   static constexpr size_t kCapacity = 512;
+  static constexpr size_t kCapacityBytes = size_t(4) << 20;  ///< 4 MiB of event data per session
 
   /// Appends an event and wakes the readers. Never blocks for long (one short lock).
   void push(std::string type, std::string data) {
     {
       std::lock_guard lock(m_mutex);
+      m_bytes += data.size();
       m_events.push_back({++m_lastSeq, std::move(type), std::move(data)});
-      while (m_events.size() > kCapacity) m_events.pop_front();
+      while (m_events.size() > kCapacity || (m_bytes > kCapacityBytes && m_events.size() > 1)) {
+        m_bytes -= m_events.front().data.size();
+        m_events.pop_front();
+      }
     }
     m_cv.notify_all();
   }
@@ -56,6 +63,12 @@ class EventQueue {
     return m_lastSeq;
   }
 
+  /// Events kept and the bytes of their data (for tests of the bounds).
+  [[nodiscard]] std::pair<size_t, size_t> kept() const {
+    std::lock_guard lock(m_mutex);
+    return {m_events.size(), m_bytes};
+  }
+
   /// Ends every wait (the session is going away); later waits return at once.
   void close() {
     {
@@ -74,6 +87,7 @@ class EventQueue {
   std::condition_variable m_cv;
   std::deque<ServerEvent> m_events;
   u64 m_lastSeq = 0;
+  size_t m_bytes = 0;  ///< sum of data.size() over m_events
   bool m_closed = false;
 };
 

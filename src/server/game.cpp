@@ -62,6 +62,9 @@ void Game::loadPgn(const std::string& text) {
     }
     throw Error("PGN: no game found");
   }
+  if (g.moves.size() > size_t(kMaxGamePlies))
+    throw Error("PGN: the game has " + std::to_string(g.moves.size()) + " plies; the GUI holds games of at most " +
+                std::to_string(kMaxGamePlies) + " plies");
   Game loaded;
   loaded.m_start = g.startPosition();
   loaded.m_pos = loaded.m_start;
@@ -83,6 +86,8 @@ void Game::loadPgn(const std::string& text) {
 }
 
 Move Game::play(std::string_view uci) {
+  if (ply() >= kMaxGamePlies)
+    throw Error("the game has " + std::to_string(ply()) + " plies, the most a GUI game may hold; start a new game");
   if (over()) throw Error("the game is over (" + m_result + ")");
   Move m = parseUci(m_pos, uci, m_pos.isChess960());
   play(m);
@@ -90,6 +95,8 @@ Move Game::play(std::string_view uci) {
 }
 
 void Game::play(Move m) {
+  if (ply() >= kMaxGamePlies)
+    throw Error("the game has " + std::to_string(ply()) + " plies, the most a GUI game may hold; start a new game");
   if (over()) throw Error("the game is over (" + m_result + ")");
   if (!m_pos.isLegal(m)) throw Error("illegal move '" + toUci(m, m_pos.isChess960()) + "' in position " + m_pos.fen());
   m_sans.push_back(toSan(m_pos, m));

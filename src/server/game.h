@@ -27,6 +27,11 @@ enum class Termination { kNone, kCheckmate, kStalemate, kThreefold, kFiftyMoves,
 /// "insufficient-material", "resignation", "time", "adjudicated"; "" for kNone.
 [[nodiscard]] std::string_view terminationName(Termination t);
 
+/// The most plies a GUI game may hold (played or loaded): a bound on what one session keeps in
+/// memory (moves, SAN, one FEN per ply, and the state JSON built from them). The longest
+/// tournament games have about 540 plies.
+inline constexpr int kMaxGamePlies = 1200;
+
 class Game {
  public:
   /// A game from the standard start position.
@@ -40,12 +45,12 @@ class Game {
   /// Replaces the game by the first game of a PGN text (tags kept, comments dropped). A result
   /// other than "*" in the PGN is kept (termination kAdjudicated unless the final position is
   /// over by the rules). Throws janus::Error naming the problem ("PGN: line 3: ...", "PGN: no
-  /// game found") and keeps the current game.
+  /// game found", "PGN: the game has 8000 plies; ...at most 1200") and keeps the current game.
   void loadPgn(const std::string& text);
 
   /// Plays a UCI move ("e2e4", "e7e8q"; castling as "e1g1" or "e1h1") at the end of the game.
-  /// Throws janus::Error if the game is over ("the game is over (1-0)") or the move is malformed or
-  /// illegal (the message of parseUci). Returns the move played.
+  /// Throws janus::Error if the game is over ("the game is over (1-0)"), holds kMaxGamePlies
+  /// plies already, or the move is malformed or illegal (the message of parseUci). Returns the move played.
   Move play(std::string_view uci);
   /// Plays a move known to be legal in the current position (e.g. from the engine). Throws
   /// janus::Error if it is not legal or the game is over.

@@ -1,6 +1,7 @@
 #include "server/server.h"
 
 #include <httplib.h>
+#include <malloc.h>
 
 #include <fstream>
 #include <random>
@@ -60,6 +61,38 @@ bool isLoopback(const std::string& host) {
   return host == "localhost" || host == "::1" || host == "[::1]" || host.rfind("127.", 0) == 0;
 }
 
+/// Gives memory that closed sessions freed (hash tables, game states) back to the system: glibc
+/// keeps freed heap memory in its arenas (one per thread, and the HTTP pool has 64 threads), so
+/// without this the process's RSS only grows as sessions come and go.
+void releaseFreedMemory() { malloc_trim(0); }
+
+bool isSessionId(std::string_view s) {
+  return s.size() == 32 && s.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
+}  // namespace
+
+std::string allowedMethods(std::string_view path) {
+  if (path.rfind("/api/", 0) != 0) return "GET, HEAD";  // static files
+  if (path == "/api/info") return "GET, HEAD";
+  if (path == "/api/sessions") return "POST";
+  if (path.rfind("/api/reports/", 0) == 0) return "GET, HEAD";
+  constexpr std::string_view kSessions = "/api/sessions/";
+  if (path.rfind(kSessions, 0) != 0) return "";
+  std::string_view rest = path.substr(kSessions.size());
+  if (!isSessionId(rest.substr(0, 32))) return "";
+  rest.remove_prefix(32);
+  if (rest.empty()) return "GET, HEAD, DELETE";
+  if (rest == "/events" || rest == "/pgn") return "GET, HEAD";
+  static constexpr std::string_view kActions[] = {"new", "move", "undo", "resign", "load", "mode", "analysis",
+                                                  "hint", "evaluate", "review", "leave", "debug/fail"};
+  for (std::string_view a : kActions)
+    if (rest.size() == a.size() + 1 && rest[0] == '/' && rest.substr(1) == a) return "POST";
+  return "";
+}
+
+namespace {
+
 /// Host name of a Host header ("localhost:8080" -> "localhost", "[::1]:80" -> "[::1]").
 std::string hostName(const std::string& header) {
   if (!header.empty() && header[0] == '[') return header.substr(0, header.find(']') + 1);
@@ -89,8 +122,14 @@ GuiServer::GuiServer(ServerConfig config)
   Json elo = nullptr;
   if (opts.contains("UCI_Elo")) {
     const OptionSpec& s = opts.spec("UCI_Elo");
-    elo = {{"min", s.min}, {"max", s.max}, {"default", s.defaultValue}};
+    elo = {{"min", s.min}, {"max", s.max}, {"default", kDefaultElo}};
   }
+  // The default strength and analysis lines (session.h), the one source the page's dialogs use.
+  Json defaults = {{"strength", elo.is_null() ? "level" : "elo"},
+                   {"elo", elo.is_null() ? Json(nullptr) : Json(kDefaultElo)},
+                   {"level", kDefaultLevel},
+                   {"moveTimeMs", 500},
+                   {"multiPv", kDefaultMultiPv}};
   // Engine faces: alpha-beta with the built-in NNUE network (first, the default, when the binary
   // embeds one) or with the hand-crafted evaluation; MCTS becomes available when the engine
   // declares it (a search choice).
@@ -106,6 +145,9 @@ GuiServer::GuiServer(ServerConfig config)
                     {"nnue", net ? Json(net->describe()) : Json(nullptr)},
                     {"levels", levels},
                     {"elo", elo},
+                    {"defaults", defaults},
+                    {"maxPlies", kMaxGamePlies},
+                    {"maxBodyBytes", kMaxBody},
                     {"maxMultiPv", 5},
                     {"maxSessions", m_config.maxSessions},
                     {"review",
@@ -207,6 +249,7 @@ void GuiServer::reaperLoop() {
       }
     }
     for (auto& s : expired) s->close();
+    if (!expired.empty()) releaseFreedMemory();
     for (auto& s : all) s->tick();
   }
 }
@@ -278,6 +321,15 @@ void GuiServer::routes() {
         return httplib::Server::HandlerResponse::Handled;
       }
     }
+    // A method the path does not take: 405 with the methods it takes (before the header check, so
+    // that OPTIONS, PUT and PATCH are told what to use instead). Unknown API paths stay 404.
+    std::string allow = allowedMethods(req.path);
+    std::string method = req.method == "HEAD" ? "GET" : req.method;
+    if (!allow.empty() && (", " + allow + ",").find(", " + method + ",") == std::string::npos) {
+      res.set_header("Allow", allow);
+      sendJson(res, 405, {{"error", "method " + req.method + " is not allowed on '" + req.path + "' (allowed: " + allow + ")"}});
+      return httplib::Server::HandlerResponse::Handled;
+    }
     bool changes = req.method == "POST" || req.method == "DELETE" || req.method == "PUT" || req.method == "PATCH";
     bool isLeave = req.path.size() >= 6 && req.path.compare(req.path.size() - 6, 6, "/leave") == 0;
     if (changes && !isLeave && req.get_header_value("X-Janus") != "1") {
@@ -286,6 +338,17 @@ void GuiServer::routes() {
     }
     return httplib::Server::HandlerResponse::Unhandled;
   });
+
+  // Errors httplib answers itself (no route ran): a body over the limit gets a message instead of
+  // an empty 413.
+  http.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+    if (res.status == 413 && res.body.empty()) {
+      sendJson(res, 413, {{"error", "request body too large: the limit is " + std::to_string(kMaxBody >> 20) +
+                                        " MiB (a PGN may have at most " + std::to_string(kMaxGamePlies) + " plies)"}});
+      return httplib::Server::HandlerResponse::Handled;
+    }
+    return httplib::Server::HandlerResponse::Unhandled;
+  }));
 
   http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
     std::string what = "unknown error";
@@ -326,7 +389,10 @@ void GuiServer::routes() {
         created = std::make_shared<Session>(id, m_config.session, m_storage);
         m_sessions[id] = created;
       }
-      if (evicted) evicted->close();
+      if (evicted) {
+        evicted->close();
+        releaseFreedMemory();
+      }
       sendJson(res, 200, {{"id", created->id()}, {"state", created->stateJson()}});
     });
   });
@@ -347,7 +413,10 @@ void GuiServer::routes() {
     }
     if (!s) return sendJson(res, 404, {{"error", "no such session"}});
     s->close();
-    sendJson(res, 200, {{"closed", true}, {"gameFile", s->stateJson()["gameFile"]}});
+    Json gameFile = s->stateJson()["gameFile"];
+    s.reset();
+    releaseFreedMemory();
+    sendJson(res, 200, {{"closed", true}, {"gameFile", gameFile}});
   });
 
   auto post = [&](const std::string& action, std::function<Json(Session&, const Json&)> f) {

@@ -18,7 +18,8 @@
 // unknown sessions, reports and files; 403 for POST/DELETE without the "X-Janus: 1" header (so
 // that other web sites cannot drive the server: a custom header needs a CORS preflight, which is
 // never granted) and for a foreign Host header while bound to loopback (DNS rebinding); 503 when
-// all sessions are taken; 500 {"error", "report": "/api/reports/<name>"} for an internal error,
+// all sessions are taken; 405 with an Allow header for a method the path does not take (PUT,
+// PATCH, OPTIONS, ...); 413 for a body over 2 MiB; 500 {"error", "report": "/api/reports/<name>"} for an internal error,
 // after saving the game and writing a bug report.
 
 #include <atomic>
@@ -41,6 +42,10 @@ namespace janus::server {
 
 /// The web assets folder compiled in: <source>/web/dist.
 [[nodiscard]] std::filesystem::path defaultWebDir();
+
+/// The methods a request path takes, as for an Allow header ("GET, HEAD", "POST", "GET, HEAD,
+/// DELETE"); "" for an unknown API path (answered 404). Other methods get 405 with this list.
+[[nodiscard]] std::string allowedMethods(std::string_view path);
 
 struct ServerConfig {
   std::string host = "127.0.0.1";  ///< interface to bind (loopback by default)

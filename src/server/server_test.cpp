@@ -136,6 +136,98 @@ TEST_F(ServerTest, InfoListsFacesLevelsAndOptions) {
   EXPECT_EQ(j["levels"].size(), size_t(kLevelCount));
   EXPECT_EQ(j["review"]["blunder"], kBlunderCp);
   EXPECT_FALSE(j["options"].empty());
+  // One default strength, as numbers, and a new session plays at it.
+  ASSERT_TRUE(j["elo"].is_object());
+  EXPECT_EQ(j["elo"]["default"], kDefaultElo);
+  EXPECT_EQ(j["defaults"]["strength"], "elo");
+  EXPECT_EQ(j["defaults"]["elo"], kDefaultElo);
+  EXPECT_EQ(j["defaults"]["level"], kDefaultLevel);
+  EXPECT_EQ(j["defaults"]["multiPv"], kDefaultMultiPv);
+  EXPECT_EQ(j["maxPlies"], kMaxGamePlies);
+  std::string id = newSession();
+  Json st = get("/api/sessions/" + id).second;
+  EXPECT_EQ(st["elo"], kDefaultElo);
+  // A new game that names no strength plays at the default too; one that names a level does not.
+  EXPECT_EQ(post("/api/sessions/" + id + "/new", "{}").second["elo"], kDefaultElo);
+  Json byLevel = post("/api/sessions/" + id + "/new", R"({"level": 2})").second;
+  EXPECT_EQ(byLevel["level"], 2);
+  EXPECT_TRUE(byLevel["elo"].is_null());
+}
+
+TEST_F(ServerTest, MethodsAPathDoesNotTakeGet405WithAllow) {
+  std::string id = newSession();
+  httplib::Headers headers = {{"X-Janus", "1"}};
+  auto check = [&](const std::string& method, const std::string& path, const std::string& allow) {
+    httplib::Request req;
+    req.method = method;
+    req.path = path;
+    req.headers = headers;
+    auto r = m_client->send(req);
+    ASSERT_TRUE(r) << method << " " << path;
+    EXPECT_EQ(r->status, 405) << method << " " << path;
+    EXPECT_EQ(r->get_header_value("Allow"), allow) << method << " " << path;
+    EXPECT_NE(r->body.find("method " + method + " is not allowed"), std::string::npos) << r->body;
+  };
+  check("PUT", "/api/sessions", "POST");
+  check("PATCH", "/api/info", "GET, HEAD");
+  check("OPTIONS", "/", "GET, HEAD");
+  check("OPTIONS", "/api/sessions/" + id + "/move", "POST");
+  check("DELETE", "/api/sessions/" + id + "/move", "POST");
+  check("PUT", "/api/sessions/" + id, "GET, HEAD, DELETE");
+  check("POST", "/api/sessions/" + id + "/events", "GET, HEAD");
+  check("POST", "/index.html", "GET, HEAD");
+  EXPECT_EQ(allowedMethods("/api/nothing"), "");
+  EXPECT_EQ(allowedMethods("/api/sessions/" + id + "/nothing"), "");
+  EXPECT_EQ(allowedMethods("/api/sessions/" + id + "/debug/fail"), "POST");
+  // The methods a path takes still work.
+  EXPECT_EQ(get("/api/info").first, 200);
+  EXPECT_EQ(m_client->Head("/api/info")->status, 200);
+}
+
+TEST_F(ServerTest, WhatASessionHoldsIsBounded) {
+  std::string id = newSession();
+  std::string base = "/api/sessions/" + id;
+  // A PGN longer than kMaxGamePlies: refused, naming the length and the limit.
+  std::string pgn;
+  const int moves = kMaxGamePlies / 4 + 10;  // 4 plies per round of knight moves
+  for (int i = 0; i < moves; ++i)
+    pgn += std::to_string(2 * i + 1) + ". Nf3 Nf6 " + std::to_string(2 * i + 2) + ". Ng1 Ng8 ";
+  pgn += "*";
+  auto [status, j] = post(base + "/load", Json{{"pgn", pgn}}.dump());
+  EXPECT_EQ(status, 400);
+  EXPECT_EQ(j.value("error", ""), "PGN: the game has " + std::to_string(4 * moves) +
+                                      " plies; the GUI holds games of at most " + std::to_string(kMaxGamePlies) + " plies");
+  // A body over 2 MiB: 413 with a message.
+  auto r = m_client->Post((base + "/load").c_str(), kApiHeaders, std::string(3 << 20, ' '), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 413);
+  EXPECT_NE(r->body.find("request body too large: the limit is 2 MiB"), std::string::npos) << r->body;
+  // A game at the limit takes no further move.
+  std::string atLimit;
+  for (int i = 0; i < kMaxGamePlies / 4; ++i)
+    atLimit += std::to_string(2 * i + 1) + ". Nf3 Nf6 " + std::to_string(2 * i + 2) + ". Ng1 Ng8 ";
+  ASSERT_EQ(post(base + "/mode", R"({"mode": "analysis"})").first, 200);
+  auto [loaded, st] = post(base + "/load", Json{{"pgn", atLimit + "*"}}.dump());
+  ASSERT_EQ(loaded, 200) << st.dump();
+  EXPECT_EQ(st["ply"], kMaxGamePlies);
+  auto [moved, err] = post(base + "/move", R"({"uci": "g1f3"})");
+  EXPECT_EQ(moved, 400);
+  EXPECT_NE(err.value("error", "").find("the most a GUI game may hold"), std::string::npos) << err.dump();
+}
+
+TEST(EventQueue, KeepsAtMostItsCapacityInEventsAndBytes) {
+  EventQueue q;
+  const std::string big(600 << 10, 'x');  // a state event of a long game
+  for (int i = 0; i < 20; ++i) q.push("state", big);
+  auto [count, bytes] = q.kept();
+  EXPECT_LE(bytes, EventQueue::kCapacityBytes);
+  EXPECT_EQ(count, EventQueue::kCapacityBytes / big.size());
+  for (int i = 0; i < 2000; ++i) q.push("info", "{}");
+  EXPECT_EQ(q.kept().first, EventQueue::kCapacity);
+  // The newest event is kept even when it alone is over the byte bound.
+  q.push("state", std::string(EventQueue::kCapacityBytes + 1, 'y'));
+  EXPECT_EQ(q.kept().first, 1u);
+  EXPECT_EQ(q.waitAfter(0, 0ms).back().data.size(), EventQueue::kCapacityBytes + 1);
 }
 
 TEST_F(ServerTest, MalformedRequestsGet400WithAMessage) {

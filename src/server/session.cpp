@@ -90,9 +90,16 @@ Session::Session(std::string id, const SessionConfig& config, Storage& storage)
   m_engine->onInfo([this](const SearchInfo& info) { onInfo(info); });
   m_engine->onBestMove([this](const SearchResult& r) { onBestMove(r); });
   std::lock_guard lock(m_stateMutex);
+  if (m_engine->options().contains("UCI_Elo")) m_elo = kDefaultElo;  // the default strength (session.h)
   resetPerGameLocked();
   m_game.tags = {{"Event", "Janus GUI game"}, {"Site", "Janus web GUI"}, {"Date", localTimeStamp(true)},
-                 {"White", "Player"}, {"Black", "Janus level 3"}};
+                 {"White", "Player"}, {"Black", janusNameLocked()}};
+}
+
+std::string Session::janusNameLocked() const {
+  if (m_elo > 0) return "Janus (Elo " + std::to_string(m_elo) + ")";
+  if (m_moveTimeMs > 0) return "Janus (" + std::to_string(m_moveTimeMs) + " ms/move)";
+  return "Janus level " + std::to_string(m_level);
 }
 
 Session::~Session() { close(); }
@@ -540,7 +547,7 @@ std::string Session::reportText() {
 Json Session::newGame(const Json& req) {
   touch();
   Color human = parseColor(stringField(req, "color", 10, "white"), true);
-  int level = int(intField(req, "level", 1, kLevelCount, 3));
+  int level = int(intField(req, "level", 1, kLevelCount, kDefaultLevel));
   i64 moveTimeMs = intField(req, "moveTimeMs", 0, 60000, 0);
   if (moveTimeMs != 0 && moveTimeMs < 50) throw Error("field 'moveTimeMs': expected 0 (use the level) or 50..60000");
   bool clockOn = false;
@@ -561,6 +568,8 @@ Json Session::newGame(const Json& req) {
       throw Error("Elo levels are not available yet (the engine has no UCI_Elo option); use 'level'");
     const OptionSpec& spec = m_engine->options().spec("UCI_Elo");
     elo = int(intField(req, "elo", spec.min, spec.max, std::nullopt));
+  } else if (!field(req, "level") && moveTimeMs == 0 && m_engine->options().contains("UCI_Elo")) {
+    elo = kDefaultElo;  // no strength named: the default strength (session.h)
   }
   std::string fen = stringField(req, "fen", 200, "startpos");
   Game game;
@@ -587,9 +596,7 @@ Json Session::newGame(const Json& req) {
     m_clock.incMs = incMs;
     m_gameFile.clear();
     m_lastError.clear();
-    std::string janus = elo > 0 ? "Janus (Elo " + std::to_string(elo) + ")"
-                                : moveTimeMs > 0 ? "Janus (" + std::to_string(moveTimeMs) + " ms/move)"
-                                                 : "Janus level " + std::to_string(level);
+    std::string janus = janusNameLocked();
     m_game.tags = {{"Event", "Janus GUI game"},
                    {"Site", "Janus web GUI"},
                    {"Date", localTimeStamp(true)},
@@ -616,6 +623,8 @@ Json Session::move(const Json& req) {
     analysisMode = m_mode == Mode::kAnalysis;
     int at = ply.value_or(m_game.ply());
     if (at < 0 || at > m_game.ply()) throw Error("field 'ply': " + std::to_string(at) + " is out of range 0.." + std::to_string(m_game.ply()));
+    if (at >= kMaxGamePlies)
+      throw Error("the game has " + std::to_string(at) + " plies, the most a GUI game may hold; start a new game");
     if (!analysisMode) {
       if (at != m_game.ply()) throw Error("in play mode moves are played at the end of the game");
       if (m_game.over()) throw Error("the game is over (" + m_game.result() + ")");
@@ -750,7 +759,7 @@ Json Session::setMode(const Json& req) {
       m_game.tags.erase(std::remove_if(m_game.tags.begin(), m_game.tags.end(),
                                        [](const auto& t) { return t.first == "White" || t.first == "Black"; }),
                         m_game.tags.end());
-      std::string janus = "Janus level " + std::to_string(m_level);
+      std::string janus = janusNameLocked();
       m_game.tags.emplace_back("White", m_human == kWhite ? "Player" : janus);
       m_game.tags.emplace_back("Black", m_human == kBlack ? "Player" : janus);
     } else {

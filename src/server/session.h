@@ -48,6 +48,13 @@ struct Level {
 inline constexpr Level kLevels[] = {{1, 1, 50},  {2, 2, 100}, {3, 3, 150},  {4, 5, 250},
                                     {5, 7, 400}, {6, 9, 700}, {7, 12, 1000}, {8, 0, 2000}};
 inline constexpr int kLevelCount = 8;
+/// The default strength, in one place: a new session and a new game that names no strength
+/// ("level", "elo" or "moveTimeMs") play at kDefaultElo when the engine declares UCI_Elo, else at
+/// kDefaultLevel. /api/info gives both (as numbers) and the page's New game dialog starts from them.
+inline constexpr int kDefaultElo = 1500;
+inline constexpr int kDefaultLevel = 3;
+/// Analysis lines (MultiPV) the page asks for until the player picks another number.
+inline constexpr int kDefaultMultiPv = 3;
 /// Time cap per move (ms) when playing by Elo without a clock: the level's node budget normally
 /// ends the search long before.
 inline constexpr i64 kEloMoveTimeCapMs = 5000;
@@ -172,6 +179,8 @@ class Session {
   /// saveLocked(), recording an I/O error in m_lastError instead of throwing.
   void trySave();
   [[nodiscard]] bool engineToMoveLocked() const;
+  /// "Janus (Elo 1500)", "Janus (500 ms/move)" or "Janus level 3": the engine's PGN player name.
+  [[nodiscard]] std::string janusNameLocked() const;
   void resetPerGameLocked();
 
   static Json scoreJson(int score, Color sideToMove);
@@ -191,7 +200,7 @@ class Session {
   Game m_game;
   Mode m_mode = Mode::kPlay;
   Color m_human = kWhite;
-  int m_level = 3;
+  int m_level = kDefaultLevel;
   i64 m_moveTimeMs = 0;  ///< 0: from the level
   int m_elo = 0;         ///< 0: not used
   std::string m_face = "alphabeta-hce";
