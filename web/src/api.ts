@@ -133,7 +133,11 @@ export interface ServerInfo {
   version: string;
   faces: { id: string; name: string; available: boolean }[];
   levels: { level: number; depth: number; moveTimeMs: number }[];
-  elo: { min: number; max: number; default: string } | null;
+  elo: { min: number; max: number; default: number } | null;
+  /** The server's defaults (src/server/session.h): the one source of the default strength. */
+  defaults: { strength: 'elo' | 'level'; elo: number | null; level: number; moveTimeMs: number; multiPv: number };
+  /** The most plies a game may hold (longer PGNs are refused). */
+  maxPlies: number;
   maxMultiPv: number;
   review: { inaccuracy: number; mistake: number; blunder: number; clampCp: number };
   dataDir: string;

@@ -99,6 +99,12 @@ function applyAppearance(theme: string, pieces: string): void {
   document.body.dataset.pieces = pieces;
 }
 
+/** Analysis lines (MultiPV) the player chose in the Lines menu; the server's default until then. */
+function wantedMultiPv(): number {
+  const v = Number(localStorage.getItem('janus.multipv'));
+  return v >= 1 && v <= 5 ? v : (app.info?.defaults.multiPv ?? 3);
+}
+
 // ---- Application state ------------------------------------------------------------------------
 
 interface App {
@@ -368,7 +374,8 @@ function arrows(): DrawShape[] {
   if (app.hint && app.hint.ply === app.viewPly) {
     shapes.push({ orig: app.hint.uci.slice(0, 2) as Key, dest: app.hint.uci.slice(2, 4) as Key, brush: 'blue' });
   }
-  if (st.mode === 'analysis' && app.linesFen === viewedFen()) {
+  // Lines and their arrows only while the engine analyses (a review or a stop ends both).
+  if (st.mode === 'analysis' && st.analysis.on && app.linesFen === viewedFen()) {
     const lines = [...app.lines.values()].sort((a, b) => a.multipv - b.multipv);
     lines.forEach((l, i) => {
       const u = l.pv[0];
@@ -464,7 +471,7 @@ function renderAnalysis(st: State): void {
   $('graph').toggleAttribute('hidden', !graphShown);  // an SVG element has no .hidden property
   $('btn-analyse-toggle').textContent = st.analysis.on ? 'Stop engine' : 'Start engine';
   $('btn-analyse-toggle').hidden = st.mode !== 'analysis';
-  $<HTMLSelectElement>('multipv').value = String(st.analysis.multiPv);
+  $<HTMLSelectElement>('multipv').value = String(st.analysis.on ? st.analysis.multiPv : wantedMultiPv());
   $('multipv').parentElement!.hidden = st.mode !== 'analysis';
   const fen = viewedFen();
   const lines = app.linesFen === fen ? [...app.lines.values()].sort((a, b) => a.multipv - b.multipv) : [];
@@ -518,6 +525,7 @@ function renderEvalBar(): void {
   const st = app.state!;
   const bar = $('eval-bar');
   bar.hidden = !(app.evalOn || st.mode === 'analysis');
+  document.body.classList.toggle('eval-shown', !bar.hidden);  // narrow screens: a smaller board
   if (bar.hidden) return;
   const s = currentScore();
   const chances = s ? winningChances(s) : 0;
@@ -584,7 +592,7 @@ function scheduleAnalysis(): void {
     const st = app.state;
     if (!st || st.mode !== 'analysis' || !st.analysis.on) return;
     app.lines.clear();
-    void post('analysis', { on: true, multiPv: st.analysis.multiPv, ply: app.viewPly });
+    void post('analysis', { on: true, multiPv: wantedMultiPv(), ply: app.viewPly });
   }, 120);
 }
 
@@ -683,8 +691,7 @@ async function toggleAnalysis(): Promise<void> {
     await post('mode', { mode: 'play', color: st.human });
   } else {
     await post('mode', { mode: 'analysis' });
-    const mpv = Number($<HTMLSelectElement>('multipv').value) || 3;
-    await post('analysis', { on: true, multiPv: mpv, ply: app.viewPly });
+    await post('analysis', { on: true, multiPv: wantedMultiPv(), ply: app.viewPly });
   }
 }
 
@@ -729,19 +736,23 @@ function anyDialogOpen(): boolean {
 // ---- Dialogs -----------------------------------------------------------------------------------
 
 function setupNewGameDialog(info: ServerInfo): void {
+  const d = info.defaults;
   const sel = $<HTMLSelectElement>('level-select');
   sel.innerHTML = info.levels
     .map((l) => `<option value="${l.level}">${l.level}: ${l.depth ? `depth ${l.depth}, ` : ''}${l.moveTimeMs} ms</option>`)
     .join('');
-  sel.value = localStorage.getItem('janus.level') ?? '3';
+  sel.value = localStorage.getItem('janus.level') ?? String(d.level);
+  const moveTime = document.querySelector<HTMLInputElement>('#dlg-new input[name="moveTimeMs"]')!;
+  moveTime.value = String(d.moveTimeMs);
   // Strength by Elo (the engine's UCI_Elo, engine/strength.h), by level (depth + time caps) or by a
-  // fixed time per move. Elo is offered only when the engine declares UCI_Elo.
+  // fixed time per move. Elo is offered only when the engine declares UCI_Elo. The defaults are the
+  // server's (/api/info "defaults"), the same ones a new session plays at.
   const elo = $<HTMLInputElement>('elo-range');
   const eloRadio = $<HTMLInputElement>('strength-elo');
   if (info.elo) {
     elo.min = String(info.elo.min);
     elo.max = String(info.elo.max);
-    elo.value = localStorage.getItem('janus.elo') ?? '1500';
+    elo.value = localStorage.getItem('janus.elo') ?? String(d.elo ?? info.elo.default);
     $('elo-note').textContent = elo.value;
     elo.oninput = () => {
       $('elo-note').textContent = elo.value;
@@ -750,9 +761,14 @@ function setupNewGameDialog(info: ServerInfo): void {
   } else {
     elo.disabled = true;
     eloRadio.disabled = true;
-    $('elo-note').textContent = 'arrives with the strength issue (UCI_Elo)';
+    $('elo-note').textContent = 'not offered: the engine has no UCI_Elo option';
   }
-  const strength = localStorage.getItem('janus.strength') ?? (info.elo ? 'elo' : 'level');
+  // Choosing a value of one way selects that way.
+  const pick = (id: string) => () => ($<HTMLInputElement>(id).checked = true);
+  sel.addEventListener('change', pick('strength-level'));
+  sel.addEventListener('input', pick('strength-level'));
+  moveTime.addEventListener('input', pick('strength-time'));
+  const strength = localStorage.getItem('janus.strength') ?? d.strength;
   const radio = document.querySelector<HTMLInputElement>(`input[name="strength"][value="${strength}"]`);
   if (radio && !radio.disabled) radio.checked = true;
   const form = $<HTMLFormElement>('form-new');
@@ -769,7 +785,7 @@ function setupNewGameDialog(info: ServerInfo): void {
       body.elo = Number(elo.value);
       localStorage.setItem('janus.elo', elo.value);
     } else if (how === 'time') {
-      body.moveTimeMs = Math.max(50, Number(f.get('moveTimeMs')) || 500);
+      body.moveTimeMs = Math.max(50, Number(f.get('moveTimeMs')) || d.moveTimeMs);
     } else {
       body.level = Number(f.get('level'));
       localStorage.setItem('janus.level', String(body.level));
@@ -796,7 +812,18 @@ function setupNewGameDialog(info: ServerInfo): void {
 function setupLoadDialog(): void {
   const dlg = $<HTMLDialogElement>('dlg-load');
   const form = $<HTMLFormElement>('form-load');
+  const error = $('load-error');
+  const text = () => String(new FormData(form).get('text') ?? '').trim();
+  // Load with an empty box: keep the dialog open and say what it wants.
+  form.addEventListener('submit', (e) => {
+    if ((e.submitter as HTMLButtonElement | null)?.value !== 'load' || text()) return;
+    e.preventDefault();
+    error.textContent = 'Nothing to load: paste a FEN or a PGN into the box.';
+    error.hidden = false;
+  });
+  form.addEventListener('input', () => (error.hidden = true));
   dlg.addEventListener('close', async () => {
+    error.hidden = true;
     if (dlg.returnValue !== 'load') return;
     const f = new FormData(form);
     const text = String(f.get('text') ?? '').trim();
@@ -809,7 +836,7 @@ function setupLoadDialog(): void {
     setState(st);
     if (f.get('analyse') && st.mode !== 'analysis') {
       await post('mode', { mode: 'analysis' });
-      await post('analysis', { on: true, multiPv: Number($<HTMLSelectElement>('multipv').value) || 3 });
+      await post('analysis', { on: true, multiPv: wantedMultiPv() });
     }
     toast(isPgn ? 'PGN loaded' : 'FEN loaded');
   });
@@ -903,7 +930,7 @@ function onKey(e: KeyboardEvent): void {
     end: () => goTo(st.ply),
     '?': () => openDialog('dlg-help'),
     ' ': () => {
-      if (st.mode === 'analysis') void post('analysis', { on: !st.analysis.on, multiPv: st.analysis.multiPv, ply: app.viewPly });
+      if (st.mode === 'analysis') void post('analysis', { on: !st.analysis.on, multiPv: wantedMultiPv(), ply: app.viewPly });
     },
   };
   const fn = actions[e.key.toLowerCase()];
@@ -936,11 +963,12 @@ function wireButtons(): void {
   click('btn-review', () => void review());
   click('btn-analyse-toggle', () => {
     const st = app.state;
-    if (st) void post('analysis', { on: !st.analysis.on, multiPv: st.analysis.multiPv, ply: app.viewPly });
+    if (st) void post('analysis', { on: !st.analysis.on, multiPv: wantedMultiPv(), ply: app.viewPly });
   });
   $('multipv').addEventListener('change', () => {
+    localStorage.setItem('janus.multipv', $<HTMLSelectElement>('multipv').value);
     const st = app.state;
-    if (st?.mode === 'analysis') void post('analysis', { on: true, multiPv: Number($<HTMLSelectElement>('multipv').value), ply: app.viewPly });
+    if (st?.mode === 'analysis') void post('analysis', { on: true, multiPv: wantedMultiPv(), ply: app.viewPly });
   });
   $('moves').addEventListener('click', (e) => {
     const el = (e.target as HTMLElement).closest<HTMLElement>('[data-ply]');
@@ -961,7 +989,7 @@ function wireButtons(): void {
   });
   click('game-over-analyse', async () => {
     await post('mode', { mode: 'analysis' });
-    await post('analysis', { on: true, multiPv: Number($<HTMLSelectElement>('multipv').value) || 3 });
+    await post('analysis', { on: true, multiPv: wantedMultiPv() });
   });
   document.addEventListener('keydown', onKey);
   window.addEventListener('pagehide', () => {
@@ -972,6 +1000,21 @@ function wireButtons(): void {
   setInterval(() => {
     if (app.state?.clock?.running) renderPlayers(app.state);
   }, 100);
+}
+
+/**
+ * Keeps chessground's idea of where the board is right. Chessground caches the board's screen
+ * rectangle and forgets it only on window scroll and resize, but the board also moves when the page
+ * around it changes (the header wraps once the engine faces arrive, panels open): a tap would then
+ * land on the square above or below. So the cache is dropped before every press on the board, and
+ * the board is redrawn whenever its size changes.
+ */
+function watchBoardBounds(): void {
+  const board = $('board');
+  const forget = () => cg.state.dom.bounds.clear();
+  for (const ev of ['mousedown', 'touchstart', 'pointerdown'])
+    board.addEventListener(ev, forget, { capture: true, passive: true });
+  new ResizeObserver(() => cg.redrawAll()).observe($('board-wrap'));
 }
 
 // ---- Start -------------------------------------------------------------------------------------
@@ -988,6 +1031,7 @@ async function start(): Promise<void> {
     movable: { free: false, showDests: true, events: { after: onBoardMove } },
     drawable: { enabled: true, visible: true },
   });
+  watchBoardBounds();
   wireButtons();
   setupThemeDialog();
   setupHelp();

@@ -3,177 +3,34 @@
 //
 //   JANUS_BIN=../build/janus npm test
 //
-// Environment: JANUS_BIN (default ../build/janus), CHROMIUM (default /usr/bin/chromium),
-// JANUS_SCREENSHOTS (default web/screenshots). Screenshots: 01-start.png, 02-midgame-eval.png,
-// 03-analysis-graph.png, 04-game-over.png, 05-bug-report.png.
+// Environment: see lib.mjs (JANUS_BIN, CHROMIUM, JANUS_SCREENSHOTS, JANUS_WEB_DIR). Screenshots:
+// 01-start.png, 02-midgame-eval.png, 03-analysis-graph.png, 04-game-over.png, 05-bug-report.png.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const webDir = path.resolve(here, '..');
-const janusBin = path.resolve(webDir, process.env.JANUS_BIN ?? '../build/janus');
-const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const shots = path.resolve(webDir, process.env.JANUS_SCREENSHOTS ?? 'screenshots');
-const timeout = 20_000;
+import * as lib from './lib.mjs';
+import { clickSquare, closeDialog, drag, newGame, openDialog, sans, shots, state, waitMyTurn } from './lib.mjs';
 
 let server;
 let url;
 let dataDir;
-let browser;
 let context;
-let userDataDir;
 
 before(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'janus-gui-data-'));
-  userDataDir = mkdtempSync(path.join(tmpdir(), 'janus-gui-chromium-'));
-  mkdirSync(shots, { recursive: true });
-  server = spawn(
-    janusBin,
-    ['gui', '--port', '0', '--no-browser', '--debug-endpoints', '--web-dir', path.join(webDir, 'dist'), '--data-dir', dataDir],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  url = await new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`janus gui printed no URL: ${out}`)), 15_000);
-    server.stdout.on('data', (d) => {
-      out += d;
-      const m = out.match(/Janus GUI: (http:\/\/\S+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    server.on('exit', (code) => reject(new Error(`janus gui exited (${code}): ${out}`)));
-  });
-  // A persistent context gives the fresh --user-data-dir; the flags keep Chromium off the network.
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-dev-shm-usage',
-    ],
-    viewport: { width: 1360, height: 900 },
-    permissions: ['clipboard-read', 'clipboard-write'],
-  });
-  browser = context;
+  server = await lib.startServer();
+  url = server.url;
+  dataDir = server.dataDir;
+  context = await lib.launchBrowser();
 });
 
 after(async () => {
-  await browser?.close();
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server.on('exit', resolve));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  rmSync(userDataDir, { recursive: true, force: true });
-  rmSync(dataDir, { recursive: true, force: true });
+  await context?.close();
+  await server?.stop();
 });
 
-// ---- Helpers -----------------------------------------------------------------------------------
-
-async function openPage() {
-  const page = await context.newPage();
-  page.setDefaultTimeout(timeout);
-  page.on('pageerror', (e) => console.error('page error:', e));
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
-  return page;
-}
-
-async function squareCenter(page, sq) {
-  const box = await page.locator('#board cg-board').boundingBox();
-  const orientation = await page.evaluate(() => document.body.dataset.orientation);
-  const file = sq.charCodeAt(0) - 97;
-  const rank = Number(sq[1]) - 1;
-  const col = orientation === 'white' ? file : 7 - file;
-  const row = orientation === 'white' ? 7 - rank : rank;
-  return { x: box.x + ((col + 0.5) * box.width) / 8, y: box.y + ((row + 0.5) * box.height) / 8 };
-}
-
-async function clickSquare(page, sq) {
-  const p = await squareCenter(page, sq);
-  await page.mouse.click(p.x, p.y);
-}
-
-async function drag(page, from, to) {
-  const a = await squareCenter(page, from);
-  const b = await squareCenter(page, to);
-  await page.mouse.move(a.x, a.y);
-  await page.mouse.down();
-  await page.mouse.move(b.x, b.y, { steps: 10 });
-  await page.mouse.up();
-}
-
-/** Waits until the page shows the player to move (engine answered) at `ply` plies. */
-async function waitMyTurn(page, ply) {
-  await page.waitForFunction(
-    (p) => {
-      const d = document.body.dataset;
-      return (p === undefined || d.ply === String(p)) && d.thinking === 'false' && (d.over === 'true' || d.turn === document.body.dataset.human);
-    },
-    ply,
-  );
-}
-
-async function state(page) {
-  return page.evaluate(async () => {
-    const id = sessionStorage.getItem('janus.session');
-    return (await fetch(`/api/sessions/${id}`)).json();
-  });
-}
-
-async function sans(page) {
-  return page.locator('#moves .move').allTextContents();
-}
-
-/** Waits until every request the page made has been answered. */
-async function settled(page) {
-  await page.waitForFunction(() => (document.body.dataset.inflight ?? '0') === '0');
-}
-
-/** Opens a dialog with its key and waits for it. */
-async function openDialog(page, key, id) {
-  await page.keyboard.press(key);
-  await page.locator(`#${id}`).waitFor({ state: 'visible' });
-}
-
-async function closeDialog(page, id) {
-  await page.keyboard.press('Escape');
-  await page.locator(`#${id}`).waitFor({ state: 'hidden' });
-}
-
-/** New game (N) and waits until the page shows it. `strength`: { level } or { moveTimeMs }. */
-async function newGame(page, { color = 'white', level = '1', moveTimeMs = 0, fen = '' } = {}) {
-  const before = Number(await page.evaluate(() => document.body.dataset.version ?? '0'));
-  await openDialog(page, 'n', 'dlg-new');
-  await page.check(`#dlg-new input[name="color"][value="${color}"]`);
-  if (moveTimeMs) {
-    await page.check('#strength-time');
-    await page.fill('#dlg-new input[name="moveTimeMs"]', String(moveTimeMs));
-  } else {
-    await page.check('#strength-level');
-    await page.selectOption('#level-select', level);
-  }
-  await page.fill('#dlg-new input[name="fen"]', fen);
-  await page.click('#new-start');
-  await page.locator('#dlg-new').waitFor({ state: 'hidden' });
-  await page.waitForFunction((v) => Number(document.body.dataset.version) > v, before);
-  await settled(page);
-}
+const openPage = () => lib.openPage(context, url);
 
 // ---- Tests -------------------------------------------------------------------------------------
 
