@@ -31,5 +31,6 @@ void addCecpCommand(CLI::App& app, Commands& out);     // cecp (cecp_command.cpp
 void addScoreCommand(CLI::App& app, Commands& out);    // score (score_command.cpp)
 void addRelabelCommand(CLI::App& app, Commands& out);  // relabel (relabel_command.cpp)
 void addTrainNnueCommand(CLI::App& app, Commands& out);  // train-nnue (train_nnue_command.cpp)
+void addSelfplayCommand(CLI::App& app, Commands& out);   // selfplay (selfplay_command.cpp)
 
 }  // namespace janus::apps

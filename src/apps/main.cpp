@@ -26,6 +26,7 @@ int main(int argc, char** argv) {
   apps::addScoreCommand(app, commands);
   apps::addRelabelCommand(app, commands);
   apps::addTrainNnueCommand(app, commands);
+  apps::addSelfplayCommand(app, commands);
   CLI11_PARSE(app, argc, argv);
 
   try {
