@@ -2,15 +2,17 @@
 # MCTS speed table for docs/mcts.md: runs `janus bench --search mcts` (the 30 bench positions, a
 # new tree per position, smart pruning off) for a few batch sizes, thread counts and cache
 # sizes, and prints a Markdown table of nodes (playouts) per second.
-#   tools/mcts-speed.sh [janus binary] [playouts per position] [backend]
-# Defaults: build/janus, 20000, the engine's default backend (uniform). The machine's load
+#   tools/mcts-speed.sh [janus binary] [playouts per position] [backend] [weights file]
+# Defaults: build/janus, 20000, the engine's default backend, its default network. The machine's load
 # matters: run it on an idle machine, or compare only rows of one run.
 set -euo pipefail
 JANUS=${1:-build/janus}
 NODES=${2:-20000}
 BACKEND=${3:-}
+WEIGHTS=${4:-}
 backendArg=()
 [ -n "$BACKEND" ] && backendArg=(--backend "$BACKEND")
+[ -n "$WEIGHTS" ] && backendArg+=(--weights "$WEIGHTS")
 
 echo "| threads | batch | cache (entries) | nodes | time (ms) | nodes/s | cache hits |"
 echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
