@@ -77,6 +77,8 @@ run_tests() {
   ctest --test-dir build --output-on-failure -j "$JOBS"
   log "browser tests (Chromium headless, playwright-core)"
   (cd web && JANUS_BIN=../build/janus npm test)
+  log "install test (cmake --install to a temporary prefix, cpack -G DEB, browser test against the installed janus)"
+  tools/install-test.sh --deb build
   tools/perft-suite.sh --quick
   tools/bench-signature.sh build/janus
 

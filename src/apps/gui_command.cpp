@@ -1,5 +1,6 @@
 // janus gui [--host 127.0.0.1] [--port 8080] [--web-dir DIR] [--data-dir DIR] [--no-browser]:
-// serves the web GUI (play against Janus, analyse games) on a local port and prints its URL.
+// serves the web GUI (play against Janus, analyse games) on a local port and prints its URL and
+// the page's folder (server::locateWebDir: --web-dir, $JANUS_WEB_DIR, installed, build tree).
 // With a graphical display (DISPLAY or WAYLAND_DISPLAY set) it also opens the page with xdg-open,
 // unless --no-browser. Ctrl+C (SIGINT) or SIGTERM stops the server; open games are saved first.
 
@@ -45,7 +46,8 @@ void openBrowser(const std::string& url) {
 }
 
 int runGui(GuiArgs& a) {
-  if (!a.webDir.empty()) a.config.webDir = a.webDir;
+  const server::WebDirChoice web = server::locateWebDir(a.webDir);
+  a.config.webDir = web.dir;
   if (!a.dataDir.empty()) a.config.dataDir = a.dataDir;
 
   // Signals: a closed browser socket must not kill the process (SIGPIPE), and SIGINT/SIGTERM are
@@ -60,9 +62,12 @@ int runGui(GuiArgs& a) {
 
   server::GuiServer gui(a.config);
   gui.bind();
-  if (!std::filesystem::exists(a.config.webDir / "index.html"))
-    std::cerr << "warning: " << (a.config.webDir / "index.html").string()
-              << " is missing; build the page with: cd web && npm ci && npm run build\n";
+  if (!std::filesystem::exists(a.config.webDir / "index.html")) {
+    std::cerr << "warning: no web page (index.html) in";
+    for (const auto& dir : web.tried) std::cerr << " " << dir.string();
+    std::cerr << "; the page at " << gui.url() << " says how to build it (cd web && npm ci && npm run build)\n";
+  }
+  std::cout << "Web page: " << a.config.webDir.string() << " (" << web.source << ")" << std::endl;
   std::cout << "Janus GUI: " << gui.url() << std::endl;
   std::cout << "Games and bug reports: " << a.config.dataDir.string() << "\nPress Ctrl+C to stop." << std::endl;
   const char* display = std::getenv("DISPLAY");
@@ -90,7 +95,8 @@ void addGuiCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--host", args->config.host, "Interface to listen on (default 127.0.0.1: this machine only)");
   cmd->add_option("--port", args->config.port, "TCP port (0: any free port)")->check(CLI::Range(0, 65535));
   cmd->add_option("--web-dir", args->webDir,
-                  "Folder of the built page (default " + server::defaultWebDir().string() + ")");
+                  "Folder of the built page (default: $JANUS_WEB_DIR, else <exe>/../share/janus/web when "
+                  "installed, else the build tree's " + server::buildTreeWebDir().string() + ")");
   cmd->add_option("--data-dir", args->dataDir,
                   "Folder for saved games and bug reports (default " + server::Storage::defaultDataDir().string() + ")");
   cmd->add_option("--max-sessions", args->config.maxSessions, "Browser tabs served at once")->check(CLI::Range(1, 256));

@@ -3,6 +3,7 @@
 #include <httplib.h>
 #include <malloc.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -14,6 +15,9 @@
 
 #ifndef JANUS_WEB_DIR
 #define JANUS_WEB_DIR "web/dist"
+#endif
+#ifndef JANUS_WEB_RELATIVE
+#define JANUS_WEB_RELATIVE "../share/janus/web"
 #endif
 
 namespace janus::server {
@@ -101,10 +105,79 @@ std::string hostName(const std::string& header) {
 
 }  // namespace
 
-fs::path defaultWebDir() { return fs::path(JANUS_WEB_DIR); }
+fs::path buildTreeWebDir() { return fs::path(JANUS_WEB_DIR); }
+
+fs::path executablePath() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe;
+}
+
+WebDirChoice locateWebDir(const fs::path& explicitDir, const fs::path& exe) {
+  if (!explicitDir.empty()) return {explicitDir, "--web-dir", {explicitDir}};
+  if (const char* env = std::getenv("JANUS_WEB_DIR"); env && *env) return {env, "JANUS_WEB_DIR", {env}};
+  WebDirChoice c;
+  fs::path installed = exe.empty() ? fs::path() : (exe.parent_path() / JANUS_WEB_RELATIVE).lexically_normal();
+  std::error_code ec;
+  for (const auto& [dir, source] : {std::pair{installed, "installed"}, std::pair{buildTreeWebDir(), "build tree"}}) {
+    if (dir.empty()) continue;
+    c.tried.push_back(dir);
+    if (fs::is_regular_file(dir / "index.html", ec)) {
+      c.dir = dir;
+      c.source = source;
+      return c;
+    }
+  }
+  c.dir = installed.empty() ? buildTreeWebDir() : installed;
+  c.source = "none";
+  return c;
+}
+
+namespace {
+
+/// The answer to "/" when the web folder has no page: what is missing and how to build it.
+std::string missingPageHtml(const fs::path& webDir, const std::vector<fs::path>& tried) {
+  auto esc = [](const std::string& s) {
+    std::string out;
+    for (char ch : s) {
+      switch (ch) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        default: out += ch;
+      }
+    }
+    return out;
+  };
+  std::string list;
+  for (const fs::path& p : tried) list += "<li><code>" + esc(p.string()) + "</code></li>";
+  return "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Janus: web page not built</title>"
+         "<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46em;margin:3em auto;padding:0 1em}"
+         "pre,code{background:#eee;padding:2px 4px}</style></head><body>"
+         "<h1>The Janus web page is not built</h1>"
+         "<p><code>janus gui</code> is running (the JSON API under <code>/api/</code> works), but the folder it serves, "
+         "<code>" + esc(webDir.string()) + "</code>, has no <code>index.html</code>.</p>"
+         "<p>Folders looked at:</p><ul>" + list + "</ul>"
+         "<p>Build the page in the source tree (Node.js 20 and npm), then reload this page:</p>"
+         "<pre>cd web &amp;&amp; npm ci &amp;&amp; npm run build</pre>"
+         "<p>or install Janus with its page (<code>cmake --install build</code> puts it in "
+         "<code>&lt;prefix&gt;/share/janus/web</code>), or point the server at a built page with "
+         "<code>janus gui --web-dir DIR</code> or the environment variable <code>JANUS_WEB_DIR</code>.</p>"
+         "</body></html>\n";
+}
+
+}  // namespace
 
 GuiServer::GuiServer(ServerConfig config)
     : m_config(std::move(config)), m_storage(m_config.dataDir), m_http(std::make_unique<httplib::Server>()) {
+  if (m_config.webDir.empty()) {
+    WebDirChoice web = locateWebDir({});
+    m_config.webDir = web.dir;
+    m_webTried = web.tried;
+  } else {
+    m_webTried = {m_config.webDir};
+  }
   // Facts about the engine for the page: faces, levels, review thresholds, the option registry.
   Engine probe;
   probe.setOption("Hash", "1");
@@ -505,6 +578,12 @@ void GuiServer::routes() {
   // static_files.h for the checks).
   http.Get(".*", [this](const httplib::Request& req, httplib::Response& res) {
     auto file = resolveStaticPath(m_config.webDir, req.target);
+    if (!file && (req.path == "/" || req.path == "/index.html") && !fs::is_regular_file(m_config.webDir / "index.html")) {
+      res.status = 503;
+      res.set_header("Cache-Control", "no-store");
+      res.set_content(missingPageHtml(m_config.webDir, m_webTried), "text/html; charset=utf-8");
+      return;
+    }
     if (!file) {
       res.status = 404;
       res.set_content("not found\n", "text/plain; charset=utf-8");

@@ -30,6 +30,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "server/session.h"
 #include "server/storage.h"
@@ -40,8 +41,25 @@ class Server;
 
 namespace janus::server {
 
-/// The web assets folder compiled in: <source>/web/dist.
-[[nodiscard]] std::filesystem::path defaultWebDir();
+/// The build tree's web page folder compiled in: <source>/web/dist.
+[[nodiscard]] std::filesystem::path buildTreeWebDir();
+/// The running program's file (/proc/self/exe); empty if it cannot be read.
+[[nodiscard]] std::filesystem::path executablePath();
+
+/// Where `janus gui` serves its page from, and how it was found.
+struct WebDirChoice {
+  std::filesystem::path dir;   ///< the folder served (it may lack index.html: the server then
+                               ///< answers "/" with a page that says how to build it)
+  std::string source;          ///< "--web-dir", "JANUS_WEB_DIR", "installed", "build tree", "none"
+  std::vector<std::filesystem::path> tried;  ///< the folders looked at, in order
+};
+
+/// Finds the web page: `explicitDir` (from --web-dir) when not empty, else $JANUS_WEB_DIR when
+/// set (both taken as given), else the first of <exe dir>/../share/janus/web (an installed janus,
+/// `exe` defaults to executablePath()) and the build tree's web/dist that has an index.html. When
+/// none has, the installed folder is chosen (source "none") and `tried` lists what was looked at.
+[[nodiscard]] WebDirChoice locateWebDir(const std::filesystem::path& explicitDir,
+                                        const std::filesystem::path& exe = executablePath());
 
 /// The methods a request path takes, as for an Allow header ("GET, HEAD", "POST", "GET, HEAD,
 /// DELETE"); "" for an unknown API path (answered 404). Other methods get 405 with this list.
@@ -50,7 +68,7 @@ namespace janus::server {
 struct ServerConfig {
   std::string host = "127.0.0.1";  ///< interface to bind (loopback by default)
   int port = 8080;                 ///< 0: any free port (see GuiServer::port())
-  std::filesystem::path webDir = defaultWebDir();
+  std::filesystem::path webDir;    ///< empty: locateWebDir({}) at start
   std::filesystem::path dataDir = Storage::defaultDataDir();
   int maxSessions = 16;            ///< sessions (tabs) at once
   std::chrono::seconds sessionIdle{1800};  ///< a session without stream and requests this long is closed
@@ -61,8 +79,9 @@ struct ServerConfig {
 
 class GuiServer {
  public:
-  /// Prepares the server (creates the data folder). Throws janus::Error if the data folder cannot
-  /// be created. The web folder may be missing: the API works and pages answer 404.
+  /// Prepares the server (creates the data folder; finds the web folder with locateWebDir when
+  /// config.webDir is empty). Throws janus::Error if the data folder cannot be created. The web
+  /// folder may lack the page: the API works, "/" answers with how to build the page, other files 404.
   explicit GuiServer(ServerConfig config);
   ~GuiServer();
   GuiServer(const GuiServer&) = delete;
@@ -93,6 +112,7 @@ class GuiServer {
   std::unique_ptr<httplib::Server> m_http;
   int m_port = 0;
   std::string m_infoJson;
+  std::vector<std::filesystem::path> m_webTried;  ///< folders looked at for the page (for the missing-page answer)
 
   std::mutex m_sessionsMutex;
   std::map<std::string, std::shared_ptr<Session>> m_sessions;

@@ -288,6 +288,58 @@ TEST_F(ServerTest, StaticFilesOnlyFromTheWebFolder) {
   }
 }
 
+TEST_F(ServerTest, AMissingPageSaysHowToBuildIt) {
+  fs::remove(m_base / "web" / "index.html");
+  for (const char* target : {"/", "/index.html"}) {
+    auto [status, resp] = rawGet(target);
+    EXPECT_EQ(status, 503) << target;
+    EXPECT_NE(resp.find("text/html"), std::string::npos);
+    EXPECT_NE(resp.find("The Janus web page is not built"), std::string::npos);
+    EXPECT_NE(resp.find("cd web &amp;&amp; npm ci &amp;&amp; npm run build"), std::string::npos);
+    EXPECT_NE(resp.find((m_base / "web").string()), std::string::npos) << "names the folder it looked in";
+  }
+  EXPECT_EQ(rawGet("/assets/app.js").first, 200);
+  EXPECT_EQ(rawGet("/nothing.js").first, 404);
+  EXPECT_EQ(get("/api/info").first, 200);
+}
+
+TEST(WebDir, ExplicitThenEnvironmentThenInstalledThenBuildTree) {
+  const fs::path base = fs::temp_directory_path() / ("janus-webdir-test-" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  const fs::path exe = base / "prefix" / "bin" / "janus";
+  const fs::path installed = base / "prefix" / "share" / "janus" / "web";
+  fs::create_directories(installed);
+  std::ofstream(installed / "index.html") << "<!doctype html>";
+  ::unsetenv("JANUS_WEB_DIR");
+
+  WebDirChoice c = locateWebDir({}, exe);
+  EXPECT_EQ(c.dir, installed);
+  EXPECT_EQ(c.source, "installed");
+  c = locateWebDir(base / "mine", exe);
+  EXPECT_EQ(c.dir, base / "mine");
+  EXPECT_EQ(c.source, "--web-dir");
+  ::setenv("JANUS_WEB_DIR", (base / "env").c_str(), 1);
+  c = locateWebDir({}, exe);
+  EXPECT_EQ(c.dir, base / "env");
+  EXPECT_EQ(c.source, "JANUS_WEB_DIR");
+  ::unsetenv("JANUS_WEB_DIR");
+
+  // Without an installed page: the build tree's web/dist if it is built, else "none".
+  fs::remove(installed / "index.html");
+  c = locateWebDir({}, exe);
+  ASSERT_EQ(c.tried.size(), 2u);
+  EXPECT_EQ(c.tried[0], installed);
+  EXPECT_EQ(c.tried[1], buildTreeWebDir());
+  if (fs::exists(buildTreeWebDir() / "index.html")) {
+    EXPECT_EQ(c.dir, buildTreeWebDir());
+    EXPECT_EQ(c.source, "build tree");
+  } else {
+    EXPECT_EQ(c.dir, installed);
+    EXPECT_EQ(c.source, "none");
+  }
+  fs::remove_all(base);
+}
+
 // Regression (server_fuzz): a request path with bytes that are not UTF-8 was echoed into the JSON
 // error, whose serialisation threw, and the answer was 500 instead of 404.
 TEST_F(ServerTest, NonUtf8PathsGet404NotAnInternalError) {

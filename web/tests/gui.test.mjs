@@ -3,7 +3,7 @@
 //
 //   JANUS_BIN=../build/janus npm test
 //
-// Environment: see lib.mjs (JANUS_BIN, CHROMIUM, JANUS_SCREENSHOTS, JANUS_WEB_DIR). Screenshots:
+// Environment: see lib.mjs (JANUS_BIN, CHROMIUM, JANUS_SCREENSHOTS, JANUS_TEST_WEB_DIR). Screenshots:
 // 01-start.png, 02-midgame-eval.png, 03-analysis-graph.png, 04-game-over.png, 05-bug-report.png.
 
 import { after, before, test } from 'node:test';

@@ -2,7 +2,7 @@
 // headless by playwright-core, and helpers that act on the page as a player does.
 //
 // Environment: JANUS_BIN (default ../build/janus), CHROMIUM (default /usr/bin/chromium),
-// JANUS_SCREENSHOTS (default web/screenshots), JANUS_WEB_DIR (default web/dist; "-" passes no
+// JANUS_SCREENSHOTS (default web/screenshots), JANUS_TEST_WEB_DIR (default web/dist; "-" passes no
 // --web-dir, so that the binary finds its page by itself, as an installed janus does).
 
 import { spawn } from 'node:child_process';
@@ -20,18 +20,19 @@ export const shots = path.resolve(webDir, process.env.JANUS_SCREENSHOTS ?? 'scre
 export const timeout = 20_000;
 
 /**
- * Starts `janus gui --port 0` with a fresh data folder; resolves to { url, dataDir, stop() } once
- * it printed its URL. `extraArgs` go after the standard ones.
+ * Starts `janus gui --port 0` with a fresh data folder; resolves to { url, webPage, dataDir, pid,
+ * stop() } once it printed its URL (webPage: the "Web page: DIR (how found)" it printed before).
+ * `extraArgs` go after the standard ones.
  */
 export async function startServer(extraArgs = []) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'janus-gui-data-'));
   mkdirSync(shots, { recursive: true });
-  const web = process.env.JANUS_WEB_DIR ?? path.join(webDir, 'dist');
+  const web = process.env.JANUS_TEST_WEB_DIR ?? path.join(webDir, 'dist');
   const args = ['gui', '--port', '0', '--no-browser', '--debug-endpoints', '--data-dir', dataDir];
   if (web !== '-') args.push('--web-dir', web);
   const server = spawn(janusBin, [...args, ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
   const url = await new Promise((resolve, reject) => {
-    let out = '';
     const timer = setTimeout(() => reject(new Error(`janus gui printed no URL: ${out}`)), 15_000);
     server.stdout.on('data', (d) => {
       out += d;
@@ -45,6 +46,7 @@ export async function startServer(extraArgs = []) {
   });
   return {
     url,
+    webPage: out.match(/Web page: (.*)/)?.[1] ?? '',
     dataDir,
     pid: server.pid,
     async stop() {

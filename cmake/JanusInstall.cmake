@@ -1,0 +1,73 @@
+# Installation and the Debian package (CPack), as other engines install:
+#
+#   <prefix>/bin/janus                   the engine (UCI without arguments; `janus gui` for the web GUI)
+#   <prefix>/share/janus/web/            the built web page (web/dist), found by `janus gui` relative
+#                                        to the binary (../share/janus/web; src/server/server.h locateWebDir)
+#   <prefix>/share/janus/nets/           the committed networks (nets/*.jnn), when there are any
+#   <prefix>/share/man/man6/janus.6      the man page, written from the binary's own help at install
+#                                        time (tools/make-manpage.py)
+#   <prefix>/share/doc/janus/            README.md and docs/gui.md
+#
+#   cmake --build build --target janus && (cd web && npm ci && npm run build)
+#   cmake --install build --prefix /usr/local          # or: cd build && cpack -G DEB
+#
+# The web page is built by npm, not by CMake: an install without web/dist/index.html warns and
+# installs the engine alone (the page then says how to build it). tools/install-test.sh checks an
+# install in a temporary prefix with the browser test.
+
+include(GNUInstallDirs)
+
+set(JANUS_WEB_DIST "${CMAKE_SOURCE_DIR}/web/dist")
+set(JANUS_INSTALL_DATA "${CMAKE_INSTALL_DATADIR}/janus")
+
+install(TARGETS janus RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+
+# The page: copied at install time (it may be built after configuring). Source maps stay behind.
+install(CODE "
+  if(EXISTS \"${JANUS_WEB_DIST}/index.html\")
+    file(INSTALL \"${JANUS_WEB_DIST}/\" DESTINATION \"\${CMAKE_INSTALL_PREFIX}/${JANUS_INSTALL_DATA}/web\"
+         PATTERN \"*.map\" EXCLUDE)
+  else()
+    message(WARNING \"janus: the web page is not built (${JANUS_WEB_DIST}/index.html is missing); \"
+                    \"installing without it. Build it with: cd web && npm ci && npm run build\")
+  endif()
+")
+
+file(GLOB JANUS_NETS CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/nets/*.jnn")
+if(JANUS_NETS)
+  install(FILES ${JANUS_NETS} "${CMAKE_SOURCE_DIR}/nets/default.txt" DESTINATION "${JANUS_INSTALL_DATA}/nets")
+endif()
+
+# The man page from `janus --help` and every `janus <subcommand> --help` of the binary just built.
+find_package(Python3 REQUIRED COMPONENTS Interpreter)
+install(CODE "
+  set(_man \"\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_MANDIR}/man6\")
+  file(MAKE_DIRECTORY \"\$ENV{DESTDIR}\${_man}\")
+  execute_process(
+    COMMAND \"${Python3_EXECUTABLE}\" \"${CMAKE_SOURCE_DIR}/tools/make-manpage.py\" \"$<TARGET_FILE:janus>\"
+            \"${CMAKE_BINARY_DIR}/janus.6\" --version \"${PROJECT_VERSION}\"
+    RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR \"janus: writing the man page failed (tools/make-manpage.py: \${_rc})\")
+  endif()
+  file(INSTALL \"${CMAKE_BINARY_DIR}/janus.6\" DESTINATION \"\${_man}\")
+")
+
+install(FILES "${CMAKE_SOURCE_DIR}/README.md" "${CMAKE_SOURCE_DIR}/docs/gui.md" DESTINATION "${CMAKE_INSTALL_DOCDIR}")
+
+# Debian package: cd build && cpack -G DEB  ->  janus_<version>_<arch>.deb installing under /usr.
+set(CPACK_GENERATOR "DEB")
+set(CPACK_PACKAGE_NAME "janus")
+set(CPACK_PACKAGE_VENDOR "Janus developers")
+set(CPACK_PACKAGE_CONTACT "Janus developers <janus@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Chess engine (UCI) with a web GUI")
+set(CPACK_PACKAGE_DESCRIPTION
+    "Janus is a chess engine with an alpha-beta search (hand-crafted evaluation or NNUE) and an MCTS search. Without arguments it speaks UCI, so any chess GUI can use it; `janus gui` serves its own web GUI on localhost.")
+set(CPACK_PACKAGING_INSTALL_PREFIX "/usr")
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION "games")
+set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # library dependencies from dpkg-shlibdeps
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "chromium | firefox-esr")
+set(CPACK_STRIP_FILES ON)
+include(CPack)

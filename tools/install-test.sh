@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Install test: `cmake --install` into a temporary prefix, then the prefix is moved elsewhere (so
+# that nothing can lean on the path it was installed to), and the installed janus is checked
+# without the build tree: it finds its page next to itself (<prefix>/share/janus/web), the man page
+# is there and renders, a missing page answers with how to build it, and the browser tests (the
+# feature walkthrough's first test and the phone test) pass against `<prefix>/bin/janus gui` started
+# with no --web-dir. With --deb, also builds the Debian package with CPack and checks its contents.
+#
+#   tools/install-test.sh [--deb] [BUILD_DIR]      (default build; web/dist must be built)
+#
+# Run by ./dev.sh test (about a minute).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+deb=0
+if [ "${1:-}" = "--deb" ]; then
+  deb=1
+  shift
+fi
+build=$(realpath "${1:-build}")
+[ -x "$build/janus" ] || { echo "install-test: $build/janus is missing (build the janus target first)" >&2; exit 2; }
+[ -f web/dist/index.html ] || { echo "install-test: web/dist is not built (cd web && npm ci && npm run build)" >&2; exit 2; }
+
+tmp=$(mktemp -d /tmp/janus-install-test.XXXXXX)
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "install-test: FAIL: $*" >&2; exit 1; }
+
+echo "== cmake --install $build --prefix $tmp/prefix"
+cmake --install "$build" --prefix "$tmp/prefix" > "$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "cmake --install failed"; }
+mv "$tmp/prefix" "$tmp/moved"
+prefix="$tmp/moved"
+for f in bin/janus share/janus/web/index.html share/janus/web/assets/app.js share/janus/web/assets/app.css \
+         share/man/man6/janus.6 share/doc/janus/README.md; do
+  [ -f "$prefix/$f" ] || fail "$f is not installed"
+done
+[ -z "$(find "$prefix" -name '*.map')" ] || fail "source maps were installed"
+grep -q '^\.SS gui$' "$prefix/share/man/man6/janus.6" || fail "the man page has no 'gui' subcommand"
+if command -v man > /dev/null; then
+  man -l "$prefix/share/man/man6/janus.6" 2> /dev/null | grep -q 'Serve the web GUI' || fail "the man page does not render"
+fi
+echo "installed: $(cd "$prefix" && find . -type f | sort | tr '\n' ' ')"
+
+# The installed binary, run from the moved prefix, finds its page next to itself.
+env -u JANUS_WEB_DIR "$prefix/bin/janus" gui --port 0 --no-browser --data-dir "$tmp/data" > "$tmp/gui.out" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do grep -q 'Janus GUI:' "$tmp/gui.out" && break; sleep 0.1; done
+grep -qx "Web page: $prefix/share/janus/web (installed)" "$tmp/gui.out" || { cat "$tmp/gui.out"; fail "the installed janus does not serve $prefix/share/janus/web"; }
+url=$(sed -n 's/^Janus GUI: //p' "$tmp/gui.out")
+python3 - "$url" <<'EOF' || fail "the installed page is not served"
+import sys, urllib.request
+html = urllib.request.urlopen(sys.argv[1]).read().decode()
+assert '/assets/app.js' in html, html[:200]
+EOF
+kill "$server_pid"
+wait "$server_pid" 2> /dev/null || true
+server_pid=""
+echo "ok: the installed janus serves $prefix/share/janus/web"
+
+# A missing page is a page that says how to build it.
+mkdir -p "$tmp/empty"
+"$prefix/bin/janus" gui --port 0 --no-browser --web-dir "$tmp/empty" --data-dir "$tmp/data" > "$tmp/gui2.out" 2>&1 &
+server_pid=$!
+for _ in $(seq 100); do grep -q 'Janus GUI:' "$tmp/gui2.out" && break; sleep 0.1; done
+url=$(sed -n 's/^Janus GUI: //p' "$tmp/gui2.out")
+python3 - "$url" <<'EOF' || fail "a missing page does not say how to build it"
+import sys, urllib.error, urllib.request
+try:
+    urllib.request.urlopen(sys.argv[1])
+    raise SystemExit("expected 503")
+except urllib.error.HTTPError as e:
+    html = e.read().decode()
+    assert e.code == 503 and 'npm run build' in html and 'not built' in html, (e.code, html[:300])
+EOF
+kill "$server_pid"
+wait "$server_pid" 2> /dev/null || true
+server_pid=""
+echo "ok: a missing page answers 503 with how to build it"
+
+echo "== browser tests against $prefix/bin/janus (no --web-dir)"
+(cd web && env -u JANUS_WEB_DIR JANUS_BIN="$prefix/bin/janus" JANUS_TEST_WEB_DIR=- JANUS_SCREENSHOTS="$tmp/shots" \
+  node --test --test-name-pattern='plays by click|phone 430x932' tests/)
+
+if [ "$deb" = 1 ]; then
+  echo "== cpack -G DEB"
+  (cd "$build" && cpack -G DEB -B "$tmp/deb" > "$tmp/cpack.log" 2>&1) || { cat "$tmp/cpack.log"; fail "cpack failed"; }
+  pkg=$(ls "$tmp"/deb/janus_*.deb)
+  contents=$(dpkg-deb -c "$pkg")
+  for f in ./usr/bin/janus ./usr/share/janus/web/index.html ./usr/share/man/man6/janus.6; do
+    grep -q " $f\$" <<< "$contents" || fail "$(basename "$pkg") lacks $f"
+  done
+  echo "ok: $(basename "$pkg"): $(dpkg-deb -f "$pkg" Package Version Architecture Depends | tr '\n' ' ')"
+fi
+echo "install-test: PASS"
