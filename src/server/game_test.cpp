@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "server/openings.h"
 #include "util/error.h"
 
 namespace janus::server {
@@ -137,6 +138,29 @@ TEST(GuiGame, PositionAtReplaysTheGame) {
   EXPECT_EQ(g.positionAt(1).fen(), g.fens()[1]);
   EXPECT_EQ(g.positionAt(0).fen(), Position::kStartFen);
   EXPECT_THROW((void)g.positionAt(3), Error);
+}
+
+TEST(Openings, NamesPositionsByTheLichessTablesIncludingTranspositions) {
+  Game g;
+  for (const char* uci : {"e2e4", "e7e5", "g1f3", "b8c6", "f1b5"}) g.play(uci);
+  auto found = openingsOf(g.fens());
+  ASSERT_FALSE(found.empty());
+  EXPECT_EQ(found.back().first, 5);
+  EXPECT_EQ(found.back().second->eco, "C60");
+  EXPECT_EQ(found.back().second->name, "Ruy Lopez");
+  const Opening* kp = findOpening(g.fens()[1]);
+  ASSERT_NE(kp, nullptr);
+  EXPECT_EQ(kp->eco, "B00");
+  EXPECT_EQ(kp->name, "King's Pawn Game");
+  // 1. Nf3 d5 2. d4 reaches a position the tables list under 1. d4 d5 2. Nf3: named by position.
+  Game t;
+  for (const char* uci : {"g1f3", "d7d5", "d2d4"}) t.play(uci);
+  const Opening* qp = findOpening(t.fens().back());
+  ASSERT_NE(qp, nullptr);
+  EXPECT_EQ(qp->eco, "D02");
+  // The move counters do not matter; an unnamed position has no opening.
+  EXPECT_NE(findOpening("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 7"), nullptr);
+  EXPECT_EQ(findOpening("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), nullptr);
 }
 
 }  // namespace

@@ -384,6 +384,15 @@ bool Session::chargeClockLocked(Color mover) {
 
 void Session::afterGameChangeLocked() {
   ++m_stateVersion;
+  // The named openings along the game (state "openings") and the PGN's ECO and Opening tags from
+  // the deepest one; a loaded PGN's own tags stay when no position is named.
+  m_openings = openingsOf(m_game.fens());
+  if (!m_openings.empty()) {
+    const Opening& o = *m_openings.back().second;
+    std::erase_if(m_game.tags, [](const auto& t) { return t.first == "ECO" || t.first == "Opening"; });
+    m_game.tags.emplace_back("ECO", o.eco);
+    m_game.tags.emplace_back("Opening", o.name);
+  }
   if (m_game.over()) m_clock.running = false;
   // A position ended by the rules needs no search for the graph: mate or a draw.
   if (m_game.over() && m_game.termination() != Termination::kResignation &&
@@ -441,6 +450,8 @@ Json Session::stateLocked() const {
              {"white", std::max<i64>(0, remainingLocked(kWhite))},
              {"black", std::max<i64>(0, remainingLocked(kBlack))},
              {"running", m_clock.running ? Json(colorName(pos.sideToMove())) : Json(nullptr)}};
+  Json openings = Json::array();
+  for (const auto& [ply, o] : m_openings) openings.push_back({{"ply", ply}, {"eco", o->eco}, {"name", o->name}});
   Json evals = Json::array();
   for (const auto& [ply, e] : m_evals) {
     Json p = {{"ply", ply}, {"cp", e.whiteCp}, {"depth", e.depth}};
@@ -486,6 +497,8 @@ Json Session::stateLocked() const {
           {"ply", m_game.ply()},
           {"moves", moves},
           {"fens", m_game.fens()},
+          {"openings", openings},
+          {"opening", openings.empty() ? Json(nullptr) : openings.back()},
           {"check", pos.inCheck()},
           {"lastMove", m_game.ply() ? Json(m_game.uci(m_game.ply() - 1)) : Json(nullptr)},
           {"over", m_game.over()},

@@ -30,6 +30,7 @@
 #include "engine/engine.h"
 #include "server/event_queue.h"
 #include "server/game.h"
+#include "server/openings.h"
 #include "server/storage.h"
 
 namespace janus::server {
@@ -218,6 +219,7 @@ class Session {
     std::optional<int> mate;   ///< White's view: +n White mates in n
     int depth = 0;
   };
+  std::vector<std::pair<int, const Opening*>> m_openings;  ///< named positions by ply (server/openings.h)
   std::map<int, EvalPoint> m_evals;  ///< by ply: the best known evaluation of the position
   bool m_analysisOn = false;
   int m_multiPv = 1;

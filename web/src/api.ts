@@ -47,6 +47,12 @@ export interface EvalPoint {
   depth: number;
 }
 
+export interface Opening {
+  ply: number;
+  eco: string;
+  name: string;
+}
+
 export interface State {
   id: string;
   version: number;
@@ -58,6 +64,9 @@ export interface State {
   ply: number;
   moves: { uci: string; san: string }[];
   fens: string[];
+  /** Named openings along the game (Lichess's tables), by ply; `opening` is the deepest one. */
+  openings: Opening[];
+  opening: Opening | null;
   check: boolean;
   lastMove: string | null;
   over: boolean;

@@ -424,7 +424,18 @@ function renderStatus(st: State, atEnd: boolean): void {
   $('status').textContent = text;
 }
 
+/** ECO code and name of the shown position: the deepest named position up to it. */
+function renderOpening(st: State): void {
+  let shown = null;
+  for (const o of st.openings ?? []) if (o.ply <= app.viewPly) shown = o;
+  const el = $('opening');
+  el.hidden = !shown;
+  el.textContent = shown ? `${shown.eco} ${shown.name}` : '';
+  el.title = shown ? `Opening (Lichess's tables, CC0), named at move ${Math.ceil(shown.ply / 2)}` : '';
+}
+
 function renderMoves(st: State): void {
+  renderOpening(st);
   const box = $('moves');
   const review = st.review?.finished ? st.review.moves : null;
   const mark: Record<string, string> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
