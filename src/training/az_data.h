@@ -63,8 +63,10 @@ struct ValueTargetConfig {
   /// Weight of the game result; the score's WDL gets 1 - lambda. 0..1.
   double lambda = 0.5;
   /// scoreToWdl: centipawn offset `a` and scale `b` (b > 0, a >= 0) of the logistic WDL model.
-  double wdlA = 120.0;
-  double wdlB = 110.0;
+  /// Defaults: the maximum-likelihood fit (fitWdlModel) on 995k positions of Janus's self-play at
+  /// 5000 nodes per move (data/nnue/selfplay-5k-v2 chunks 0-39): a = 250, b = 175.
+  double wdlA = 250.0;
+  double wdlB = 175.0;
 };
 
 /// The WDL (win, draw, loss; sums to 1) of a search score `scoreStm` in centipawns from the side

@@ -1,0 +1,189 @@
+// The policy/value network in libtorch (az_model.h).
+
+#include "training/az/az_model.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "core/movegen.h"
+#include "encoding/policy_map.h"
+#include "util/error.h"
+
+namespace janus::training::az {
+
+namespace pv = mcts::pvnet;
+
+PolicyHead parsePolicyHead(const std::string& name) {
+  if (name == "dense") return PolicyHead::kDense;
+  if (name == "gather") return PolicyHead::kGather;
+  throw Error(fmt::format("train-az: --policy-head '{}' is not one of dense, gather", name));
+}
+
+const char* policyHeadName(PolicyHead head) { return head == PolicyHead::kDense ? "dense" : "gather"; }
+
+Batch makeBatch(const Dataset& data, std::span<const std::uint32_t> indices, PolicyHead head) {
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  const auto n = std::int64_t(indices.size());
+  Batch b;
+  b.size = n;
+  std::int64_t totalFeatures = 0, maxLegal = 1;
+  for (std::uint32_t i : indices) {
+    const SampleView s = data[i];
+    totalFeatures += std::int64_t(s.features.size());
+    maxLegal = std::max<std::int64_t>(maxLegal, std::int64_t(s.legal.size()));
+  }
+  const auto i64 = torch::TensorOptions().dtype(torch::kInt64);
+  const auto f32 = torch::TensorOptions().dtype(torch::kFloat32);
+  b.features = torch::empty({totalFeatures}, i64);
+  b.offsets = torch::empty({n}, i64);
+  b.wdl = torch::empty({n, 3}, f32);
+  b.hasMove = torch::empty({n}, f32);
+  auto* features = b.features.data_ptr<std::int64_t>();
+  auto* offsets = b.offsets.data_ptr<std::int64_t>();
+  auto* wdl = b.wdl.data_ptr<float>();
+  auto* hasMove = b.hasMove.data_ptr<float>();
+  std::int64_t* target = nullptr;
+  float* mask = nullptr;
+  std::int64_t *legal = nullptr, *slot = nullptr;
+  float* legalMask = nullptr;
+  if (head == PolicyHead::kDense) {
+    b.mask = torch::full({n, pv::kPolicySize}, kNegInf, f32);
+    b.target = torch::zeros({n}, i64);
+    mask = b.mask.data_ptr<float>();
+    target = b.target.data_ptr<std::int64_t>();
+  } else {
+    b.legal = torch::zeros({n, maxLegal}, i64);
+    b.legalMask = torch::full({n, maxLegal}, kNegInf, f32);
+    b.slot = torch::zeros({n}, i64);
+    legal = b.legal.data_ptr<std::int64_t>();
+    legalMask = b.legalMask.data_ptr<float>();
+    slot = b.slot.data_ptr<std::int64_t>();
+  }
+  std::int64_t at = 0;
+  for (std::int64_t row = 0; row < n; ++row) {
+    const SampleView s = data[indices[std::size_t(row)]];
+    offsets[row] = at;
+    for (u16 f : s.features) features[at++] = f;
+    for (int k = 0; k < 3; ++k) wdl[3 * row + k] = s.wdl[std::size_t(k)];
+    hasMove[row] = s.target >= 0 ? 1.0f : 0.0f;
+    b.withMove += s.target >= 0;
+    if (head == PolicyHead::kDense) {
+      for (u16 l : s.legal) mask[row * pv::kPolicySize + l] = 0.0f;
+      // Without a move the row's loss is multiplied by 0: point at a legal entry (finite log-probability).
+      target[row] = s.target >= 0 ? s.target : s.legal[0];
+    } else {
+      for (std::size_t k = 0; k < s.legal.size(); ++k) {
+        legal[row * maxLegal + std::int64_t(k)] = s.legal[k];
+        legalMask[row * maxLegal + std::int64_t(k)] = 0.0f;
+        if (s.legal[k] == s.target) slot[row] = std::int64_t(k);
+      }
+    }
+  }
+  return b;
+}
+
+PvModelImpl::PvModelImpl(int hidden_, int valueHidden_) : hidden(hidden_), valueHidden(valueHidden_) {
+  if (!pv::validSizes(hidden, valueHidden))
+    throw Error(fmt::format("train-az: --hidden {} / --value-hidden {} are not a valid network (hidden {}..{} and a "
+                            "multiple of 16, value hidden {}..{} and a multiple of 8)",
+                            hidden, valueHidden, pv::kMinHidden, pv::kMaxHidden, pv::kMinValueHidden,
+                            pv::kMaxValueHidden));
+  trunk = register_module("trunk", torch::nn::EmbeddingBag(torch::nn::EmbeddingBagOptions(pv::kInputs, hidden)
+                                                               .mode(torch::kSum)));
+  {
+    torch::NoGradGuard g;
+    const double bound = 1.0 / std::sqrt(32.0);
+    trunk->weight.uniform_(-bound, bound);
+  }
+  trunkBias = register_parameter("trunkBias", torch::zeros({hidden}));
+  value1 = register_module("value1", torch::nn::Linear(hidden, valueHidden));
+  value2 = register_module("value2", torch::nn::Linear(valueHidden, 3));
+  policy = register_module("policy", torch::nn::Linear(hidden, pv::kPolicySize));
+}
+
+torch::Tensor PvModelImpl::trunkOut(const torch::Tensor& features, const torch::Tensor& offsets) {
+  return torch::relu(trunk(features, offsets) + trunkBias);
+}
+
+LossParts computeLoss(PvModel& model, const Batch& b, PolicyHead head, double policyWeight, double valueWeight,
+                      bool metrics) {
+  const torch::Tensor h = model->trunkOut(b.features, b.offsets);
+  const torch::Tensor valueLogits = model->value2(torch::relu(model->value1(h)));
+  torch::Tensor logp, played;  // log-probabilities over the row's moves; column of the move played
+  if (head == PolicyHead::kDense) {
+    logp = torch::log_softmax(model->policy(h) + b.mask, 1);
+    played = b.target;
+  } else {
+    // Rows of the legal moves only: [B, L, H] . [B, 1, H] -> [B, L].
+    const auto n = b.legal.size(0), l = b.legal.size(1);
+    const torch::Tensor flat = b.legal.reshape({-1});
+    const torch::Tensor w = model->policy->weight.index_select(0, flat).view({n, l, model->hidden});
+    const torch::Tensor bias = model->policy->bias.index_select(0, flat).view({n, l});
+    // An element-wise product and a sum rather than bmm: B matrix-vector products of a few dozen
+    // rows are slow through the reference BLAS of Debian's libtorch.
+    const torch::Tensor logits = (w * h.unsqueeze(1)).sum(2) + bias + b.legalMask;
+    logp = torch::log_softmax(logits, 1);
+    played = b.slot;
+  }
+  const torch::Tensor perSample = -logp.gather(1, played.unsqueeze(1)).squeeze(1) * b.hasMove;
+  LossParts out;
+  out.policyCe = perSample.sum() / double(std::max<std::int64_t>(1, b.withMove));
+  const torch::Tensor valueLogp = torch::log_softmax(valueLogits, 1);
+  out.valueCe = -(b.wdl * valueLogp).sum(1).mean();
+  out.loss = policyWeight * out.policyCe + valueWeight * out.valueCe;
+  if (metrics) {
+    torch::NoGradGuard g;
+    const torch::Tensor best = logp.argmax(1);
+    out.correct = ((best == played).to(torch::kFloat32) * b.hasMove).sum().item<double>();
+    const torch::Tensor p = valueLogp.exp();
+    const torch::Tensor e = p.select(1, 0) + 0.5 * p.select(1, 1);
+    const torch::Tensor t = b.wdl.select(1, 0) + 0.5 * b.wdl.select(1, 1);
+    out.sqErrorSum = (e - t).pow(2).sum().item<double>();
+  }
+  return out;
+}
+
+namespace {
+
+std::vector<float> toVector(const torch::Tensor& t) {
+  const torch::Tensor c = t.detach().to(torch::kFloat32).contiguous();
+  return std::vector<float>(c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+}
+
+}  // namespace
+
+pv::PvWeights exportWeights(PvModel& model) {
+  pv::PvWeights w;
+  w.hidden = model->hidden;
+  w.valueHidden = model->valueHidden;
+  w.trunkW = toVector(model->trunk->weight);  // [772, H]: input-major, as the file
+  w.trunkB = toVector(model->trunkBias);
+  w.valueW1 = toVector(model->value1->weight);  // [V, H]
+  w.valueB1 = toVector(model->value1->bias);
+  w.valueW2 = toVector(model->value2->weight);  // [3, V]
+  w.valueB2 = toVector(model->value2->bias);
+  w.policyW = toVector(model->policy->weight);  // [1858, H]
+  w.policyB = toVector(model->policy->bias);
+  w.checkSizes();
+  return w;
+}
+
+void modelLogits(PvModel& model, const Position& pos, std::span<const Move> moves, std::array<float, 3>& valueLogits,
+                 std::span<float> policyLogits) {
+  torch::NoGradGuard g;
+  std::array<int, pv::kMaxActive> f{};
+  const int n = pv::sideToMoveFeatures(pos, f);
+  const torch::Tensor features = torch::from_blob(f.data(), {n}, torch::kInt32).to(torch::kInt64);
+  const torch::Tensor offsets = torch::zeros({1}, torch::kInt64);
+  const torch::Tensor h = model->trunkOut(features, offsets);
+  const torch::Tensor v = model->value2(torch::relu(model->value1(h))).contiguous();
+  for (int k = 0; k < 3; ++k) valueLogits[std::size_t(k)] = v[0][k].item<float>();
+  const torch::Tensor p = model->policy(h).contiguous();
+  const float* logits = p.data_ptr<float>();
+  for (std::size_t i = 0; i < moves.size(); ++i) policyLogits[i] = logits[encoding::policyIndex(pos, moves[i])];
+}
+
+}  // namespace janus::training::az

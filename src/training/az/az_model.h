@@ -1,0 +1,96 @@
+#pragma once
+// The policy/value network of mcts/pvnet_format.h as a libtorch module, its loss, and the export
+// to the engine's float weights (mcts::pvnet::PvWeights).
+//
+//   h      = ReLU(trunk(features) + trunkBias)       trunk: EmbeddingBag(772, H, sum) over the
+//                                                    active inputs, i.e. the sum of their rows
+//   value  = value2(ReLU(value1(h)))                 [B, 3] logits (win, draw, loss)
+//   policy = policy(h)                               [B, 1858] logits (Lc0 layout)
+//
+// Loss of a batch (natural log, nats):
+//   policyCE = mean over the samples with a move played of -log softmax_legal(policy)[played]
+//              (illegal entries masked to -inf before log_softmax)
+//   valueCE  = mean over all samples of -sum_k wdl_k log softmax(value)_k
+//   loss     = policyWeight * policyCE + valueWeight * valueCE
+//
+// Two computations of the same policy loss (`PolicyHead`): kDense multiplies h by the whole
+// [1858, H] matrix, as the formula reads; kGather takes only the rows of each sample's legal
+// moves (index_select, then a batched dot product) and masks the padding, about 1858 / 40 times
+// fewer multiply-adds; both give the same loss and gradients (tested).
+
+#include <array>
+#include <span>
+#include <string>
+
+#include <torch/torch.h>
+
+#include "mcts/pvnet.h"
+#include "training/az_data.h"
+
+namespace janus::training::az {
+
+enum class PolicyHead { kDense, kGather };
+
+/// "dense" / "gather"; throws janus::Error for anything else.
+[[nodiscard]] PolicyHead parsePolicyHead(const std::string& name);
+[[nodiscard]] const char* policyHeadName(PolicyHead head);
+
+/// A batch as tensors (CPU).
+struct Batch {
+  torch::Tensor features;  ///< int64 [sum of active inputs]: every sample's inputs, concatenated
+  torch::Tensor offsets;   ///< int64 [B]: where each sample's inputs start in `features`
+  torch::Tensor wdl;       ///< float [B, 3]: value targets
+  torch::Tensor hasMove;   ///< float [B]: 1 if the sample has a policy target
+  // kDense
+  torch::Tensor mask;      ///< float [B, 1858]: 0 for legal moves, -inf otherwise
+  torch::Tensor target;    ///< int64 [B]: policy index of the move played (without one: the first legal move's)
+  // kGather
+  torch::Tensor legal;     ///< int64 [B, L]: policy indices of the legal moves, padded with 0 (L = most legal moves)
+  torch::Tensor legalMask; ///< float [B, L]: 0 for a legal move, -inf for padding
+  torch::Tensor slot;      ///< int64 [B]: column of the move played in `legal` (0 without one)
+  std::int64_t size = 0;
+  std::int64_t withMove = 0;
+};
+
+/// Tensors of samples data[indices[i]], in that order, for `head`.
+[[nodiscard]] Batch makeBatch(const Dataset& data, std::span<const std::uint32_t> indices, PolicyHead head);
+
+struct PvModelImpl : torch::nn::Module {
+  /// Initial weights from the current torch seed (torch::manual_seed): trunk rows uniform in
+  /// +-1/sqrt(32) (about 32 inputs are active), trunk bias 0, the heads torch's Linear default.
+  /// Throws janus::Error unless pvnet::validSizes(hidden, valueHidden).
+  PvModelImpl(int hidden, int valueHidden);
+
+  /// Trunk activations h, float [B, H].
+  torch::Tensor trunkOut(const torch::Tensor& features, const torch::Tensor& offsets);
+
+  int hidden, valueHidden;
+  torch::nn::EmbeddingBag trunk{nullptr};
+  torch::Tensor trunkBias;
+  torch::nn::Linear value1{nullptr}, value2{nullptr}, policy{nullptr};
+};
+TORCH_MODULE(PvModel);
+
+/// The parts of a batch's loss (scalars, with autograd history when computed with gradients)
+/// and, for reports, counts and sums of the metrics.
+struct LossParts {
+  torch::Tensor loss, policyCe, valueCe;
+  double correct = 0;        ///< samples with a move whose most likely legal move is the one played
+  double sqErrorSum = 0;     ///< sum over samples of (expected score - target expected score)^2,
+                             ///< expected score = win + draw / 2
+};
+
+/// The loss of `batch` (header comment). `metrics` also fills correct and sqErrorSum (no
+/// gradient through them).
+[[nodiscard]] LossParts computeLoss(PvModel& model, const Batch& batch, PolicyHead head, double policyWeight,
+                                    double valueWeight, bool metrics);
+
+/// The weights in the engine's layout (pvnet_format.h).
+[[nodiscard]] mcts::pvnet::PvWeights exportWeights(PvModel& model);
+
+/// Value logits [3] and the policy logits of `moves` of one position, by the torch model (for
+/// comparing with mcts::pvnet::PvNetwork::logits).
+void modelLogits(PvModel& model, const Position& pos, std::span<const Move> moves, std::array<float, 3>& valueLogits,
+                 std::span<float> policyLogits);
+
+}  // namespace janus::training::az

@@ -1,0 +1,236 @@
+// Tests of the libtorch policy/value trainer (az_model.h, az_train.h): the two policy-head
+// computations agree, a tiny run lowers the loss, the exported file gives the torch model's
+// logits in the engine (mcts::pvnet::PvNetwork), resume after a stop continues the same run,
+// and bad options are clear errors.
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "core/movegen.h"
+#include "datagen/record.h"
+#include "encoding/policy_map.h"
+#include "mcts/pvnet.h"
+#include "training/az/az_model.h"
+#include "training/az/az_train.h"
+#include "util/error.h"
+
+namespace janus::training::az {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string tempPath(const std::string& name) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  return (fs::temp_directory_path() / ("janus_aztrain_" + std::to_string(::getpid()) + "_" + info->name() + "_" + name))
+      .string();
+}
+
+/// Games in which the side to move plays the legal move with the highest policy index 80% of
+/// the time (a rule a network can learn) and a random one otherwise; the result follows the
+/// material balance at the end, the score the material balance in centipawns.
+std::string writeLearnableGames(const std::string& path, int games, u64 seed) {
+  std::mt19937_64 rng(seed);
+  datagen::DataWriter out(path);
+  for (int g = 0; g < games; ++g) {
+    Position pos;
+    std::vector<Position> seen;
+    std::vector<Move> played;
+    for (int ply = 0; ply < 40; ++ply) {
+      const MoveList moves = legalMoves(pos);
+      if (moves.empty() || pos.isInsufficientMaterial()) break;
+      Move m = moves[0];
+      if (rng() % 10 < 8) {
+        int best = -1;
+        for (Move c : moves)
+          if (const int i = encoding::policyIndex(pos, c); i > best) best = i, m = c;
+      } else {
+        m = moves[int(rng() % u64(moves.size()))];
+      }
+      seen.push_back(pos);
+      played.push_back(m);
+      pos.makeMove(m);
+    }
+    auto material = [](const Position& p) {
+      int s = 0;
+      const int value[] = {100, 300, 300, 500, 900};
+      for (int t = 0; t < 5; ++t)
+        s += value[t] * (p.count(kWhite, PieceType(kPawn + t)) - p.count(kBlack, PieceType(kPawn + t)));
+      return s;
+    };
+    const int end = material(pos);
+    const datagen::Wdl result = end > 150 ? datagen::kWhiteWin : end < -150 ? datagen::kBlackWin : datagen::kDraw;
+    for (std::size_t i = 0; i < seen.size(); ++i) out.write(datagen::packRecord(seen[i], material(seen[i]), result, played[i]));
+  }
+  out.commit();
+  return path;
+}
+
+AzRunOptions tinyRun(const std::string& data, const std::string& outDir) {
+  AzRunOptions o;
+  o.config.data = {data};
+  o.config.valFraction = 0.2;
+  o.config.hidden = 32;
+  o.config.valueHidden = 8;
+  o.config.batch = 128;
+  o.config.epochs = 5;
+  o.config.lr = 0.01;
+  o.config.lrFinal = 0.001;
+  o.config.threads = 1;
+  o.outDir = outDir;
+  return o;
+}
+
+TEST(TrainAz, DenseAndGatherPolicyHeadsGiveTheSameLossAndGradients) {
+  const std::string path = writeLearnableGames(tempPath("g.janusdat"), 6, 3);
+  LoadOptions lo;
+  lo.files = {path};
+  lo.valFraction = 0;
+  const LoadedData d = loadData(lo);
+  std::vector<std::uint32_t> idx(std::min<std::size_t>(d.train.size(), 100));
+  std::iota(idx.begin(), idx.end(), 0u);
+  torch::manual_seed(4);
+  PvModel model(32, 8);
+  std::vector<double> losses;
+  std::vector<torch::Tensor> grads;
+  for (PolicyHead head : {PolicyHead::kDense, PolicyHead::kGather}) {
+    model->zero_grad();
+    const LossParts p = computeLoss(model, makeBatch(d.train, idx, head), head, 1.0, 0.7, true);
+    p.loss.backward();
+    losses.push_back(p.loss.item<double>());
+    std::vector<torch::Tensor> g;
+    for (const auto& param : model->parameters()) g.push_back(param.grad().clone());
+    grads.push_back(torch::cat([&] {
+      std::vector<torch::Tensor> flat;
+      for (auto& t : g) flat.push_back(t.reshape({-1}));
+      return flat;
+    }()));
+  }
+  EXPECT_NEAR(losses[0], losses[1], 1e-5 * std::abs(losses[0]));
+  const double diff = (grads[0] - grads[1]).abs().max().item<double>();
+  const double scale = grads[0].abs().max().item<double>();
+  EXPECT_LT(diff, 1e-4 * scale);
+  EXPECT_GT(scale, 0);
+  fs::remove(path);
+}
+
+TEST(TrainAz, TinyRunLowersTheLossAndExportsTheSameNetwork) {
+  const std::string data = writeLearnableGames(tempPath("g.janusdat.zst"), 60, 1);
+  const std::string dir = tempPath("run");
+  std::ostringstream out, progress;
+  const AzRunResult r = runAzTraining(tinyRun(data, dir), out, progress);
+  ASSERT_EQ(r.metrics.size(), 5u) << out.str();
+  EXPECT_LT(r.metrics.back().trainLoss, 0.8 * r.metrics.front().trainLoss) << out.str() << progress.str();
+  EXPECT_LT(r.metrics.back().valPolicyCe, r.metrics.front().valPolicyCe);
+  EXPECT_GT(r.metrics.back().valAccuracy, 0.4);  // the rule is followed 80% of the time
+  EXPECT_TRUE(fs::exists(dir + "/metrics.csv"));
+  EXPECT_TRUE(fs::exists(dir + "/loss.svg"));
+  EXPECT_TRUE(fs::exists(dir + "/checkpoint.pt"));
+  ASSERT_FALSE(r.netPath.empty());
+  EXPECT_TRUE(fs::path(r.netPath).filename().string().starts_with("pv-"));
+  EXPECT_LT(r.maxExportDifference, 1e-4);
+
+  // The engine's network from the file against the torch model of the checkpoint.
+  const auto net = mcts::pvnet::PvNetwork::fromFile(r.netPath);
+  EXPECT_EQ(net->hidden(), 32);
+  EXPECT_EQ(net->valueHidden(), 8);
+  torch::manual_seed(0);
+  PvModel model(32, 8);
+  torch::serialize::InputArchive archive;
+  archive.load_from(dir + "/checkpoint.pt");
+  model->load(archive);
+  for (const char* fen : {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                          "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+                          "8/P1k5/8/8/8/8/5Kp1/8 w - - 0 1"}) {
+    const Position pos = Position::fromFen(fen);
+    const MoveList moves = legalMoves(pos);
+    const std::vector<Move> list(moves.begin(), moves.end());
+    std::array<float, 3> vt{}, ve{};
+    std::vector<float> pt(list.size()), pe(list.size());
+    modelLogits(model, pos, list, vt, pt);
+    net->logits(pos, list, ve, pe);
+    for (int k = 0; k < 3; ++k) EXPECT_NEAR(vt[std::size_t(k)], ve[std::size_t(k)], 1e-4) << fen;
+    for (std::size_t i = 0; i < list.size(); ++i) EXPECT_NEAR(pt[i], pe[i], 1e-4) << fen;
+  }
+  // --export of the checkpoint writes the same file.
+  std::ostringstream exportOut;
+  EXPECT_EQ(fs::path(exportAzCheckpoint(dir + "/checkpoint.pt", dir + "/exported/", "", exportOut)).filename(),
+            fs::path(r.netPath).filename());
+  fs::remove_all(dir);
+  fs::remove(data);
+}
+
+TEST(TrainAz, ResumeAfterAStopContinuesTheSameRun) {
+  const std::string data = writeLearnableGames(tempPath("g.janusdat"), 30, 2);
+  const std::string whole = tempPath("whole"), parts = tempPath("parts");
+  std::ostringstream out, progress;
+  AzRunOptions o = tinyRun(data, whole);
+  o.config.epochs = 3;
+  const AzRunResult a = runAzTraining(o, out, progress);
+  AzRunOptions first = tinyRun(data, parts);
+  first.config.epochs = 3;
+  first.stopAfter = 1;
+  const AzRunResult b1 = runAzTraining(first, out, progress);
+  EXPECT_EQ(b1.metrics.size(), 1u);
+  EXPECT_TRUE(b1.netPath.empty());
+  // Without --resume the directory is refused.
+  EXPECT_THROW(runAzTraining(first, out, progress), Error);
+  AzRunOptions second;
+  second.outDir = parts;
+  second.resume = true;
+  const AzRunResult b2 = runAzTraining(second, out, progress);
+  ASSERT_EQ(b2.metrics.size(), 3u);
+  EXPECT_NEAR(b2.metrics.back().valLoss, a.metrics.back().valLoss, 1e-5);
+  EXPECT_EQ(fs::path(b2.netPath).filename(), fs::path(a.netPath).filename());
+  // An option that decides the result may not change.
+  AzRunOptions conflict;
+  conflict.outDir = parts;
+  conflict.resume = true;
+  conflict.config.hidden = 64;
+  conflict.given = {"hidden"};
+  try {
+    runAzTraining(conflict, out, progress);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--hidden 64 (checkpoint: 32)"), std::string::npos) << e.what();
+  }
+  fs::remove_all(whole);
+  fs::remove_all(parts);
+  fs::remove(data);
+}
+
+TEST(TrainAz, BadOptionsAndMetricsText) {
+  std::ostringstream out, progress;
+  AzRunOptions o = tinyRun("unused", tempPath("bad"));
+  o.config.hidden = 20;
+  EXPECT_THROW(runAzTraining(o, out, progress), Error);
+  o.config.hidden = 32;
+  o.config.lrSchedule = "linear";
+  EXPECT_THROW(runAzTraining(o, out, progress), Error);
+  o.config.lrSchedule = "cosine";
+  o.config.policyHead = "sparse";
+  EXPECT_THROW(runAzTraining(o, out, progress), Error);
+  EXPECT_THROW((void)exportAzCheckpoint(tempPath("none.pt"), "./", "", out), Error);
+  fs::remove_all(tempPath("bad"));
+
+  AzMetrics m;
+  m.epoch = 2;
+  m.positions = 1000;
+  m.trainLoss = 2.5;
+  m.valLoss = std::numeric_limits<double>::quiet_NaN();
+  m.valAccuracy = 0.25;
+  const auto rows = parseMetricsCsv(metricsCsv({m, m}));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1].positions, 1000u);
+  EXPECT_DOUBLE_EQ(rows[1].trainLoss, 2.5);
+  EXPECT_TRUE(std::isnan(rows[1].valLoss));
+  EXPECT_DOUBLE_EQ(rows[1].valAccuracy, 0.25);
+  EXPECT_EQ(configFromMap(configToMap(AzConfig{})).hidden, 256);
+}
+
+}  // namespace
+}  // namespace janus::training::az
