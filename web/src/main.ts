@@ -9,8 +9,8 @@ import type { Key } from '@lichess-org/chessground/types';
 import { Chess } from 'chessops/chess';
 import { chessgroundDests } from 'chessops/compat';
 import { parseFen } from 'chessops/fen';
-import { makeSan } from 'chessops/san';
-import { parseSquare, parseUci } from 'chessops/util';
+import { makeSan, parseSan } from 'chessops/san';
+import { makeUci, parseSquare, parseUci } from 'chessops/util';
 
 import { api, ApiError } from './api';
 import type { Color, Evaluation, Hint, Info, Score, ServerInfo, State } from './api';
@@ -103,6 +103,57 @@ function applyAppearance(theme: string, pieces: string): void {
 function wantedMultiPv(): number {
   const v = Number(localStorage.getItem('janus.multipv'));
   return v >= 1 && v <= 5 ? v : (app.info?.defaults.multiPv ?? 3);
+}
+
+// ---- Sounds ------------------------------------------------------------------------------------
+
+type SoundKind = 'move' | 'capture' | 'check';
+
+/** Move sounds (settings, `C`): on unless switched off. */
+function soundsOn(): boolean {
+  return localStorage.getItem('janus.sounds') !== 'false';
+}
+
+let audio: AudioContext | null = null;
+
+/**
+ * A short synthesised sound for a move, a capture or a check (no sound files: Web Audio
+ * oscillators). Each sound played is counted in data-sounds and named in data-last-sound on the
+ * body (for the browser tests, which hear nothing).
+ */
+function playSound(kind: SoundKind): void {
+  if (!soundsOn()) return;
+  const b = document.body.dataset;
+  b.sounds = String(Number(b.sounds ?? '0') + 1);
+  b.lastSound = kind;
+  try {
+    audio ??= new AudioContext();
+    const tones: Record<SoundKind, [number, number, OscillatorType][]> = {
+      move: [[520, 0.07, 'triangle']],
+      capture: [[260, 0.05, 'square'], [180, 0.09, 'triangle']],
+      check: [[660, 0.09, 'sine'], [880, 0.14, 'sine']],
+    };
+    let t = audio.currentTime;
+    for (const [freq, length, type] of tones[kind]) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.type = type;
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.18, t);
+      gain.gain.exponentialRampToValueAtTime(0.001, t + length);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(t);
+      osc.stop(t + length);
+      t += length * 0.8;
+    }
+  } catch {
+    // No audio output (or the browser refuses it before a user gesture): silence.
+  }
+}
+
+/** The sound of a move from its SAN: check before capture before a plain move. */
+function soundOf(san: string): SoundKind {
+  return /[+#]/.test(san) ? 'check' : san.includes('x') ? 'capture' : 'move';
 }
 
 // ---- Application state ------------------------------------------------------------------------
@@ -244,6 +295,9 @@ function setState(st: State): void {
   const plyChanged = !prev || prev.ply !== st.ply || prev.fens[prev.fens.length - 1] !== st.fens[st.fens.length - 1];
   app.state = st;
   app.stateTime = performance.now();
+  // One move more than before, with the same earlier moves: a move was played (not a load or undo).
+  if (prev && st.id === prev.id && st.ply === prev.ply + 1 && st.fens[prev.ply] === prev.fens[prev.ply])
+    playSound(soundOf(st.moves[st.ply - 1]!.san));
   if (plyChanged) {
     app.viewPly = st.ply;
     app.hint = null;
@@ -441,20 +495,21 @@ function renderMoves(st: State): void {
   const mark: Record<string, string> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
   const startBlack = st.startFen.split(' ')[1] === 'b';
   const startNumber = Number(st.startFen.split(' ')[5] ?? '1') || 1;
+  // Two columns as on Lichess: a grid of rows "number | White's move | Black's move".
   const parts: string[] = [];
   st.moves.forEach((m, i) => {
     const ply = i + 1;
     const whiteMove = startBlack ? i % 2 === 1 : i % 2 === 0;
     const number = startNumber + Math.floor((i + (startBlack ? 1 : 0)) / 2);
     if (whiteMove) parts.push(`<span class="num">${number}.</span>`);
-    else if (i === 0) parts.push(`<span class="num">${number}…</span>`);
+    else if (i === 0) parts.push(`<span class="num">${number}.</span><span class="empty">…</span>`);
     const r = review?.[i];
     const cls = ['move', ply === app.viewPly ? 'current' : '', r?.judgement ?? ''].join(' ');
     const title = r && r.judgement ? ` title="${r.judgement}: -${r.cpLoss} cp, best was ${escapeHtml(r.best)}"` : '';
     parts.push(`<span class="${cls}" data-ply="${ply}"${title}>${escapeHtml(m.san)}${r ? mark[r.judgement] ?? '' : ''}</span>`);
   });
   if (st.over) parts.push(`<span class="result">${st.result}</span>`);
-  box.innerHTML = parts.join(' ');
+  box.innerHTML = parts.join('');
   box.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
 }
 
@@ -479,7 +534,7 @@ function renderAnalysis(st: State): void {
   const panel = $('analysis-panel');
   panel.hidden = st.mode !== 'analysis' && !st.over;
   const graphShown = st.mode === 'analysis' || st.over;
-  $('graph').toggleAttribute('hidden', !graphShown);  // an SVG element has no .hidden property
+  $('graph-box').hidden = !graphShown;
   $('btn-analyse-toggle').textContent = st.analysis.on ? 'Stop engine' : 'Start engine';
   $('btn-analyse-toggle').hidden = st.mode !== 'analysis';
   $<HTMLSelectElement>('multipv').value = String(st.analysis.on ? st.analysis.multiPv : wantedMultiPv());
@@ -528,7 +583,10 @@ function renderAnalysis(st: State): void {
     for (const e of st.evals) pts.set(e.ply, { cp: e.cp, mate: e.mate });
     for (const [ply, s] of app.liveEvals) if (ply <= st.ply) pts.set(ply, s);
     const points: GraphPoint[] = [...pts].map(([ply, score]) => ({ ply, score }));
-    drawGraph($('graph') as unknown as SVGSVGElement, points, st.ply, app.viewPly, rv?.finished ? rv.moves : null, goTo);
+    const startNumber = Number(st.startFen.split(' ')[5] ?? '1') || 1;
+    const startBlack = st.startFen.split(' ')[1] === 'b';
+    drawGraph($('graph') as unknown as SVGSVGElement, $('graph-labels'), points, st.ply, app.viewPly,
+      rv?.finished ? rv.moves : null, goTo, (ply) => startNumber + Math.floor((ply - 1 + (startBlack ? 1 : 0)) / 2));
   }
 }
 
@@ -618,6 +676,51 @@ function onBoardMove(orig: Key, dest: Key): void {
     return;
   }
   void sendMove(orig + dest);
+}
+
+/**
+ * The UCI of a move typed as SAN ("e4", "Nf3", "exd5", "O-O", "e8=Q") or UCI ("e2e4") in the shown
+ * position, or a message saying why it cannot be played.
+ */
+function typedMove(text: string): { uci: string } | string {
+  const st = app.state;
+  if (!st) return 'No game yet.';
+  if (st.mode === 'play' && st.over) return 'The game is over.';
+  if (st.mode === 'play' && app.viewPly !== st.ply) return 'Go to the last position to move (End).';
+  if (st.mode === 'play' && !humanToMove(st)) return 'It is not your move.';
+  const pos = chessFromFen(viewedFen());
+  if (!pos) return 'The shown position cannot be read.';
+  let move = parseSan(pos, text);
+  if (!move) {
+    const uci = parseUci(text);
+    if (uci && pos.isLegal(uci)) move = uci;
+  }
+  if (!move) return `'${text}' is not a legal move here; type SAN such as e4, Nf3, exd5, O-O or e8=Q.`;
+  return { uci: makeUci(move) };
+}
+
+function setupMoveInput(): void {
+  const form = $<HTMLFormElement>('san-form');
+  const input = $<HTMLInputElement>('san-input');
+  const error = $('san-error');
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    const m = typedMove(text);
+    if (typeof m === 'string') {
+      error.textContent = m;
+      error.hidden = false;
+      return;
+    }
+    error.hidden = true;
+    input.value = '';
+    void sendMove(m.uci);
+  });
+  input.addEventListener('input', () => (error.hidden = true));
+  input.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape') input.blur();  // back to the keyboard shortcuts
+  });
 }
 
 async function sendMove(uci: string): Promise<void> {
@@ -842,13 +945,14 @@ function setupLoadDialog(): void {
     const isPgn = /\[|\d+\.\s*\S/.test(text);
     app.lines.clear();
     app.liveEvals.clear();
+    // Into analysis mode first: loaded in play mode, a game with Janus to move would get Janus's
+    // reply before the switch.
+    const analyse = !!f.get('analyse');
+    if (analyse && app.state?.mode !== 'analysis') await post('mode', { mode: 'analysis' });
     const st = await call<State>('load', isPgn ? { pgn: text } : { fen: text });
     if (!st) return;
     setState(st);
-    if (f.get('analyse') && st.mode !== 'analysis') {
-      await post('mode', { mode: 'analysis' });
-      await post('analysis', { on: true, multiPv: wantedMultiPv() });
-    }
+    if (analyse) await post('analysis', { on: true, multiPv: wantedMultiPv() });
     toast(isPgn ? 'PGN loaded' : 'FEN loaded');
   });
 }
@@ -878,6 +982,9 @@ function setupThemeDialog(): void {
     lastBoardKey = '';
     render();
   });
+  const sounds = $<HTMLInputElement>('sounds');
+  sounds.checked = soundsOn();
+  sounds.addEventListener('change', () => localStorage.setItem('janus.sounds', String(sounds.checked)));
   build('theme-choices', 'theme', kThemes, theme);
   build('piece-choices', 'pieces', kPieceSets, pieces);
   applyAppearance(theme, pieces);
@@ -1047,6 +1154,7 @@ async function start(): Promise<void> {
   setupThemeDialog();
   setupHelp();
   setupLoadDialog();
+  setupMoveInput();
   try {
     app.info = await api<ServerInfo>('GET', '/api/info');
   } catch (e) {
