@@ -32,6 +32,7 @@ void addScoreCommand(CLI::App& app, Commands& out);    // score (score_command.c
 void addRelabelCommand(CLI::App& app, Commands& out);  // relabel (relabel_command.cpp)
 void addTrainNnueCommand(CLI::App& app, Commands& out);  // train-nnue (train_nnue_command.cpp)
 void addSelfplayCommand(CLI::App& app, Commands& out);   // selfplay (selfplay_command.cpp)
+void addRlCommand(CLI::App& app, Commands& out);         // rl (rl_command.cpp)
 void addTrainAzCommand(CLI::App& app, Commands& out);    // train-az (train_az_command.cpp)
 
 }  // namespace janus::apps

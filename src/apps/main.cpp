@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   apps::addRelabelCommand(app, commands);
   apps::addTrainNnueCommand(app, commands);
   apps::addSelfplayCommand(app, commands);
+  apps::addRlCommand(app, commands);
   apps::addTrainAzCommand(app, commands);
   CLI11_PARSE(app, argc, argv);
 

@@ -1,0 +1,89 @@
+// janus rl: the reinforcement-learning loop of the MCTS face (src/rl/rl_loop.h): self-play,
+// training on a window of generations, gating, anchor matches, report. See docs/rl.md.
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "apps/commands.h"
+#include "match/engine_config.h"
+#include "rl/rl_loop.h"
+#include "util/error.h"
+
+namespace janus::apps {
+
+namespace {
+
+struct RlArgs {
+  rl::RlConfig config;
+  std::vector<std::string> sprt;  ///< elo0 elo1 [alpha beta]
+  std::string trainArgs;          ///< one string, split at blanks (quotes group)
+};
+
+int runRl(RlArgs& a) {
+  auto& c = a.config;
+  const std::filesystem::path self = std::filesystem::canonical("/proc/self/exe");
+  if (c.janus.empty()) c.janus = self.string();
+  if (c.trainer.empty()) c.trainer = (self.parent_path() / "janus-train-az").string();
+  if (!a.trainArgs.empty()) c.trainArgs = match::splitQuoted(a.trainArgs);
+  if (!a.sprt.empty()) {
+    if (a.sprt.size() != 2 && a.sprt.size() != 4) throw Error("rl: --gate-sprt takes elo0 elo1 [alpha beta]");
+    c.gateSprt.elo0 = std::stod(a.sprt[0]);
+    c.gateSprt.elo1 = std::stod(a.sprt[1]);
+    if (a.sprt.size() == 4) {
+      c.gateSprt.alpha = std::stod(a.sprt[2]);
+      c.gateSprt.beta = std::stod(a.sprt[3]);
+    }
+  }
+  const rl::RlState s = rl::runLoop(c, std::cout);
+  std::cout << rl::reportMarkdown(s.history);
+  return 0;
+}
+
+}  // namespace
+
+void addRlCommand(CLI::App& app, Commands& out) {
+  auto a = std::make_shared<RlArgs>();
+  auto& c = a->config;
+  auto& sp = c.selfplay;
+  auto* cmd = app.add_subcommand("rl",
+                                 "The AlphaZero reinforcement-learning loop of the MCTS face: self-play, train, gate, "
+                                 "anchor, generation after generation; resumable (docs/rl.md)");
+  cmd->option_defaults()->always_capture_default();
+  cmd->add_option("--dir", c.dir, "Run directory (rl-state.json, gen-NNN/, rl-report.md, rl-elo.svg)")->required();
+  cmd->add_option("--generations", c.generations, "Generations to reach (a resumed run continues up to it)")
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--init-net", c.initNet, "Generation 0's network (.jpv; default: the uniform backend, random start)");
+  cmd->add_option("--games-per-gen", c.gamesPerGeneration, "Self-play games per generation");
+  cmd->add_option("--chunk-games", c.chunkGames, "Self-play games per chunk file");
+  cmd->add_option("--threads", sp.threads, "Self-play games at once")->check(CLI::Range(1, 1024));
+  cmd->add_option("--visits", sp.visits, "Self-play: playouts of a full search");
+  cmd->add_option("--fast-visits", sp.fastVisits, "Self-play: playouts of a fast search");
+  cmd->add_option("--full-fraction", sp.fullFraction, "Self-play: share of full searches");
+  cmd->add_option("--temperature-plies", sp.temperaturePlies, "Self-play: plies sampled from the visits");
+  cmd->add_option("--resign-q", sp.resignQ, "Self-play: resign below Q = -this (0: never)");
+  cmd->add_option("--no-resign-fraction", sp.noResignFraction, "Self-play: share of games without resignation");
+  cmd->add_option("--max-plies", sp.maxPlies, "Self-play: length limit (a draw)");
+  cmd->add_option("--seed", sp.seed, "Seed of the self-play (generation g uses a seed derived from it and g)");
+  cmd->add_option("--window", c.window, "Generations of self-play records the trainer sees");
+  cmd->add_option("--trainer", c.trainer, "janus-train-az (default: next to this janus)");
+  cmd->add_option("--train-args", a->trainArgs, "More janus-train-az arguments, e.g. \"--epochs 4 --hidden 256\"");
+  cmd->add_option("--gate-games", c.gateGames, "Most games of a gating match");
+  cmd->add_option("--gate-visits", c.gateVisits, "Playouts per move in gating matches");
+  cmd->add_option("--gate-sprt", a->sprt, "SPRT of the gate: elo0 elo1 [alpha beta] (default 0 30 0.05 0.05)")
+      ->expected(2, 4);
+  cmd->add_option("--promote-score", c.promoteScore, "Promote without an SPRT decision at this score (AlphaGo Zero: 0.55)");
+  cmd->add_option("--anchor", c.anchor, "Engine spec of the outside anchor, e.g. \"cmd=build/janus arg=cecp arg=/usr/games/phalanx\"");
+  cmd->add_option("--anchor-every", c.anchorEvery, "Generations between anchor matches");
+  cmd->add_option("--anchor-games", c.anchorGames, "Games of an anchor match");
+  cmd->add_option("--anchor-tc", c.anchorTc, "Clock of the anchor matches");
+  cmd->add_option("--concurrency", c.concurrency, "Match games at once");
+  cmd->add_option("--openings", c.openings, "Opening book of the matches (default: the shipped one)");
+  out.push_back({cmd, [a] { return runRl(*a); }});
+}
+
+}  // namespace janus::apps

@@ -1,0 +1,105 @@
+#pragma once
+// `janus rl`: the AlphaZero reinforcement-learning loop of the MCTS face (docs/rl.md), after
+// Silver et al. 2017 ("Mastering the game of Go without human knowledge": self-play, training,
+// evaluation gating against the best network) and 2018 (AlphaZero), with KataGo's playout cap
+// randomisation in the self-play (selfplay/selfplay.h).
+//
+// Generation g = 1, 2, ... has four steps; the loop's state (RUN/rl-state.json, written
+// atomically after every step) names the step it is in, so a killed run resumes there:
+//   1. selfplay  `janus selfplay` games of the current best network into RUN/gen-<g>/selfplay
+//                (a chunked run: resuming keeps its finished chunks);
+//   2. train     janus-train-az on the self-play records of generations g-window+1 .. g (a
+//                sliding window), starting from the best network's weights (--init), into
+//                RUN/gen-<g>/train (resuming continues from its checkpoint); the result is the
+//                candidate network pv-<hash>.jpv;
+//   3. gate      the candidate plays the best with `gateVisits` playouts per move, an SPRT
+//                (elo0, elo1) over at most `gateGames` games; promoted if the SPRT accepts H1, or
+//                if it has not decided after gateGames and the candidate scored at least
+//                promoteScore (AlphaGo Zero promoted at 55%);
+//   4. anchor    every anchorEvery generations, the best network against a fixed outside engine
+//                (e.g. phalanx through `janus cecp`) at a time control: an Elo that does not
+//                drift with the chain of gating results.
+// Generation 0 is the starting network (--init-net, e.g. the supervised default net), or the
+// "uniform" backend (equal priors, material value) when none is given: training then starts
+// from random weights, as AlphaZero did.
+//
+// Every generation's networks stay on disk with their content hash and their parent's
+// (rl-state.json). RUN/rl-report.md (a table) and RUN/rl-elo.svg (gating Elo per generation,
+// cumulative Elo against generation 0, Elo against the anchor) are rewritten after every step.
+
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "match/stats.h"
+#include "selfplay/selfplay.h"
+
+namespace janus::rl {
+
+struct RlConfig {
+  std::string dir;                  ///< run directory
+  int generations = 5;              ///< generations to reach (a resumed run continues up to it)
+  int gamesPerGeneration = 200;     ///< self-play games per generation
+  int chunkGames = 50;              ///< games per self-play chunk file
+  selfplay::SelfplayConfig selfplay;  ///< visits, temperature, resignation...; weights set per generation
+  std::string initNet;              ///< generation 0's network (.jpv); "" = the uniform backend
+  int window = 4;                   ///< generations of self-play records the trainer sees
+  std::string trainer;              ///< path of janus-train-az
+  std::vector<std::string> trainArgs;  ///< more trainer arguments (sizes, epochs, lr, ...)
+  std::string janus;                ///< path of the janus binary for the match engines
+  int gateGames = 100;              ///< most games of a gating match
+  int gateVisits = 200;             ///< playouts per move in gating matches
+  match::SprtConfig gateSprt{0.0, 30.0, 0.05, 0.05};
+  double promoteScore = 0.55;       ///< promotion without an SPRT decision at gateGames
+  std::string anchor;               ///< engine spec of the outside anchor ("" = none)
+  int anchorEvery = 2;              ///< generations between anchor matches (and after the last)
+  int anchorGames = 40;
+  std::string anchorTc = "10+0.1";  ///< the anchor match's clock for both engines
+  int concurrency = 1;              ///< games at once in the matches
+  std::string openings;             ///< book of the matches ("" = the shipped one)
+};
+
+/// One generation's record in rl-state.json and the report.
+struct Generation {
+  int number = 0;
+  std::string net;        ///< this generation's best network after gating ("" = uniform)
+  std::string candidate;  ///< the trained candidate (may be rejected)
+  std::string parent;     ///< the best network the candidate started from and played
+  u64 selfplayGames = 0, selfplayPositions = 0, selfplayTargets = 0;
+  double selfplaySeconds = 0, trainSeconds = 0, gateSeconds = 0;
+  int gateWins = 0, gateDraws = 0, gateLosses = 0;  ///< candidate's view
+  double gateElo = 0, gateError = 0;
+  bool promoted = false;
+  std::optional<double> anchorElo, anchorError;  ///< best network vs the anchor
+  int anchorWins = 0, anchorDraws = 0, anchorLosses = 0;
+};
+
+/// The loop's state: the generation and step it is in, and every finished generation.
+struct RlState {
+  int generation = 1;           ///< the generation being made
+  std::string step = "selfplay";  ///< selfplay, train, gate, anchor
+  std::string best;             ///< the current best network ("" = uniform)
+  std::vector<Generation> history;  ///< generation 0 first
+  Generation current;           ///< the generation in progress
+};
+
+/// Reads RUN/rl-state.json; std::nullopt when it does not exist. Throws janus::Error naming the
+/// file for malformed JSON or fields.
+[[nodiscard]] std::optional<RlState> loadState(const std::string& dir);
+/// Writes RUN/rl-state.json atomically.
+void saveState(const std::string& dir, const RlState& state);
+
+/// Cumulative Elo of each generation's best network against generation 0: the sum of the gating
+/// Elo of the promotions so far (a rejected candidate adds nothing). Same order as `history`.
+[[nodiscard]] std::vector<double> cumulativeElo(const std::vector<Generation>& history);
+/// The Markdown table of rl-report.md.
+[[nodiscard]] std::string reportMarkdown(const std::vector<Generation>& history);
+
+/// Runs (or resumes) the loop until config.generations generations are done. Prints one line per
+/// step to `out`. Throws janus::Error for a bad configuration, a trainer that fails (its exit
+/// status), a network that does not load, or a match that cannot run.
+RlState runLoop(const RlConfig& config, std::ostream& out);
+
+}  // namespace janus::rl

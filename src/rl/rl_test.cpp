@@ -1,0 +1,121 @@
+// Tests of the reinforcement-learning loop's bookkeeping (rl_loop.h): the state file round trip
+// and its errors, cumulative Elo, the report table, and configuration errors. The whole loop
+// with a real trainer runs in tests/integration (rl_loop.sh).
+
+#include "rl/rl_loop.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "util/error.h"
+
+namespace janus::rl {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct TempDir {
+  fs::path path = fs::temp_directory_path() / ("janus-rl-" + std::to_string(::getpid()));
+  TempDir() { fs::create_directories(path); }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+Generation gen(int n, bool promoted, double elo) {
+  Generation g;
+  g.number = n;
+  g.promoted = promoted;
+  g.gateElo = elo;
+  g.gateError = 20;
+  g.net = fmt::format("/nets/pv-{:016x}.jpv", n);
+  g.candidate = g.net;
+  g.gateWins = 10;
+  g.gateDraws = 5;
+  g.gateLosses = 3;
+  return g;
+}
+
+TEST(RlState, RoundTripKeepsEveryField) {
+  TempDir dir;
+  RlState s;
+  s.generation = 3;
+  s.step = "gate";
+  s.best = "/nets/pv-2.jpv";
+  s.history = {gen(0, true, 0), gen(1, true, 55.5), gen(2, false, -10)};
+  s.history[1].anchorElo = -120.25;
+  s.history[1].anchorError = 80;
+  s.history[2].gateElo = INFINITY;  // a candidate that won every game
+  s.current = gen(3, false, 0);
+  s.current.candidate = "/nets/pv-3.jpv";
+  s.current.selfplayPositions = 12345;
+  saveState(dir.path.string(), s);
+  const auto t = loadState(dir.path.string());
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->generation, 3);
+  EXPECT_EQ(t->step, "gate");
+  EXPECT_EQ(t->best, "/nets/pv-2.jpv");
+  ASSERT_EQ(t->history.size(), 3u);
+  EXPECT_DOUBLE_EQ(t->history[1].gateElo, 55.5);
+  EXPECT_DOUBLE_EQ(*t->history[1].anchorElo, -120.25);
+  EXPECT_FALSE(t->history[2].anchorElo);
+  EXPECT_TRUE(std::isinf(t->history[2].gateElo));
+  EXPECT_EQ(t->current.selfplayPositions, 12345u);
+  EXPECT_EQ(t->current.candidate, "/nets/pv-3.jpv");
+  EXPECT_FALSE(loadState((dir.path / "none").string()));
+}
+
+TEST(RlState, MalformedFilesAreErrorsNamingTheFile) {
+  TempDir dir;
+  const fs::path file = dir.path / "rl-state.json";
+  for (const char* text : {"{not json", R"({"generation": 1})",
+                           R"({"generation":1,"step":"dance","best":"","history":[],"current":{}})"}) {
+    std::ofstream(file) << text;
+    try {
+      (void)loadState(dir.path.string());
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("rl-state.json"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST(RlReport, CumulativeEloAddsOnlyPromotions) {
+  const std::vector<Generation> h = {gen(0, true, 0), gen(1, true, 50), gen(2, false, -30), gen(3, true, 20)};
+  EXPECT_EQ(cumulativeElo(h), (std::vector<double>{0, 50, 50, 70}));
+  const std::string table = reportMarkdown(h);
+  EXPECT_NE(table.find("| 1 | pv-0000000000000001 |"), std::string::npos) << table;
+  EXPECT_NE(table.find("10/5/3 | +50.0 ± 20.0 | yes | +50.0"), std::string::npos) << table;
+  EXPECT_NE(table.find("| no | +50.0"), std::string::npos) << table;
+  EXPECT_NE(table.find("| +70.0 |"), std::string::npos) << table;
+}
+
+TEST(RlConfig, BadSettingsAreErrors) {
+  TempDir dir;
+  RlConfig c;
+  c.dir = dir.path.string();
+  c.trainer = "/nonexistent/janus-train-az";
+  c.janus = "/bin/true";
+  std::ostringstream out;
+  try {
+    (void)runLoop(c, out);
+    ADD_FAILURE() << "a missing trainer was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("janus-train-az"), std::string::npos) << e.what();
+  }
+  c.trainer = "/bin/true";
+  c.gamesPerGeneration = 30;
+  c.chunkGames = 20;
+  EXPECT_THROW((void)runLoop(c, out), Error);
+  c.chunkGames = 10;
+  c.initNet = (dir.path / "missing.jpv").string();
+  EXPECT_THROW((void)runLoop(c, out), Error);
+  EXPECT_FALSE(fs::exists(dir.path / "rl-state.json"));
+}
+
+}  // namespace
+}  // namespace janus::rl
