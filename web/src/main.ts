@@ -16,6 +16,8 @@ import { api, ApiError } from './api';
 import type { Color, Evaluation, Hint, Info, Score, ServerInfo, State } from './api';
 import { drawGraph, winningChances } from './graph';
 import type { GraphPoint } from './graph';
+import { gameSummary, hasExtras, lineOf, linePgn, linearTree, pgnGames, renderTree, syncLine, treeFromGame, treePgn } from './tree';
+import type { MoveNode, MoveTree } from './tree';
 
 // ---- Small helpers ----------------------------------------------------------------------------
 
@@ -175,6 +177,10 @@ interface App {
   stateTime: number;
   promotion: { orig: Key; dest: Key } | null;
   busy: boolean;
+  /** The move tree (variations, comments, NAGs) around the server's line; shown in analysis mode. */
+  tree: MoveTree | null;
+  /** The server's line as nodes of `tree` (one per move). */
+  path: MoveNode[];
 }
 
 const app: App = {
@@ -194,6 +200,8 @@ const app: App = {
   stateTime: 0,
   promotion: null,
   busy: false,
+  tree: null,
+  path: [],
 };
 
 let cg: Api;
@@ -295,6 +303,8 @@ function setState(st: State): void {
   const plyChanged = !prev || prev.ply !== st.ply || prev.fens[prev.fens.length - 1] !== st.fens[st.fens.length - 1];
   app.state = st;
   app.stateTime = performance.now();
+  if (!app.tree || app.tree.startFen !== st.startFen) app.tree = linearTree(st.startFen, st.moves);
+  app.path = syncLine(app.tree, st.moves);
   // One move more than before, with the same earlier moves: a move was played (not a load or undo).
   if (prev && st.id === prev.id && st.ply === prev.ply + 1 && st.fens[prev.ply] === prev.fens[prev.ply])
     playSound(soundOf(st.moves[st.ply - 1]!.san));
@@ -493,6 +503,19 @@ function renderMoves(st: State): void {
   const box = $('moves');
   const review = st.review?.finished ? st.review.moves : null;
   const mark: Record<string, string> = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+  // Analysis of a tree (variations, comments, NAGs): the PGN-viewer form.
+  const treeShown = st.mode === 'analysis' && !!app.tree && hasExtras(app.tree);
+  box.classList.toggle('tree', treeShown);
+  if (treeShown) {
+    const marks = new Map<number, { cls: string; glyph: string; title: string }>();
+    review?.forEach((r, i) => {
+      if (r.judgement)
+        marks.set(i + 1, { cls: r.judgement, glyph: mark[r.judgement] ?? '', title: `${r.judgement}: -${r.cpLoss} cp, best was ${r.best}` });
+    });
+    box.innerHTML = renderTree(app.tree!, app.path, app.viewPly, marks) + (st.over ? ` <span class="result">${st.result}</span>` : '');
+    box.querySelector('.current')?.scrollIntoView({ block: 'nearest' });
+    return;
+  }
   const startBlack = st.startFen.split(' ')[1] === 'b';
   const startNumber = Number(st.startFen.split(' ')[5] ?? '1') || 1;
   // Two columns as on Lichess: a grid of rows "number | White's move | Black's move".
@@ -676,6 +699,18 @@ function onBoardMove(orig: Key, dest: Key): void {
     return;
   }
   void sendMove(orig + dest);
+}
+
+/** Makes the server hold the tree's line through `node` and shows the position after it. */
+async function switchLine(node: MoveNode): Promise<void> {
+  const tree = app.tree;
+  if (!tree) return;
+  const plies = lineOf(node).length;
+  const st = await call<State>('load', { pgn: linePgn(tree, node) });
+  if (!st) return;
+  app.tree = tree;  // the load keeps the tree: its line is in it
+  setState(st);
+  goTo(plies);
 }
 
 /**
@@ -913,6 +948,7 @@ function setupNewGameDialog(info: ServerInfo): void {
     if (fen) body.fen = fen;
     app.lines.clear();
     app.liveEvals.clear();
+    app.tree = null;
     $('game-over').dataset.dismissed = '';
     void call<State>('new', body).then((st) => {
       if (!st) return;
@@ -927,33 +963,76 @@ function setupLoadDialog(): void {
   const dlg = $<HTMLDialogElement>('dlg-load');
   const form = $<HTMLFormElement>('form-load');
   const error = $('load-error');
+  const pick = $('load-pick');
+  const select = $<HTMLSelectElement>('load-game');
   const text = () => String(new FormData(form).get('text') ?? '').trim();
-  // Load with an empty box: keep the dialog open and say what it wants.
+  const isPgn = (t: string) => /\[|\d+\.\s*\S/.test(t);
+  // The games of the text in the box (chessops's parser), kept while the text stays the same.
+  let parsed: { text: string; games: ReturnType<typeof pgnGames> } | null = null;
+  const games = (t: string) => {
+    if (parsed?.text !== t) parsed = { text: t, games: isPgn(t) ? pgnGames(t) : [] };
+    return parsed.games;
+  };
   form.addEventListener('submit', (e) => {
-    if ((e.submitter as HTMLButtonElement | null)?.value !== 'load' || text()) return;
-    e.preventDefault();
-    error.textContent = 'Nothing to load: paste a FEN or a PGN into the box.';
-    error.hidden = false;
+    if ((e.submitter as HTMLButtonElement | null)?.value !== 'load') return;
+    const t = text();
+    if (!t) {
+      // Load with an empty box: keep the dialog open and say what it wants.
+      e.preventDefault();
+      error.textContent = 'Nothing to load: paste a FEN or a PGN into the box.';
+      error.hidden = false;
+      return;
+    }
+    const found = games(t);
+    if (found.length > 1 && pick.hidden) {
+      // Several games: the player picks one first.
+      e.preventDefault();
+      select.innerHTML = found.map((g, i) => `<option value="${i}">${escapeHtml(gameSummary(g, i))}</option>`).join('');
+      pick.hidden = false;
+      error.textContent = `This PGN has ${found.length} games: pick one and press Load.`;
+      error.hidden = false;
+    }
   });
-  form.addEventListener('input', () => (error.hidden = true));
+  form.addEventListener('input', (e) => {
+    if (e.target === select) return;
+    error.hidden = true;
+    pick.hidden = true;
+  });
   dlg.addEventListener('close', async () => {
     error.hidden = true;
+    const chosen = pick.hidden ? 0 : Number(select.value) || 0;
+    pick.hidden = true;
     if (dlg.returnValue !== 'load') return;
     const f = new FormData(form);
-    const text = String(f.get('text') ?? '').trim();
-    if (!text) return;
-    const isPgn = /\[|\d+\.\s*\S/.test(text);
+    const t = String(f.get('text') ?? '').trim();
+    if (!t) return;
+    const pgn = isPgn(t);
+    // A PGN's game as a move tree (variations, comments, NAGs); the server gets the game's text
+    // (it reads the main line). A text chessops cannot read goes to the server as it is, which
+    // names the problem.
+    let tree: MoveTree | null = null;
+    let body: { pgn: string } | { fen: string } = pgn ? { pgn: t } : { fen: t };
+    const game = pgn ? games(t)[chosen] : undefined;
+    if (game) {
+      const built = treeFromGame(game);
+      if (typeof built !== 'string') {
+        tree = built.tree;
+        body = { pgn: treePgn(built.tree) };
+        if (built.skipped) toast(`${built.skipped} move(s) of the PGN's variations are not legal and were left out.`, 'error');
+      }
+    }
     app.lines.clear();
     app.liveEvals.clear();
     // Into analysis mode first: loaded in play mode, a game with Janus to move would get Janus's
     // reply before the switch.
     const analyse = !!f.get('analyse');
     if (analyse && app.state?.mode !== 'analysis') await post('mode', { mode: 'analysis' });
-    const st = await call<State>('load', isPgn ? { pgn: text } : { fen: text });
+    const st = await call<State>('load', body);
     if (!st) return;
+    app.tree = tree;  // null: a line of its own (setState builds it)
     setState(st);
     if (analyse) await post('analysis', { on: true, multiPv: wantedMultiPv() });
-    toast(isPgn ? 'PGN loaded' : 'FEN loaded');
+    toast(pgn ? 'PGN loaded' : 'FEN loaded');
   });
 }
 
@@ -1077,7 +1156,11 @@ function wireButtons(): void {
   click('btn-next', () => goTo(app.viewPly + 1));
   click('btn-last', () => goTo(app.state?.ply ?? 0));
   click('btn-copy-fen', () => void copy(viewedFen(), 'FEN'));
-  click('btn-copy-pgn', () => void copy(app.state?.pgn ?? '', 'PGN'));
+  click('btn-copy-pgn', () => {
+    // In analysis, the whole tree (variations, comments, NAGs); the server's PGN holds one line.
+    const tree = app.state?.mode === 'analysis' && app.tree && hasExtras(app.tree) ? app.tree : null;
+    void copy(tree ? treePgn(tree) : app.state?.pgn ?? '', 'PGN');
+  });
   click('btn-review', () => void review());
   click('btn-analyse-toggle', () => {
     const st = app.state;
@@ -1089,8 +1172,12 @@ function wireButtons(): void {
     if (st?.mode === 'analysis') void post('analysis', { on: true, multiPv: wantedMultiPv(), ply: app.viewPly });
   });
   $('moves').addEventListener('click', (e) => {
-    const el = (e.target as HTMLElement).closest<HTMLElement>('[data-ply]');
-    if (el) goTo(Number(el.dataset.ply));
+    const el = (e.target as HTMLElement).closest<HTMLElement>('[data-ply], [data-node]');
+    if (el?.dataset.ply) goTo(Number(el.dataset.ply));
+    else if (el?.dataset.node) {
+      const node = app.tree?.nodes.get(Number(el.dataset.node));
+      if (node) void switchLine(node);
+    }
   });
   $('fen-list').addEventListener('click', (e) => {
     const el = (e.target as HTMLElement).closest<HTMLElement>('[data-ply]');

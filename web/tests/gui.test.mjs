@@ -251,11 +251,14 @@ test('a full game from a loaded FEN: castling, promotion, hints to checkmate, re
   assert.ok(Number(await page.getAttribute('#graph', 'data-points')) >= 13);
   await page.screenshot({ path: path.join(shots, '03-analysis-graph.png') });
 
-  // A move on an earlier position in analysis mode starts a new line from there.
+  // A move on an earlier position in analysis mode starts a variation there: the server analyses
+  // the new line, the move list keeps the old one.
   await clickSquare(page, 'd6');
   await clickSquare(page, 'e5');
   await page.waitForFunction(() => document.body.dataset.ply === '10');
-  assert.equal((await sans(page))[9], 'dxe5');
+  assert.equal((await state(page)).moves[9].san, 'dxe5');
+  assert.match(await page.textContent('#moves .variation'), /dxe5/);
+  assert.match(await page.textContent('#moves'), /Bxd1/);
   assert.equal(await page.evaluate(() => document.body.dataset.over), 'false');
   await page.close();
 });

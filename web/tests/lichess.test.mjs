@@ -1,6 +1,7 @@
 // Browser tests of what a Lichess user expects to find (issue 15, section 3): the opening's name
-// and ECO code, a two-column move list, typed moves in SAN, sounds with a switch, and an
-// evaluation graph with axes and labels.
+// and ECO code, a two-column move list, typed moves in SAN, sounds with a switch, an evaluation
+// graph with axes and labels, PGN variations, comments and NAGs as an editable move tree, and a
+// choice of game in a PGN with several.
 //
 //   JANUS_BIN=../build/janus npm test          (from web/, after `npm run build`; see lib.mjs)
 
@@ -161,5 +162,58 @@ test('the evaluation graph has a pawn axis and move numbers', async () => {
   // The labels sit beside and below the plot, in order.
   const tops = await page.locator('#graph-labels .graph-y-label').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top));
   assert.deepEqual([...tops].sort((a, b) => a - b), tops);
+  await page.close();
+});
+
+test('a PGN with several games: the player picks one', async () => {
+  const page = await openPage();
+  const two =
+    '[Event "First"]\n[White "Anna"]\n[Black "Ben"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n' +
+    '[Event "Second"]\n[White "Cleo"]\n[Black "Dan"]\n[Result "*"]\n\n1. d4 Nf6 2. c4 e6 *\n';
+  await openDialog(page, 'l', 'dlg-load');
+  await page.fill('#dlg-load textarea', two);
+  await page.click('#load-go');
+  await page.locator('#load-pick').waitFor({ state: 'visible' });
+  assert.match(await page.textContent('#load-error'), /This PGN has 2 games: pick one/);
+  const options = await page.locator('#load-game option').allTextContents();
+  assert.deepEqual(options, ['1. Anna – Ben, First, 1-0 (4 moves)', '2. Cleo – Dan, Second, * (2 moves)']);
+  await page.selectOption('#load-game', '1');
+  await page.click('#load-go');
+  await page.locator('#dlg-load').waitFor({ state: 'hidden' });
+  await page.waitForFunction(() => document.body.dataset.ply === '4');
+  const st = await state(page);
+  assert.deepEqual(st.moves.map((m) => m.san), ['d4', 'Nf6', 'c4', 'e6']);
+  assert.match(st.pgn, /\[White "Cleo"\]/);
+  await page.close();
+});
+
+test('PGN variations, comments and NAGs are shown as a move tree; a move from an earlier position starts a variation', async () => {
+  const page = await openPage();
+  await load(page, '{Start} 1. e4 e5 (1... c5 2. Nf3 $1 {Sicilian} d6) 2. Nf3 {main line} Nc6 $2 3. Bb5 *', 5);
+  const text = async () => (await page.textContent('#moves')).replace(/\s+/g, ' ').trim();
+  assert.equal(await text(), 'Start 1. e4 e5 (1… c5 2. Nf3! Sicilian 2… d6) 2. Nf3 main line 2… Nc6? 3. Bb5');
+  assert.equal(await page.locator('#moves .variation').count(), 1);
+  assert.deepEqual(await page.locator('#moves .comment').allTextContents(), ['Start', 'Sicilian', 'main line']);
+  // The server holds the main line.
+  assert.deepEqual((await state(page)).moves.map((m) => m.san), ['e4', 'e5', 'Nf3', 'Nc6', 'Bb5']);
+  // A click on a move of the variation makes it the line the server holds, the tree stays.
+  await page.click('#moves .variation .move:has-text("d6")');
+  await page.waitForFunction(() => document.body.dataset.ply === '4' && document.body.dataset.viewPly === '4');
+  assert.deepEqual((await state(page)).moves.map((m) => m.san), ['e4', 'c5', 'Nf3', 'd6']);
+  assert.equal(await text(), 'Start 1. e4 e5 (1… c5 2. Nf3! Sicilian 2… d6) 2. Nf3 main line 2… Nc6? 3. Bb5');
+  assert.equal(await page.locator('#moves .move.current').textContent(), 'd6');
+  // A move from an earlier position (after 1. e4) starts a new variation; the others stay.
+  await page.click('#moves .move[data-ply="1"]');
+  await page.press('body', 'Escape');
+  await page.fill('#san-input', 'e6');
+  await page.press('#san-input', 'Enter');
+  await page.waitForFunction(() => document.body.dataset.ply === '2');
+  assert.equal(await page.locator('#moves .variation').count(), 2);
+  assert.match(await text(), /\(1… e6\)/);
+  // Copy PGN gives the whole tree.
+  await page.press('#san-input', 'Escape');
+  await page.click('#btn-copy-pgn');
+  const pgn = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(pgn, /1\. e4 e5 \( 1\.\.\. c5 2\. Nf3 \$1 \{ Sicilian \} 2\.\.\. d6 \) \( 1\.\.\. e6 \) 2\. Nf3 \{ main line \} (2\.\.\. )?Nc6 \$2 3\. Bb5/);
   await page.close();
 });
