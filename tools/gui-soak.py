@@ -82,10 +82,14 @@ def main():
         stdout=subprocess.PIPE, text=True)
     failures = []
     try:
-        line = server.stdout.readline()
-        m = re.search(r"Janus GUI: http://[^:]+:(\d+)/", line)
-        if not m:
-            sys.exit(f"gui-soak: janus gui printed no URL: {line!r}")
+        printed = ""
+        m = None
+        while not m:  # "Web page: ..." comes first, then "Janus GUI: <URL>"
+            line = server.stdout.readline()
+            if not line:
+                sys.exit(f"gui-soak: janus gui printed no URL: {printed!r}")
+            printed += line
+            m = re.search(r"Janus GUI: http://[^:]+:(\d+)/", line)
         port = int(m.group(1))
         time.sleep(1)
         before = rss_mib(server.pid)
