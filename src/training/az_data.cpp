@@ -21,6 +21,7 @@
 #include "datagen/record.h"
 #include "encoding/policy_map.h"
 #include "mcts/pvnet.h"
+#include "selfplay/record.h"
 #include "util/error.h"
 #include "util/zstd_stream.h"
 
@@ -92,12 +93,20 @@ std::array<double, 2> fitWdlModel(std::span<const std::pair<int, int>> scoreResu
 // ---- Dataset ------------------------------------------------------------------------------------
 
 void Dataset::add(std::span<const int> features, std::span<const int> legal, int target,
-                  const std::array<float, 3>& wdl) {
+                  const std::array<float, 3>& wdl, std::span<const u16> shares) {
   if (features.empty() || features.size() > std::size_t(mcts::pvnet::kMaxActive))
     throw Error(fmt::format("policy/value sample: {} active inputs (1..{} allowed)", features.size(),
                             mcts::pvnet::kMaxActive));
   if (legal.empty() || legal.size() > 255)
     throw Error(fmt::format("policy/value sample: {} legal moves (1..255 allowed)", legal.size()));
+  if (!shares.empty()) {
+    if (shares.size() != legal.size())
+      throw Error(fmt::format("policy/value sample: {} visit shares for {} legal moves", shares.size(), legal.size()));
+    u64 sum = 0;
+    for (u16 v : shares) sum += v;
+    if (sum == 0) throw Error("policy/value sample: the visit shares sum to 0");
+    if (target < 0) throw Error("policy/value sample: visit shares without a target move");
+  }
   Entry e{};
   e.offset = m_arena.size();
   for (int f : features) {
@@ -112,7 +121,8 @@ void Dataset::add(std::span<const int> features, std::span<const int> legal, int
     found = found || l == target;
   }
   if (!found) throw Error(fmt::format("policy/value sample: target {} is not among the legal moves", target));
-  e.features = u8(features.size());
+  m_arena.insert(m_arena.end(), shares.begin(), shares.end());
+  e.features = u8(features.size() | (shares.empty() ? 0 : kSharesBit));
   e.legal = u8(legal.size());
   e.target = i16(target < 0 ? -1 : target);
   for (int i = 0; i < 3; ++i) e.wdl[i] = wdl[i];
@@ -134,8 +144,10 @@ void Dataset::append(const Dataset& other) {
 SampleView Dataset::operator[](std::size_t i) const {
   const Entry& e = m_entries[i];
   SampleView v;
-  v.features = std::span<const u16>(m_arena.data() + e.offset, e.features);
-  v.legal = std::span<const u16>(m_arena.data() + e.offset + e.features, e.legal);
+  const std::size_t features = e.features & ~kSharesBit;
+  v.features = std::span<const u16>(m_arena.data() + e.offset, features);
+  v.legal = std::span<const u16>(m_arena.data() + e.offset + features, e.legal);
+  if (e.features & kSharesBit) v.shares = std::span<const u16>(m_arena.data() + e.offset + features + e.legal, e.legal);
   v.target = e.target;
   v.wdl = {e.wdl[0], e.wdl[1], e.wdl[2]};
   return v;
@@ -172,7 +184,8 @@ Move moveBetween(const Position& from, const datagen::PackedRecord& to) {
   return Move::none();
 }
 
-void addSample(Dataset& out, const Position& pos, Move played, const std::array<float, 3>& wdl) {
+void addSample(Dataset& out, const Position& pos, Move played, const std::array<float, 3>& wdl,
+               std::span<const std::pair<u16, u16>> visits) {
   std::array<int, mcts::pvnet::kMaxActive> features{};
   const int n = mcts::pvnet::sideToMoveFeatures(pos, features);
   const MoveList moves = legalMoves(pos);
@@ -185,11 +198,33 @@ void addSample(Dataset& out, const Position& pos, Move played, const std::array<
   }
   if (played && target < 0)
     throw Error(fmt::format("policy/value sample: move {} is not legal in {}", played.raw(), pos.fen()));
+  u16 shares[kMaxMoves] = {};
+  if (!visits.empty()) {
+    u16 most = 0;
+    target = -1;
+    for (const auto& [index, share] : visits) {
+      const int* at = std::find(legal, legal + moves.size(), int(index));
+      if (at == legal + moves.size())
+        throw Error(fmt::format("policy/value sample: visited policy index {} is not a legal move in {}", index, pos.fen()));
+      shares[at - legal] = share;
+      if (target < 0 || share > most) {
+        most = share;
+        target = index;
+      }
+    }
+  }
   out.add(std::span<const int>(features.data(), std::size_t(n)), std::span<const int>(legal, std::size_t(moves.size())),
-          target, wdl);
+          target, wdl, visits.empty() ? std::span<const u16>() : std::span<const u16>(shares, std::size_t(moves.size())));
 }
 
 // ---- Loading ------------------------------------------------------------------------------------
+
+bool isSelfplayFile(const std::string& path) {
+  std::unique_ptr<std::istream> in = openInputFile(path);
+  char magic[8] = {};
+  in->read(magic, sizeof magic);
+  return in->gcount() == sizeof magic && std::memcmp(magic, selfplay::kSelfplayMagic, sizeof magic) == 0;
+}
 
 bool isJanusdatFile(const std::string& path) {
   std::unique_ptr<std::istream> in = openInputFile(path);
@@ -226,6 +261,9 @@ class FileLoader {
     if (isJanusdatFile(m_path)) {
       ++m_out.stats.janusdatFiles;
       loadJanusdat();
+    } else if (isSelfplayFile(m_path)) {
+      ++m_out.stats.selfplayFiles;
+      loadSelfplay();
     } else {
       ++m_out.stats.pgnFiles;
       loadPgn();
@@ -250,14 +288,16 @@ class FileLoader {
     ++(m_inValidation ? m_out.stats.validationGames : m_out.stats.trainGames);
   }
 
-  /// Adds a sample of the current game. `resultWhite` datagen::Wdl, `scoreWhite` or kNoScore.
-  void emit(const Position& pos, Move played, int resultWhite, int scoreWhite) {
+  /// Adds a sample of the current game. `resultWhite` datagen::Wdl, `scoreWhite` or kNoScore;
+  /// `visits` the search's visit distribution (self-play) or empty.
+  void emit(const Position& pos, Move played, int resultWhite, int scoreWhite,
+            std::span<const std::pair<u16, u16>> visits = {}) {
     const bool white = pos.sideToMove() == kWhite;
     const int resultStm = white ? resultWhite : 2 - resultWhite;
     const int scoreStm = scoreWhite == datagen::kNoScore ? datagen::kNoScore : (white ? scoreWhite : -scoreWhite);
     Dataset& d = m_inValidation ? m_out.validation : m_out.train;
     const std::size_t before = d.bytes();
-    addSample(d, pos, played, valueTarget(resultStm, scoreStm, m_o.value));
+    addSample(d, pos, played, valueTarget(resultStm, scoreStm, m_o.value), visits);
     const u64 total = m_budget.bytes.fetch_add(d.bytes() - before) + (d.bytes() - before);
     if (total > m_budget.maxBytes)
       throw Error(fmt::format("the training samples need more than the memory budget of {} MiB (--memory-mib) "
@@ -312,6 +352,26 @@ class FileLoader {
     }
   }
 
+  void loadSelfplay() {
+    selfplay::SelfplayReader reader(m_path);
+    selfplay::SelfplayGame game;
+    std::vector<std::pair<u16, u16>> visits;
+    bool first = true;
+    while (!full() && reader.next(game)) {
+      if (!first) ++m_game;
+      first = false;
+      startGame();
+      const std::string where = fmt::format("'{}' {}", m_path, reader.index() - 1);
+      selfplay::replayGame(game, where, [&](const Position& pos, Move move, const selfplay::SelfplayPly& ply) {
+        ++m_out.stats.selfplayPlies;
+        if (!ply.fullSearch() || ply.visits.empty() || full()) return;
+        visits.clear();
+        for (const selfplay::VisitShare& v : ply.visits) visits.emplace_back(v.policyIndex, v.share);
+        emit(pos, move, int(game.result), datagen::kNoScore, visits);
+      });
+    }
+  }
+
   void loadPgn() {
     bool first = true;
     const datagen::PgnExtractStats s =
@@ -348,6 +408,8 @@ void addCounts(LoadStats& to, const LoadStats& from) {
   to.files += from.files;
   to.janusdatFiles += from.janusdatFiles;
   to.pgnFiles += from.pgnFiles;
+  to.selfplayFiles += from.selfplayFiles;
+  to.selfplayPlies += from.selfplayPlies;
   to.records += from.records;
   to.recordsWithMove += from.recordsWithMove;
   to.lastOfGame += from.lastOfGame;
@@ -425,7 +487,7 @@ LoadedData loadData(const LoadOptions& o) {
         for (std::size_t i = 0; i < room; ++i) {
           const SampleView v = (*part)[i];
           std::vector<int> f(v.features.begin(), v.features.end()), l(v.legal.begin(), v.legal.end());
-          cut.add(f, l, v.target, v.wdl);
+          cut.add(f, l, v.target, v.wdl, v.shares);
         }
         to.append(cut);
       } else {
@@ -446,8 +508,11 @@ LoadedData loadData(const LoadOptions& o) {
 }
 
 std::string describeLoad(const LoadStats& s, std::size_t bytes) {
-  std::string out = fmt::format("data: {} file(s) ({} JANUSDAT, {} PGN) read in {:.1f} s\n", s.files, s.janusdatFiles,
-                                s.pgnFiles, s.seconds);
+  std::string out = fmt::format("data: {} file(s) ({} JANUSDAT, {} JANUSSP, {} PGN) read in {:.1f} s\n", s.files,
+                                s.janusdatFiles, s.selfplayFiles, s.pgnFiles, s.seconds);
+  if (s.selfplayFiles > 0)
+    out += fmt::format("JANUSSP: {} plies; the full searches' positions are samples with their visit distribution\n",
+                       s.selfplayPlies);
   if (s.records > 0)
     out += fmt::format(
         "JANUSDAT: {} records; move played found from the next record: {} ({}); value only: {} last of a game, "

@@ -9,6 +9,9 @@
 //               runs over these only);
 //   * target:   the index of the move played (the policy target), or -1 when the source does
 //               not say which move was played (then the sample trains the value head only);
+//   * shares:   for self-play records, the search's visit distribution over the legal moves
+//               (the AlphaZero policy target, one u16 per legal move, summing to about 65535);
+//               target is then its most visited move. Empty for the other sources (one-hot);
 //   * wdl:      the value target, win/draw/loss probabilities for the side to move, summing to 1:
 //                 wdl = lambda * R + (1 - lambda) * S(score)   when the position has a score,
 //                 wdl = R                                       otherwise,
@@ -32,6 +35,10 @@
 //     position from ply `pgnSkipPlies` on with a move played is a sample with that move; the
 //     score is the [%eval] of the move that led to the position (datagen::pgnCommentScore),
 //     none on the first position. The final position has no move and is not taken.
+//   * JANUSSP (selfplay/record.h, `janus selfplay`): the positions of the full searches (the
+//     training targets of playout cap randomisation), policy target the visit distribution,
+//     value target the game result R (self-play records have no search score: AlphaZero's z).
+//     Fast-search positions are not taken (KataGo).
 //
 // Train/validation split: by game, deterministically. Game g (0-based, counted per file) of a
 // file whose name (without directories) is B goes to validation when
@@ -95,6 +102,7 @@ struct SampleView {
   std::span<const u16> legal;     ///< policy indices of the legal moves, >= 1
   int target = -1;                ///< policy index of the move played, or -1 (value only)
   std::array<float, 3> wdl{};     ///< value target for the side to move
+  std::span<const u16> shares;    ///< empty, or one visit share per legal move (soft policy target)
 };
 
 /// An append-only, compact list of samples: one arena of u16 values (features, then legal
@@ -102,8 +110,10 @@ struct SampleView {
 class Dataset {
  public:
   /// Appends a sample. `features` 1..kMaxActive values < kInputs, `legal` 1..255 values <
-  /// kPolicySize, `target` -1 or a member of `legal`. Throws janus::Error otherwise.
-  void add(std::span<const int> features, std::span<const int> legal, int target, const std::array<float, 3>& wdl);
+  /// kPolicySize, `target` -1 or a member of `legal`; `shares` empty or one per legal move with
+  /// a positive sum (then `target` must be a member of `legal`). Throws janus::Error otherwise.
+  void add(std::span<const int> features, std::span<const int> legal, int target, const std::array<float, 3>& wdl,
+           std::span<const u16> shares = {});
   /// Appends every sample of `other`.
   void append(const Dataset& other);
 
@@ -122,10 +132,11 @@ class Dataset {
     u64 offset;        ///< first value in m_arena
     float wdl[3];
     i16 target;
-    u8 features;
+    u8 features;       ///< bit 7: the legal moves are followed by their visit shares
     u8 legal;
   };
   static_assert(sizeof(Entry) == 24);
+  static constexpr u8 kSharesBit = 0x80;  ///< in Entry::features (at most 36 features)
   std::vector<u16> m_arena;
   std::vector<Entry> m_entries;
   std::size_t m_withMove = 0;
@@ -143,8 +154,12 @@ class Dataset {
 [[nodiscard]] Move moveBetween(const Position& from, const datagen::PackedRecord& to);
 
 /// Appends the sample of `pos` (with `played` = Move::none() for a value-only sample) to `out`.
-/// `pos` must have a legal move; `played` must be legal. Throws janus::Error otherwise.
-void addSample(Dataset& out, const Position& pos, Move played, const std::array<float, 3>& wdl);
+/// `pos` must have a legal move; `played` must be legal. With `visits` (policy index and share
+/// of each visited root move, selfplay::VisitShare's fields) the policy target is that
+/// distribution (unvisited legal moves get 0) and `played` is ignored for it: the target index
+/// is the most visited move. Throws janus::Error otherwise (a visit index that is not legal).
+void addSample(Dataset& out, const Position& pos, Move played, const std::array<float, 3>& wdl,
+               std::span<const std::pair<u16, u16>> visits = {});
 
 struct LoadOptions {
   std::vector<std::string> files;            ///< training files: JANUSDAT or PGN, plain or .zst
@@ -160,7 +175,8 @@ struct LoadOptions {
 
 /// Counts of one load (every figure for training and validation files together).
 struct LoadStats {
-  u64 files = 0, janusdatFiles = 0, pgnFiles = 0;
+  u64 files = 0, janusdatFiles = 0, pgnFiles = 0, selfplayFiles = 0;
+  u64 selfplayPlies = 0;  ///< JANUSSP plies read (the full-search ones become samples)
   u64 records = 0;        ///< JANUSDAT records read
   u64 recordsWithMove = 0;  ///< ... whose move played was found from the next record
   u64 lastOfGame = 0;     ///< ... value only: last record of a game (no successor)
@@ -187,6 +203,8 @@ struct LoadedData {
 /// True if the file starts with the JANUSDAT magic (after zstd decompression); false for
 /// anything else (then it is read as PGN). Throws janus::Error if it cannot be opened.
 [[nodiscard]] bool isJanusdatFile(const std::string& path);
+/// True if the file (plain or zstd) starts with the JANUSSP magic (selfplay/record.h).
+[[nodiscard]] bool isSelfplayFile(const std::string& path);
 
 /// Loads every file (header comment). Throws janus::Error naming the file for an unreadable or
 /// malformed file (JANUSDAT errors as datagen::DataReader reports them), for bad options

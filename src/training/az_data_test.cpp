@@ -15,7 +15,9 @@
 #include "datagen/record.h"
 #include "encoding/policy_map.h"
 #include "engine/engine.h"
+#include "core/notation.h"
 #include "mcts/pvnet.h"
+#include "selfplay/record.h"
 #include "training/az_data.h"
 #include "util/error.h"
 
@@ -295,6 +297,85 @@ TEST(AzData, BadInputIsAClearError) {
   d.add(f, legal, 6, {0, 1, 0});
   EXPECT_EQ(d.size(), 1u);
   EXPECT_EQ(d[0].target, 6);
+}
+
+}  // namespace
+}  // namespace janus::training::az
+
+namespace janus::training::az {
+namespace {
+
+TEST(AzData, SelfplayRecordsGiveTheVisitDistributionsOfTheFullSearches) {
+  // 1. e4 (full search: e2e4 40000, d2d4 25535) e5 (fast) 2. Nf3 (full: g1f3 only); White won.
+  selfplay::SelfplayGame g;
+  Position pos;
+  g.start = datagen::packRecord(pos, datagen::kNoScore, datagen::kWhiteWin);
+  g.result = datagen::kWhiteWin;
+  g.end = selfplay::GameEnd::kResignation;
+  const char* moves[] = {"e2e4", "e7e5", "g1f3"};
+  for (int i = 0; i < 3; ++i) {
+    const Move m = parseUci(pos, moves[i], false);
+    selfplay::SelfplayPly ply;
+    ply.move = u16(encoding::policyIndex(pos, m));
+    if (i != 1) {
+      ply.flags = selfplay::kPlyFullSearch;
+      ply.visits.push_back({ply.move, u16(i == 0 ? 40000 : 65535)});
+      if (i == 0) ply.visits.push_back({u16(encoding::policyIndex(pos, parseUci(pos, "d2d4", false))), 25535});
+    }
+    g.plies.push_back(ply);
+    pos.makeMove(m);
+  }
+  const std::string path = tempFile("games.janussp.zst");
+  {
+    selfplay::SelfplayWriter w(path, 1);
+    w.write(g);
+    w.commit();
+  }
+  EXPECT_TRUE(isSelfplayFile(path));
+  EXPECT_FALSE(isJanusdatFile(path));
+  LoadOptions o;
+  o.files = {path};
+  o.valFraction = 0;
+  const LoadedData d = loadData(o);
+  EXPECT_EQ(d.stats.selfplayFiles, 1u);
+  EXPECT_EQ(d.stats.selfplayPlies, 3u);
+  ASSERT_EQ(d.train.size(), 2u);  // the fast search's position is not a sample
+  const SampleView first = d.train[0];
+  ASSERT_EQ(first.shares.size(), first.legal.size());
+  const Position start;
+  const int e4 = encoding::policyIndex(start, parseUci(start, "e2e4", false));
+  const int d4 = encoding::policyIndex(start, parseUci(start, "d2d4", false));
+  EXPECT_EQ(first.target, e4);  // the most visited move
+  int sum = 0;
+  for (std::size_t k = 0; k < first.legal.size(); ++k) {
+    sum += first.shares[k];
+    if (first.legal[k] == e4) EXPECT_EQ(first.shares[k], 40000);
+    else if (first.legal[k] == d4) EXPECT_EQ(first.shares[k], 25535);
+    else EXPECT_EQ(first.shares[k], 0);
+  }
+  EXPECT_EQ(sum, 65535);
+  EXPECT_EQ(first.wdl, (std::array<float, 3>{1, 0, 0}));   // White to move, White won
+  EXPECT_EQ(d.train[1].wdl, (std::array<float, 3>{1, 0, 0}));  // White again (ply 2)
+  EXPECT_NE(describeLoad(d.stats, d.train.bytes()).find("JANUSSP: 3 plies"), std::string::npos);
+
+  // A visit index that is not a legal move is an error naming the file and the game.
+  g.plies[2].visits[0].policyIndex = 0;
+  const std::string bad = tempFile("bad.janussp");
+  {
+    selfplay::SelfplayWriter w(bad, 1);
+    w.write(g);
+    w.commit();
+  }
+  o.files = {bad};
+  try {
+    (void)loadData(o);
+    ADD_FAILURE() << "an illegal visit index was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.janussp"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("ply 2"), std::string::npos) << e.what();
+  }
+  fs::remove(path);
+  fs::remove(bad);
 }
 
 }  // namespace

@@ -45,6 +45,9 @@ Batch makeBatch(const Dataset& data, std::span<const std::uint32_t> indices, Pol
   auto* offsets = b.offsets.data_ptr<std::int64_t>();
   auto* wdl = b.wdl.data_ptr<float>();
   auto* hasMove = b.hasMove.data_ptr<float>();
+  const std::int64_t columns = head == PolicyHead::kDense ? std::int64_t(pv::kPolicySize) : maxLegal;
+  b.policyTarget = torch::zeros({n, columns}, f32);
+  auto* policyTarget = b.policyTarget.data_ptr<float>();
   std::int64_t* target = nullptr;
   float* mask = nullptr;
   std::int64_t *legal = nullptr, *slot = nullptr;
@@ -70,6 +73,14 @@ Batch makeBatch(const Dataset& data, std::span<const std::uint32_t> indices, Pol
     for (int k = 0; k < 3; ++k) wdl[3 * row + k] = s.wdl[std::size_t(k)];
     hasMove[row] = s.target >= 0 ? 1.0f : 0.0f;
     b.withMove += s.target >= 0;
+    // The target distribution: the visit shares, or one-hot on the move played.
+    double shareSum = 0;
+    for (u16 v : s.shares) shareSum += v;
+    for (std::size_t k = 0; k < s.legal.size(); ++k) {
+      const std::int64_t column = head == PolicyHead::kDense ? std::int64_t(s.legal[k]) : std::int64_t(k);
+      const float p = !s.shares.empty() ? float(s.shares[k] / shareSum) : (s.legal[k] == s.target ? 1.0f : 0.0f);
+      policyTarget[row * columns + column] = p;
+    }
     if (head == PolicyHead::kDense) {
       for (u16 l : s.legal) mask[row * pv::kPolicySize + l] = 0.0f;
       // Without a move the row's loss is multiplied by 0: point at a legal entry (finite log-probability).
@@ -128,7 +139,9 @@ LossParts computeLoss(PvModel& model, const Batch& b, PolicyHead head, double po
     logp = torch::log_softmax(logits, 1);
     played = b.slot;
   }
-  const torch::Tensor perSample = -logp.gather(1, played.unsqueeze(1)).squeeze(1) * b.hasMove;
+  // Cross-entropy against the target distribution; masked entries (log-probability -inf) have
+  // target 0 and are clamped so that 0 * -inf does not make a NaN.
+  const torch::Tensor perSample = -(b.policyTarget * logp.clamp_min(-1e30)).sum(1) * b.hasMove;
   LossParts out;
   out.policyCe = perSample.sum() / double(std::max<std::int64_t>(1, b.withMove));
   const torch::Tensor valueLogp = torch::log_softmax(valueLogits, 1);
@@ -169,6 +182,25 @@ pv::PvWeights exportWeights(PvModel& model) {
   w.policyB = toVector(model->policy->bias);
   w.checkSizes();
   return w;
+}
+
+void importWeights(PvModel& model, const pv::PvWeights& w) {
+  w.checkSizes();
+  if (w.hidden != model->hidden || w.valueHidden != model->valueHidden)
+    throw Error(fmt::format("train-az: the network is 772-{}-{}, the model 772-{}-{}", w.hidden, w.valueHidden,
+                            model->hidden, model->valueHidden));
+  torch::NoGradGuard g;
+  auto set = [](torch::Tensor& t, const std::vector<float>& v) {
+    t.copy_(torch::from_blob(const_cast<float*>(v.data()), t.sizes(), torch::kFloat32));
+  };
+  set(model->trunk->weight, w.trunkW);
+  set(model->trunkBias, w.trunkB);
+  set(model->value1->weight, w.valueW1);
+  set(model->value1->bias, w.valueB1);
+  set(model->value2->weight, w.valueW2);
+  set(model->value2->bias, w.valueB2);
+  set(model->policy->weight, w.policyW);
+  set(model->policy->bias, w.policyB);
 }
 
 void modelLogits(PvModel& model, const Position& pos, std::span<const Move> moves, std::array<float, 3>& valueLogits,

@@ -41,6 +41,9 @@ struct Batch {
   torch::Tensor offsets;   ///< int64 [B]: where each sample's inputs start in `features`
   torch::Tensor wdl;       ///< float [B, 3]: value targets
   torch::Tensor hasMove;   ///< float [B]: 1 if the sample has a policy target
+  /// float [B, 1858] (kDense) or [B, L] (kGather): the policy target distribution, one-hot on
+  /// the move played or the visit shares of a self-play search (normalised); 0 without a target
+  torch::Tensor policyTarget;
   // kDense
   torch::Tensor mask;      ///< float [B, 1858]: 0 for legal moves, -inf otherwise
   torch::Tensor target;    ///< int64 [B]: policy index of the move played (without one: the first legal move's)
@@ -87,6 +90,10 @@ struct LossParts {
 
 /// The weights in the engine's layout (pvnet_format.h).
 [[nodiscard]] mcts::pvnet::PvWeights exportWeights(PvModel& model);
+/// The inverse of exportWeights: sets every parameter of `model` from `w` (a network file's
+/// weights, e.g. the reinforcement-learning loop's best network as the start of the next
+/// generation). Throws janus::Error if the sizes differ from the model's.
+void importWeights(PvModel& model, const mcts::pvnet::PvWeights& w);
 
 /// Value logits [3] and the policy logits of `moves` of one position, by the torch model (for
 /// comparing with mcts::pvnet::PvNetwork::logits).

@@ -463,6 +463,11 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
                                                          .betas({0.9, 0.999})
                                                          .eps(1e-8)
                                                          .weight_decay(config.wd));
+  if (!o.resume && !o.init.empty()) {
+    const auto net = mcts::pvnet::PvNetwork::fromFile(o.init);
+    importWeights(model, net->weights());
+    out << fmt::format("initial weights: {}\n", net->describe());
+  }
   RunState state;
   const u64 dataHash = data.train.hash();
   if (o.resume) {
@@ -665,6 +670,9 @@ void addAzOptions(CLI::App& app, AzCli& cli) {
   app.add_option("--out-dir", cli.run.outDir, "Output directory: metrics.csv, loss.svg, checkpoint.pt, pv-<hash>.jpv");
   app.add_flag("--resume", cli.run.resume, "Continue from <out-dir>/checkpoint.pt (options not given: the checkpoint's)");
   app.add_option("--stop-after", cli.run.stopAfter, "End this session after this many epochs (continue with --resume)");
+  app.add_option("--init", cli.run.init,
+                 "Start from this network's weights (.jpv) instead of random ones; its sizes are the run's "
+                 "(--hidden/--value-hidden, if given, must match)");
   app.add_option("--description", cli.run.description, "Description in the network header (23 bytes; default: out-dir name)");
   app.add_option("--export", cli.exportCheckpoint, "Write this checkpoint as a network (with --output) and stop");
   app.add_option("--output", cli.exportOutput, "--export: output file or directory (default: pv-<hash>.jpv here)");
@@ -679,6 +687,19 @@ int runAzCli(AzCli& cli) {
   if (!cli.exportOutput.empty()) throw Error("train-az: --output goes with --export");
   AzRunOptions options = cli.run;
   options.given.clear();
+  if (!options.init.empty() && !options.resume) {
+    // The initial network decides the sizes; explicit ones must agree.
+    const auto net = mcts::pvnet::PvNetwork::fromFile(options.init);
+    const bool hiddenGiven = cli.app && cli.app->get_option("--hidden")->count() > 0;
+    const bool valueGiven = cli.app && cli.app->get_option("--value-hidden")->count() > 0;
+    if ((hiddenGiven && options.config.hidden != net->hidden()) ||
+        (valueGiven && options.config.valueHidden != net->valueHidden()))
+      throw Error(fmt::format("train-az: --init {} is 772-{}-{}, but --hidden {} --value-hidden {} were given",
+                              options.init, net->hidden(), net->valueHidden(), options.config.hidden,
+                              options.config.valueHidden));
+    options.config.hidden = net->hidden();
+    options.config.valueHidden = net->valueHidden();
+  }
   if (cli.app) {
     const std::map<std::string, std::string> keys = configToMap(options.config);
     for (const CLI::Option* opt : cli.app->get_options()) {

@@ -63,6 +63,7 @@ struct AzRunOptions {
   std::string outDir = "az-run";
   bool resume = false;
   std::string description;      ///< the network file's description (default: the output directory's name)
+  std::string init;             ///< start from this network's weights (.jpv; sizes from it) instead of random ones
   int stopAfter = 0;            ///< end this session after this many epochs (0: run to the end)
   bool tty = false;             ///< redraw a progress line during an epoch
 };

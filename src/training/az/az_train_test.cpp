@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "core/movegen.h"
+#include "core/notation.h"
 #include "datagen/record.h"
 #include "encoding/policy_map.h"
 #include "mcts/pvnet.h"
@@ -230,6 +231,66 @@ TEST(TrainAz, BadOptionsAndMetricsText) {
   EXPECT_TRUE(std::isnan(rows[1].valLoss));
   EXPECT_DOUBLE_EQ(rows[1].valAccuracy, 0.25);
   EXPECT_EQ(configFromMap(configToMap(AzConfig{})).hidden, 256);
+}
+
+}  // namespace
+}  // namespace janus::training::az
+
+namespace janus::training::az {
+namespace {
+
+TEST(TrainAz, SoftTargetsGiveTheCrossEntropyOfTheVisitDistribution) {
+  // One sample of the start position whose target is e2e4 3/4, d2d4 1/4 (visit shares).
+  const Position pos;
+  Dataset d;
+  std::array<int, mcts::pvnet::kMaxActive> f{};
+  const int nf = mcts::pvnet::sideToMoveFeatures(pos, f);
+  const MoveList moves = legalMoves(pos);
+  std::vector<int> legal;
+  std::vector<u16> shares;
+  const int e4 = encoding::policyIndex(pos, parseUci(pos, "e2e4", false));
+  const int d4 = encoding::policyIndex(pos, parseUci(pos, "d2d4", false));
+  for (Move m : moves) {
+    legal.push_back(encoding::policyIndex(pos, m));
+    shares.push_back(legal.back() == e4 ? 3000 : legal.back() == d4 ? 1000 : 0);
+  }
+  d.add(std::span<const int>(f.data(), std::size_t(nf)), legal, e4, {0, 1, 0}, shares);
+  torch::manual_seed(9);
+  PvModel model(32, 8);
+  std::vector<Move> list(moves.begin(), moves.end());
+  std::array<float, 3> v{};
+  std::vector<float> logits(list.size());
+  modelLogits(model, pos, list, v, logits);
+  double maxLogit = *std::max_element(logits.begin(), logits.end()), z = 0;
+  for (float x : logits) z += std::exp(x - maxLogit);
+  auto logp = [&](int index) {
+    for (std::size_t i = 0; i < list.size(); ++i)
+      if (legal[i] == index) return logits[i] - maxLogit - std::log(z);
+    return 0.0;
+  };
+  const double expected = -(0.75 * logp(e4) + 0.25 * logp(d4));
+  const std::uint32_t idx[] = {0};
+  for (PolicyHead head : {PolicyHead::kDense, PolicyHead::kGather}) {
+    const LossParts p = computeLoss(model, makeBatch(d, idx, head), head, 1.0, 0.0, true);
+    EXPECT_NEAR(p.policyCe.item<double>(), expected, 1e-4) << policyHeadName(head);
+    EXPECT_TRUE(std::isfinite(p.loss.item<double>()));
+  }
+}
+
+TEST(TrainAz, ImportWeightsIsTheInverseOfExport) {
+  torch::manual_seed(1);
+  PvModel a(32, 8);
+  torch::manual_seed(2);
+  PvModel b(32, 8);
+  const mcts::pvnet::PvWeights wa = exportWeights(a);
+  EXPECT_NE(exportWeights(b).trunkW, wa.trunkW);
+  importWeights(b, wa);
+  const mcts::pvnet::PvWeights wb = exportWeights(b);
+  EXPECT_EQ(wb.trunkW, wa.trunkW);
+  EXPECT_EQ(wb.policyW, wa.policyW);
+  EXPECT_EQ(wb.valueB2, wa.valueB2);
+  PvModel c(48, 8);
+  EXPECT_THROW(importWeights(c, wa), Error);
 }
 
 }  // namespace
