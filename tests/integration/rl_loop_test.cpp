@@ -1,0 +1,109 @@
+// The reinforcement-learning loop end to end (janus rl with the real janus-train-az, issue 14):
+// a tiny run of 2 generations, and a run killed during its self-play that resumes, keeping the
+// finished chunks. Built only when janus-train-az is (libtorch found).
+
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path tempDir(const std::string& name) {
+  const fs::path p = fs::temp_directory_path() / ("janus-rl-it-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(p);
+  return p;
+}
+
+std::vector<std::string> tinyArgs(const fs::path& dir, int generations, int games) {
+  return {JANUS_BINARY, "rl", "--dir", dir.string(), "--generations", std::to_string(generations),
+          "--games-per-gen", std::to_string(games), "--chunk-games", "2", "--threads", "1", "--visits", "24",
+          "--fast-visits", "6", "--max-plies", "60", "--gate-games", "4", "--gate-visits", "24", "--trainer",
+          JANUS_TRAIN_AZ, "--train-args", "--epochs 1 --hidden 32 --value-hidden 8 --batch 64 --threads 1 --val-fraction 0"};
+}
+
+pid_t start(const std::vector<std::string>& args, const fs::path& log) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    FILE* f = std::fopen(log.c_str(), "w");
+    if (f) {
+      ::dup2(::fileno(f), 1);
+      ::dup2(::fileno(f), 2);
+    }
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+int wait(pid_t pid) {
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+TEST(RlLoop, TwoTinyGenerationsWriteStateReportAndNetworks) {
+  const fs::path dir = tempDir("tiny");
+  fs::create_directories(dir);
+  ASSERT_EQ(wait(start(tinyArgs(dir, 2, 4), dir / "out.log")), 0) << slurp(dir / "out.log");
+  const nlohmann::json state = nlohmann::json::parse(slurp(dir / "rl-state.json"));
+  EXPECT_EQ(state["generation"], 3);
+  ASSERT_EQ(state["history"].size(), 3u);
+  for (int g = 1; g <= 2; ++g) {
+    const auto& h = state["history"][std::size_t(g)];
+    EXPECT_EQ(h["number"], g);
+    EXPECT_EQ(h["selfplay_games"], 4);
+    EXPECT_GT(h["selfplay_targets"].get<int>(), 0);
+    EXPECT_TRUE(fs::exists(h["candidate"].get<std::string>())) << h.dump();
+    EXPECT_EQ(h["gate_wins"].get<int>() + h["gate_draws"].get<int>() + h["gate_losses"].get<int>(), 4);
+    // The best network after the gate is the candidate if promoted, else the parent.
+    EXPECT_EQ(h["net"], h["promoted"].get<bool>() ? h["candidate"] : h["parent"]);
+  }
+  EXPECT_NE(slurp(dir / "rl-report.md").find("| 2 |"), std::string::npos);
+  EXPECT_NE(slurp(dir / "rl-elo.svg").find("<svg"), std::string::npos);
+  EXPECT_NE(slurp(dir / "gen-002" / "train.log").find("JANUSSP"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(RlLoop, AKilledRunResumesAtItsStepAndKeepsFinishedChunks) {
+  const fs::path dir = tempDir("kill");
+  fs::create_directories(dir);
+  const fs::path chunk = dir / "gen-001" / "selfplay" / "chunk-000000.janussp.zst";
+  const pid_t pid = start(tinyArgs(dir, 1, 100), dir / "first.log");
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (!fs::exists(chunk) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ::kill(pid, SIGKILL);
+  (void)wait(pid);
+  ASSERT_TRUE(fs::exists(chunk)) << slurp(dir / "first.log");
+  const auto written = fs::last_write_time(chunk);
+  EXPECT_FALSE(fs::exists(dir / "gen-001" / "train"));  // killed during the self-play
+
+  ASSERT_EQ(wait(start(tinyArgs(dir, 1, 100), dir / "second.log")), 0) << slurp(dir / "second.log");
+  EXPECT_NE(slurp(dir / "second.log").find("resuming"), std::string::npos) << slurp(dir / "second.log");
+  EXPECT_EQ(fs::last_write_time(chunk), written);  // kept, not played again
+  const nlohmann::json state = nlohmann::json::parse(slurp(dir / "rl-state.json"));
+  EXPECT_EQ(state["history"].size(), 2u);
+  EXPECT_EQ(state["history"][1]["selfplay_games"], 100);
+  fs::remove_all(dir);
+}
+
+}  // namespace
