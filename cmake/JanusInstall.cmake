@@ -3,7 +3,7 @@
 #   <prefix>/bin/janus                   the engine (UCI without arguments; `janus gui` for the web GUI)
 #   <prefix>/share/janus/web/            the built web page (web/dist), found by `janus gui` relative
 #                                        to the binary (../share/janus/web; src/server/server.h locateWebDir)
-#   <prefix>/share/janus/nets/           the committed networks (nets/*.jnn), when there are any
+#   <prefix>/share/janus/nets/           the committed networks (nets/*.jnn, *.jpv), when there are any
 #   <prefix>/share/man/man6/janus.6      the man page, written from the binary's own help at install
 #                                        time (tools/make-manpage.py)
 #   <prefix>/share/doc/janus/            README.md and docs/gui.md
@@ -33,9 +33,11 @@ install(CODE "
   endif()
 ")
 
-file(GLOB JANUS_NETS CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/nets/*.jnn")
+# Networks: NNUE (*.jnn) and MCTS policy/value (*.jpv), with the files naming the defaults.
+file(GLOB JANUS_NETS CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/nets/*.jnn" "${CMAKE_SOURCE_DIR}/nets/*.jpv")
+file(GLOB JANUS_NET_NAMES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/nets/*.txt")
 if(JANUS_NETS)
-  install(FILES ${JANUS_NETS} "${CMAKE_SOURCE_DIR}/nets/default.txt" DESTINATION "${JANUS_INSTALL_DATA}/nets")
+  install(FILES ${JANUS_NETS} ${JANUS_NET_NAMES} DESTINATION "${JANUS_INSTALL_DATA}/nets")
 endif()
 
 # The man page from `janus --help` and every `janus <subcommand> --help` of the binary just built.

@@ -39,6 +39,10 @@ for f in bin/janus share/janus/web/index.html share/janus/web/assets/app.js shar
   [ -f "$prefix/$f" ] || fail "$f is not installed"
 done
 [ -z "$(find "$prefix" -name '*.map')" ] || fail "source maps were installed"
+for net in nets/*.jnn nets/*.jpv; do
+  [ -e "$net" ] || continue
+  [ -f "$prefix/share/janus/$net" ] || fail "network $net is not installed"
+done
 grep -q '^\.SS gui$' "$prefix/share/man/man6/janus.6" || fail "the man page has no 'gui' subcommand"
 if command -v man > /dev/null; then
   man -l "$prefix/share/man/man6/janus.6" 2> /dev/null | grep -q 'Serve the web GUI' || fail "the man page does not render"
