@@ -2,8 +2,6 @@
 // directory of chunk files (a chunked run, sharded and resumable), or positions from PGN games
 // (src/datagen/pgn_source.h); the format is src/datagen/format.h. See docs/tuning.md.
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -13,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "apps/commands.h"
+#include "apps/progress.h"
 #include "datagen/generator.h"
 #include "datagen/pgn_source.h"
 #include "datagen/record.h"
@@ -81,22 +80,11 @@ int runDatagen(DatagenArgs& a) {
                              c.games / std::max(1, a.run.chunkGames), a.run.chunkGames, a.run.shard, a.run.shards,
                              a.run.resume ? ", resuming" : "")
               << std::flush;
-  // On a terminal the progress line is redrawn every second; into a file (a long run's log) a
-  // line is appended every 30 seconds.
-  const bool tty = ::isatty(2);
-  double lastLine = 0;
-  auto onProgress = [&](const datagen::DatagenProgress& p) {
-    if (a.quiet) return;
-    if (tty) {
-      std::cerr << "\r" << progressLine(p) << "   " << std::flush;
-    } else if (p.seconds - lastLine >= 30) {
-      lastLine = p.seconds;
-      std::cerr << progressLine(p) << std::endl;
-    }
-  };
+  ProgressPrinter printer(a.quiet);
+  auto onProgress = [&](const datagen::DatagenProgress& p) { printer.update(p.seconds, progressLine(p)); };
   // One line per chunk file on stdout (tools/gen-nnue-data.sh keeps them in its progress log).
   auto onChunk = [&](const datagen::ChunkReport& r) {
-    if (!a.quiet && tty) std::cerr << "\r\033[K";
+    printer.clearLine();
     std::cout << fmt::format("{}: {} games, {} positions in {:.0f} s: {:.0f} positions/s, {:.0f} games/h", r.path,
                              a.run.chunkGames, r.positions, r.seconds, r.seconds > 0 ? r.positions / r.seconds : 0.0,
                              r.seconds > 0 ? a.run.chunkGames * 3600.0 / r.seconds : 0.0)
@@ -104,7 +92,7 @@ int runDatagen(DatagenArgs& a) {
   };
   const datagen::DatagenProgress last =
       chunked ? datagen::generateChunks(c, a.run, onProgress, onChunk) : datagen::generateData(c, onProgress);
-  if (!a.quiet && tty) std::cerr << "\n";
+  printer.finish();
   if (chunked && last.chunksTotal == 0) {
     std::cout << fmt::format("nothing to do: all {} chunk(s) of shard {}/{} exist in {}\n", last.chunksSkipped,
                              a.run.shard, a.run.shards, a.run.dir);

@@ -1,14 +1,13 @@
 // janus relabel: re-scores the records of a JANUSDAT file with an external UCI engine
 // (src/datagen/relabel.h). See docs/tuning.md.
 
-#include <unistd.h>
-
 #include <iostream>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "apps/commands.h"
+#include "apps/progress.h"
 #include "datagen/relabel.h"
 #include "match/engine_config.h"
 #include "tune/tuner.h"
@@ -41,18 +40,10 @@ int runRelabel(RelabelArgs& a) {
   if (a.depth > 0) c.depth = a.depth;
   if (a.nodes > 0) c.nodes = a.nodes;
   c.timeout = std::chrono::milliseconds(i64(a.timeoutSeconds * 1000));
-  const bool tty = ::isatty(2);
-  double lastLine = 0;
-  const datagen::RelabelProgress last = datagen::relabelFile(c, [&](const datagen::RelabelProgress& p) {
-    if (a.quiet) return;
-    if (tty) {
-      std::cerr << "\r" << progressLine(p) << "   " << std::flush;
-    } else if (p.seconds - lastLine >= 30) {
-      lastLine = p.seconds;
-      std::cerr << progressLine(p) << std::endl;
-    }
-  });
-  if (!a.quiet && tty) std::cerr << "\n";
+  ProgressPrinter printer(a.quiet);
+  const datagen::RelabelProgress last =
+      datagen::relabelFile(c, [&](const datagen::RelabelProgress& p) { printer.update(p.seconds, progressLine(p)); });
+  printer.finish();
   std::cout << progressLine(last) << "\n";
   std::cout << fmt::format("wrote {} relabelled records to {}\n", last.done, c.output);
   return 0;

@@ -2,8 +2,6 @@
 // into a chunked, sharded, resumable run directory of JANUSSP files (src/selfplay/record.h).
 // See docs/rl.md.
 
-#include <unistd.h>
-
 #include <iostream>
 #include <memory>
 #include <tuple>
@@ -11,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "apps/commands.h"
+#include "apps/progress.h"
 #include "selfplay/selfplay.h"
 #include "tb/gaviota.h"
 #include "tune/tuner.h"
@@ -59,26 +58,17 @@ int runSelfplay(SelfplayArgs& a) {
                            c.games / std::max(1, a.run.chunkGames), a.run.chunkGames, a.run.shard, a.run.shards,
                            a.run.resume ? ", resuming" : "")
             << std::flush;
-  const bool tty = ::isatty(2);
-  double lastLine = 0;
-  auto onProgress = [&](const selfplay::SelfplayProgress& p) {
-    if (a.quiet) return;
-    if (tty) {
-      std::cerr << "\r" << progressLine(p) << "   " << std::flush;
-    } else if (p.seconds - lastLine >= 30) {
-      lastLine = p.seconds;
-      std::cerr << progressLine(p) << std::endl;
-    }
-  };
+  ProgressPrinter printer(a.quiet);
+  auto onProgress = [&](const selfplay::SelfplayProgress& p) { printer.update(p.seconds, progressLine(p)); };
   auto onChunk = [&](const selfplay::SelfplayChunk& r) {
-    if (!a.quiet && tty) std::cerr << "\r\033[K";
+    printer.clearLine();
     std::cout << fmt::format("{}: {} games, {} positions ({} targets) in {:.0f} s: {:.1f} positions/s, {:.0f} games/h",
                              r.path, r.games, r.plies, r.fullSearches, r.seconds, r.seconds > 0 ? double(r.plies) / r.seconds : 0.0,
                              r.seconds > 0 ? double(r.games) * 3600.0 / r.seconds : 0.0)
               << std::endl;
   };
   const selfplay::SelfplayProgress p = selfplay::generateSelfplay(c, a.run, onProgress, onChunk);
-  if (!a.quiet && tty) std::cerr << "\n";
+  printer.finish();
   if (p.chunksTotal == 0) {
     std::cout << fmt::format("nothing to do: all {} chunk(s) of shard {}/{} exist in {}\n", p.chunksSkipped, a.run.shard,
                              a.run.shards, a.run.dir);
