@@ -298,10 +298,14 @@ RlState runLoop(const RlConfig& c, std::ostream& out) {
     s.history.push_back(zero);
     s.current.number = 1;
     out << fmt::format("rl: new run in {}, generation 0 = {}\n", c.dir, shortNet(s.best)) << std::flush;
-    if (!c.anchor.empty()) anchorMatch(s.history.front(), s.best);  // the baseline
     saveState(c.dir, s);
-    writeReport(c, s);
   }
+  // The baseline: generation 0 against the anchor, once (also when a run gets an anchor later).
+  if (!c.anchor.empty() && !s.history.front().anchorElo) {
+    anchorMatch(s.history.front(), s.history.front().net);
+    saveState(c.dir, s);
+  }
+  writeReport(c, s);
 
 
   while (s.generation <= c.generations) {
