@@ -197,6 +197,13 @@ void writeReport(const RlConfig& c, const RlState& s) {
 
 }  // namespace
 
+std::vector<std::string> trainingWindow(const std::string& dir, int generation, int window) {
+  std::vector<std::string> files;
+  for (int g = std::max(1, generation - window + 1); g <= generation; ++g)
+    for (const std::string& f : selfplayFiles(dir, g)) files.push_back(f);
+  return files;
+}
+
 std::optional<RlState> loadState(const std::string& dir) {
   const std::string path = (fs::path(dir) / kStateFile).string();
   std::ifstream in(path);
@@ -351,8 +358,7 @@ RlState runLoop(const RlConfig& c, std::ostream& out) {
 
     if (s.step == "train") {
       std::vector<std::string> argv = {c.trainer, "--data"};
-      for (int w = std::max(1, gen - c.window + 1); w <= gen; ++w)
-        for (const std::string& f : selfplayFiles(c.dir, w)) argv.push_back(f);
+      for (const std::string& f : trainingWindow(c.dir, gen, c.window)) argv.push_back(f);
       const fs::path trainDir = genDir / "train";
       argv.insert(argv.end(), {"--out-dir", trainDir.string(), "--description", fmt::format("rl gen {}", gen)});
       if (fs::exists(trainDir / "checkpoint.pt")) argv.push_back("--resume");

@@ -97,6 +97,11 @@ void saveState(const std::string& dir, const RlState& state);
 /// The Markdown table of rl-report.md.
 [[nodiscard]] std::string reportMarkdown(const std::vector<Generation>& history);
 
+/// The self-play files the trainer sees in generation `generation`: the chunk files
+/// (RUN/gen-NNN/selfplay/chunk-*.zst) of generations max(1, generation - window + 1) ..
+/// generation, oldest generation first, each generation's chunks in order.
+[[nodiscard]] std::vector<std::string> trainingWindow(const std::string& dir, int generation, int window);
+
 /// Runs (or resumes) the loop until config.generations generations are done. Prints one line per
 /// step to `out`. Throws janus::Error for a bad configuration, a trainer that fails (its exit
 /// status), a network that does not load, or a match that cannot run.

@@ -94,6 +94,28 @@ TEST(RlReport, CumulativeEloAddsOnlyPromotions) {
   EXPECT_NE(table.find("| +70.0 |"), std::string::npos) << table;
 }
 
+TEST(RlWindow, TheTrainerSeesTheLastWindowGenerationsChunks) {
+  TempDir dir;
+  for (int g = 1; g <= 5; ++g) {
+    const fs::path sp = dir.path / fmt::format("gen-{:03d}", g) / "selfplay";
+    fs::create_directories(sp);
+    for (int k = 1; k >= 0; --k) std::ofstream(sp / fmt::format("chunk-{:06d}.janussp.zst", k)) << "x";
+    std::ofstream(sp / "selfplay-run.txt") << "not a chunk";
+  }
+  auto names = [&](int generation, int window) {
+    std::vector<std::string> out;
+    for (const std::string& f : trainingWindow(dir.path.string(), generation, window))
+      out.push_back(fs::path(f).parent_path().parent_path().filename().string() + "/" + fs::path(f).filename().string());
+    return out;
+  };
+  EXPECT_EQ(names(5, 2), (std::vector<std::string>{"gen-004/chunk-000000.janussp.zst", "gen-004/chunk-000001.janussp.zst",
+                                                   "gen-005/chunk-000000.janussp.zst", "gen-005/chunk-000001.janussp.zst"}));
+  EXPECT_EQ(names(2, 4).size(), 4u);  // generations 1 and 2 only
+  EXPECT_EQ(names(2, 4).front(), "gen-001/chunk-000000.janussp.zst");
+  EXPECT_EQ(names(3, 1), (std::vector<std::string>{"gen-003/chunk-000000.janussp.zst", "gen-003/chunk-000001.janussp.zst"}));
+  EXPECT_TRUE(names(7, 1).empty());  // not played yet
+}
+
 TEST(RlConfig, BadSettingsAreErrors) {
   TempDir dir;
   RlConfig c;
