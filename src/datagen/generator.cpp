@@ -276,12 +276,7 @@ DatagenProgress generateData(const DatagenConfig& config, const std::function<vo
 
 // ---- Chunked runs -----------------------------------------------------------------------------------
 
-std::string chunkFileName(u64 chunk) { return fmt::format("chunk-{:06d}.janusdat.zst", chunk); }
-
-namespace {
-
-/// FNV-1a (64-bit) of the start positions' FENs: identifies the book's content in the manifest.
-u64 bookHash(const std::vector<Position>& starts) {
+u64 startPositionsHash(const std::vector<Position>& starts) {
   u64 h = 0xcbf29ce484222325ULL;
   for (const Position& p : starts) {
     for (char c : p.fen() + "\n") {
@@ -291,6 +286,10 @@ u64 bookHash(const std::vector<Position>& starts) {
   }
   return h;
 }
+
+std::string chunkFileName(u64 chunk) { return fmt::format("chunk-{:06d}.janusdat.zst", chunk); }
+
+namespace {
 
 /// The settings that decide the content of a run's games, as "key value" lines.
 std::vector<std::pair<std::string, std::string>> runSettings(const DatagenConfig& c, const ChunkedRun& run,
@@ -302,7 +301,7 @@ std::vector<std::pair<std::string, std::string>> runSettings(const DatagenConfig
           {"nodes", std::to_string(c.nodes)},
           {"hash", std::to_string(c.hashMiB)},
           {"openings-count", std::to_string(starts.size())},
-          {"openings-hash", fmt::format("{:016x}", bookHash(starts))},
+          {"openings-hash", fmt::format("{:016x}", startPositionsHash(starts))},
           {"random-plies", std::to_string(c.randomisation.plies)},
           {"random-score-limit", std::to_string(c.randomisation.scoreLimit)},
           {"adjudicate-win", std::to_string(a.winScore)},

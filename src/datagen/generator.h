@@ -142,6 +142,10 @@ DatagenProgress generateData(const DatagenConfig& config,
 // ---- Chunked runs ---------------------------------------------------------------------------------
 
 
+/// FNV-1a 64 of the start positions' FENs, one per line: identifies an opening book's content in
+/// a chunked run's settings (datagen and selfplay).
+[[nodiscard]] u64 startPositionsHash(const std::vector<Position>& starts);
+
 /// Name of the settings file in a run directory.
 inline constexpr const char* kRunManifestName = "datagen-run.txt";
 

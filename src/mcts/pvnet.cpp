@@ -11,19 +11,13 @@
 
 #include "core/bitboard.h"
 #include "encoding/policy_map.h"
+#include "nnue/format.h"
 #include "util/error.h"
 #include "util/zstd_stream.h"
 
 namespace janus::mcts::pvnet {
 
 namespace {
-
-/// FNV-1a 64 (http://www.isthe.com/chongo/tech/comp/fnv/), the content hash of a payload.
-std::uint64_t fnv1a64(const unsigned char* p, std::size_t n) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ULL;
-  return h;
-}
 
 /// The payload's vectors in file order, with their names for error messages.
 template <typename W, typename F>
@@ -114,7 +108,7 @@ std::vector<unsigned char> pvFileBytes(const PvWeights& w, std::string_view desc
   h.policySize = kPolicySize;
   h.archId = architectureId(w.hidden, w.valueHidden);
   h.payloadBytes = payloadBytes(w.hidden, w.valueHidden);
-  h.contentHash = fnv1a64(bytes.data() + sizeof(PvHeader), bytes.size() - sizeof(PvHeader));
+  h.contentHash = nnue::fnv1a64(std::span<const unsigned char>(bytes).subspan(sizeof(PvHeader)));
   std::memcpy(h.description, description.data(), std::min(description.size(), sizeof h.description - 1));
   std::memcpy(bytes.data(), &h, sizeof h);
   return bytes;
@@ -162,7 +156,7 @@ std::shared_ptr<const PvNetwork> PvNetwork::fromBytes(std::span<const unsigned c
   if (bytes.size() - sizeof h != expected)
     throw fail(fmt::format("{} payload bytes, expected {} ({})", bytes.size() - sizeof h, expected,
                            bytes.size() - sizeof h < expected ? "truncated" : "trailing bytes"));
-  if (fnv1a64(bytes.data() + sizeof h, expected) != h.contentHash) throw fail("content hash does not match the payload (corrupted)");
+  if (nnue::fnv1a64(bytes.subspan(sizeof h, expected)) != h.contentHash) throw fail("content hash does not match the payload (corrupted)");
 
   PvWeights w = PvWeights::zeros(h.hidden, h.valueHidden);
   const unsigned char* p = bytes.data() + sizeof h;

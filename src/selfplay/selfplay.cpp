@@ -172,13 +172,6 @@ std::vector<Position> loadStarts(const SelfplayConfig& c) {
   return starts;
 }
 
-u64 startsHash(const std::vector<Position>& starts) {
-  u64 h = 0xcbf29ce484222325ULL;
-  for (const Position& p : starts)
-    for (char ch : p.fen() + "\n") h = (h ^ u8(ch)) * 0x100000001b3ULL;
-  return h;
-}
-
 void countGame(const SelfplayGame& g, SelfplayProgress& p) {
   ++p.gamesDone;
   p.plies += g.plies.size();
@@ -234,7 +227,7 @@ SelfplayProgress generateSelfplay(const SelfplayConfig& config, const datagen::C
       {"max-plies", std::to_string(config.maxPlies)},
       {"batch", std::to_string(config.batch)},
       {"openings-count", std::to_string(starts.size())},
-      {"openings-hash", fmt::format("{:016x}", startsHash(starts))},
+      {"openings-hash", fmt::format("{:016x}", datagen::startPositionsHash(starts))},
       {"tablebases", config.tablebases ? "yes" : "no"}};
   std::string text =
       "# janus selfplay chunked run (docs/rl.md): chunk-K.janussp.zst holds games K*chunk-games to\n"
