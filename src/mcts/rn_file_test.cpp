@@ -1,0 +1,212 @@
+// Tests of the JANUSRN residual network file (rn_format.h, rn_file.h): layout, round trip,
+// every rejection with its message, and the input planes a network with fewer history steps
+// sees. No libtorch: these run in every build.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "core/notation.h"
+#include "mcts/rn_file.h"
+#include "nnue/format.h"
+#include "util/error.h"
+
+namespace janus::mcts::rn {
+namespace {
+
+namespace fs = std::filesystem;
+
+RnArch tinyArch(int seChannels = 0) {
+  RnArch a;
+  a.blocks = 2;
+  a.filters = 8;
+  a.seChannels = seChannels;
+  a.policyChannels = 4;
+  a.valueChannels = 2;
+  a.valueHidden = 16;
+  return a;
+}
+
+RnWeights randomWeights(const RnArch& a, unsigned seed) {
+  RnWeights w = RnWeights::zeros(a);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> u(-0.1f, 0.1f);
+  for (float& x : w.data) x = u(rng);
+  return w;
+}
+
+/// Expects fromBytes to throw an Error whose message contains `part`.
+void expectRejected(const std::vector<unsigned char>& bytes, const std::string& part) {
+  try {
+    (void)RnFile::fromBytes(bytes, "test.jrn");
+    FAIL() << "accepted a file that should fail with '" << part << "'";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("residual network 'test.jrn'"), std::string::npos) << what;
+    EXPECT_NE(what.find(part), std::string::npos) << what;
+  }
+}
+
+/// `bytes` with header field at `offset` overwritten by `value`.
+template <typename T>
+std::vector<unsigned char> patched(std::vector<unsigned char> bytes, std::size_t offset, T value) {
+  std::memcpy(bytes.data() + offset, &value, sizeof value);
+  return bytes;
+}
+
+/// Recomputes the content hash after a payload change (so that only the change is wrong).
+void rehash(std::vector<unsigned char>& bytes) {
+  const std::uint64_t h = nnue::fnv1a64(std::span<const unsigned char>(bytes).subspan(sizeof(RnHeader)));
+  std::memcpy(bytes.data() + offsetof(RnHeader, contentHash), &h, sizeof h);
+}
+
+TEST(RnFormat, LayoutCoversThePayloadInOrder) {
+  for (const RnArch& a : {tinyArch(0), tinyArch(4)}) {
+    const std::vector<RnTensor> layout = tensorLayout(a);
+    std::uint64_t at = 0;
+    for (const RnTensor& t : layout) {
+      EXPECT_EQ(t.offset, at) << t.name;
+      at += t.size();
+    }
+    EXPECT_EQ(at, payloadFloats(a));
+    EXPECT_EQ(layout.front().name, "inputW");
+    EXPECT_EQ(layout.back().name, "value2B");
+    // 2 tensors in, 4 (+4 with SE) per block, 10 in the heads.
+    EXPECT_EQ(layout.size(), 2u + 2u * (a.seChannels > 0 ? 8u : 4u) + 10u);
+  }
+  // 10x128 without SE, written out.
+  RnArch big;
+  big.blocks = 10;
+  big.filters = 128;
+  EXPECT_EQ(payloadFloats(big), 128ull * 119 * 9 + 128 + 10 * 2 * (128ull * 128 * 9 + 128) + 32 * 128 + 32 +
+                                    1858ull * 2048 + 1858 + 32 * 128 + 32 + 128ull * 2048 + 128 + 3 * 128 + 3);
+  EXPECT_NE(architectureId(tinyArch(0)), architectureId(tinyArch(4)));
+}
+
+TEST(RnFormat, InvalidArchitecturesAreRejectedWithTheRule) {
+  RnArch a = tinyArch();
+  a.filters = 12;
+  const char* why = "";
+  EXPECT_FALSE(validArch(a, &why));
+  EXPECT_NE(std::string(why).find("multiple of 8"), std::string::npos);
+  a = tinyArch();
+  a.inputPlanes = 120;
+  EXPECT_FALSE(validArch(a, &why));
+  a.encoderFlags = 1;  // pins: 2 planes
+  EXPECT_FALSE(validArch(a));
+  a.inputPlanes = 121;
+  EXPECT_TRUE(validArch(a));
+  EXPECT_THROW((void)RnWeights::zeros(RnArch{119, 0, 8}), Error);
+}
+
+TEST(RnFile, RoundTripKeepsEveryWeightAndTheDescription) {
+  const RnWeights w = randomWeights(tinyArch(4), 1);
+  const std::vector<unsigned char> bytes = rnFileBytes(w, "tiny test network");
+  EXPECT_EQ(bytes.size(), 64 + payloadBytes(w.arch));
+  const RnFile f = RnFile::fromBytes(bytes, "mem");
+  EXPECT_EQ(f.weights.arch, w.arch);
+  EXPECT_EQ(f.weights.data, w.data);
+  EXPECT_EQ(f.description, "tiny test netwo");  // cut to 15 characters (16 with the NUL)
+  EXPECT_EQ(f.contentHash, nnue::fnv1a64(std::span<const unsigned char>(bytes).subspan(64)));
+  EXPECT_EQ(f.name(), fmt::format("rn-{:016x}", f.contentHash));
+  EXPECT_NE(f.describe().find("2x8, SE 4"), std::string::npos) << f.describe();
+
+  const fs::path dir = fs::temp_directory_path() / fmt::format("janus-rn-test-{}", ::getpid());
+  fs::create_directories(dir);
+  const std::string path = writeRnFile(w, dir.string() + "/", "tiny");
+  EXPECT_EQ(fs::path(path).filename().string(), rnFileName(f.contentHash));
+  EXPECT_TRUE(isRnFile(path));
+  const RnFile g = RnFile::fromFile(path);
+  EXPECT_EQ(g.weights.data, w.data);
+  EXPECT_EQ(g.contentHash, f.contentHash);  // the description is not part of the hash
+  std::ofstream(dir / "other.bin") << "JANUSPV";
+  EXPECT_FALSE(isRnFile((dir / "other.bin").string()));
+  EXPECT_FALSE(isRnFile((dir / "missing.jrn").string()));
+  EXPECT_THROW((void)RnFile::fromFile((dir / "missing.jrn").string()), Error);
+  fs::remove_all(dir);
+}
+
+TEST(RnFile, RejectsBadFilesWithAClearMessage) {
+  const RnWeights w = randomWeights(tinyArch(), 2);
+  const std::vector<unsigned char> good = rnFileBytes(w, "");
+  ASSERT_NO_THROW((void)RnFile::fromBytes(good, "test.jrn"));
+
+  expectRejected(std::vector<unsigned char>(good.begin(), good.begin() + 40), "shorter than the 64-byte header");
+  expectRejected(patched(good, 0, 'X'), "wrong magic");
+  expectRejected(patched(good, offsetof(RnHeader, version), std::uint16_t(2)), "version 2");
+  expectRejected(patched(good, offsetof(RnHeader, reserved0), std::uint16_t(5)), "reserved");
+  expectRejected(patched(good, offsetof(RnHeader, filters), std::uint16_t(12)), "multiple of 8");
+  expectRejected(patched(good, offsetof(RnHeader, blocks), std::uint16_t(0)), "blocks outside");
+  expectRejected(patched(good, offsetof(RnHeader, seChannels), std::uint16_t(9)), "squeeze-excitation");
+  expectRejected(patched(good, offsetof(RnHeader, inputPlanes), std::uint16_t(120)), "input planes");
+  expectRejected(patched(good, offsetof(RnHeader, historySteps), std::uint8_t(9)), "history steps");
+  // A consistent-looking architecture whose id was not updated.
+  expectRejected(patched(good, offsetof(RnHeader, blocks), std::uint16_t(3)), "architecture id");
+  expectRejected(patched(good, offsetof(RnHeader, archId), std::uint32_t(0x12345678)), "architecture id");
+  expectRejected(patched(good, offsetof(RnHeader, payloadBytes), std::uint64_t(1000)), "header gives 1000 payload bytes");
+  expectRejected(std::vector<unsigned char>(good.begin(), good.end() - 4), "truncated");
+  std::vector<unsigned char> longer = good;
+  longer.push_back(0);
+  expectRejected(longer, "trailing bytes");
+  std::vector<unsigned char> flipped = good;
+  flipped[64 + 100] ^= 0x01;
+  expectRejected(flipped, "corrupted");
+  // A NaN in the value head's last bias, with a matching hash: named by its tensor.
+  std::vector<unsigned char> nan = good;
+  const float q = std::numeric_limits<float>::quiet_NaN();
+  std::memcpy(nan.data() + nan.size() - 4, &q, 4);
+  rehash(nan);
+  expectRejected(nan, "value2B holds a NaN");
+  std::vector<unsigned char> inf = good;
+  const float i = std::numeric_limits<float>::infinity();
+  std::memcpy(inf.data() + 64, &i, 4);
+  rehash(inf);
+  expectRejected(inf, "inputW holds a NaN or an infinity");
+
+  RnWeights bad = w;
+  bad.data[7] = q;
+  EXPECT_THROW((void)rnFileBytes(bad, ""), Error);
+  bad.data.pop_back();
+  EXPECT_THROW((void)rnFileBytes(bad, ""), Error);
+}
+
+TEST(RnFile, EncodeInputHidesThePlanesTheNetworkDoesNotSee) {
+  Position pos = Position::fromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  for (const char* uci : {"g1f3", "g8f6", "f3g1", "f6g8", "e2e4"}) pos.makeMove(parseUci(pos, uci, false));
+  const std::vector<float> full = encoding::encodePlanes(pos);
+  RnArch a = tinyArch();
+  std::vector<float> planes(std::size_t(a.inputPlanes) * 64);
+  encodeInput(pos, a, planes);
+  EXPECT_EQ(planes, full);  // 8 history steps: the plain encoding
+
+  a.historySteps = 2;
+  encodeInput(pos, a, planes);
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    const bool hidden = i >= 28 * 64 && i < 112 * 64;
+    EXPECT_EQ(planes[i], hidden ? 0.0f : full[i]) << "plane " << i / 64;
+  }
+  // The position after g8f6-f3g1-f6g8 one ply ago repeats the start: its repetition plane is set
+  // in the full encoding and stays with 2 steps.
+  bool rep = false;
+  for (std::size_t i = (14 + 12) * 64; i < (14 + 13) * 64; ++i) rep |= planes[i] != 0.0f;
+  EXPECT_TRUE(rep);
+
+  a.historySteps = 1;
+  encodeInput(pos, a, planes);
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    const bool hidden = i >= 12 * 64 && i < 112 * 64;
+    EXPECT_EQ(planes[i], hidden ? 0.0f : full[i]) << "plane " << i / 64;
+  }
+}
+
+}  // namespace
+}  // namespace janus::mcts::rn
