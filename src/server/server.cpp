@@ -202,20 +202,31 @@ GuiServer::GuiServer(ServerConfig config)
                    {"elo", elo.is_null() ? Json(nullptr) : Json(kDefaultElo)},
                    {"level", kDefaultLevel},
                    {"moveTimeMs", 500},
-                   {"multiPv", kDefaultMultiPv}};
+                   {"multiPv", kDefaultMultiPv},
+                   {"mctsPlayouts", kDefaultMctsPlayouts},
+                   {"analysisFace", analysisFaceName(AnalysisFace::kAlphaBeta)}};
   // Engine faces: alpha-beta with the built-in NNUE network (first, the default, when the binary
-  // embeds one) or with the hand-crafted evaluation; MCTS becomes available when the engine
-  // declares it (a search choice).
+  // embeds one) or with the hand-crafted evaluation, and MCTS with the engine's default backend
+  // (the built-in policy/value network when there is one). The probe loads the backend once, so
+  // a broken network shows at start-up.
   const auto net = nnue::defaultNetwork();
+  probe.setOption("MCTS Cache", "0");
+  probe.setOption("Search", "mcts");
+  const std::string mctsBackend = probe.evaluationName();
+  const bool mctsNet = opts.value("MCTS Backend") != "uniform";
   Json faces = Json::array({
       {{"id", "alphabeta-nnue"}, {"name", "Alpha-beta, NNUE"}, {"available", net != nullptr}},
       {{"id", "alphabeta-hce"}, {"name", "Alpha-beta, hand-crafted eval"}, {"available", true}},
-      {{"id", "mcts"}, {"name", "MCTS, policy/value net"}, {"available", false}},
+      {{"id", "mcts"}, {"name", mctsNet ? "MCTS, policy/value net" : "MCTS, uniform priors (no network built in)"}, {"available", true}},
   });
   m_infoJson = dumpJson(Json{{"name", "Janus"},
                     {"version", JANUS_VERSION},
                     {"faces", faces},
                     {"nnue", net ? Json(net->describe()) : Json(nullptr)},
+                    {"mcts", {{"backend", mctsBackend},
+                              {"playouts", {{"min", kMinMctsPlayouts}, {"max", kMaxMctsPlayouts}, {"default", kDefaultMctsPlayouts}}},
+                              {"tableRows", kMctsTableRows},
+                              {"treeMiB", m_config.session.mctsTreeMiB}}},
                     {"levels", levels},
                     {"elo", elo},
                     {"defaults", defaults},

@@ -14,6 +14,12 @@
 //   GET    /api/sessions/{id}/pgn               application/x-chess-pgn
 //   GET    /api/reports/{name}                  a bug report (text/plain)
 //   GET    /*                                   static files from the web folder only
+// Engine faces: a game is played against "alphabeta-nnue", "alphabeta-hce" or "mcts" (POST .../new
+// "face"; MCTS plays by "playouts" per move or "moveTimeMs", alpha-beta by "elo", "level" or
+// "moveTimeMs"; a strength field of the other face is a 400 naming the field); analysis runs
+// "alphabeta", "mcts" or "both" (POST .../analysis "face"; "both" runs a second engine, alpha-beta,
+// next to the session's MCTS one, only while it is needed). Info events name their "face"; MCTS's
+// first line carries "moves": the root moves' visits, shares, priors and Q (docs/gui.md "Info").
 // Errors: 400 {"error": "..."} for malformed JSON, bad fields, illegal moves, bad FEN/PGN; 404 for
 // unknown sessions, reports and files; 403 for POST/DELETE without the "X-Janus: 1" header (so
 // that other web sites cannot drive the server: a custom header needs a CORS preflight, which is

@@ -132,7 +132,12 @@ TEST_F(ServerTest, InfoListsFacesLevelsAndOptions) {
   EXPECT_EQ(j["faces"][0]["available"].get<bool>(), haveNet);
   EXPECT_EQ(j["nnue"].is_null(), !haveNet);
   EXPECT_TRUE(j["faces"][1]["available"].get<bool>());
-  EXPECT_FALSE(j["faces"][2]["available"].get<bool>());
+  EXPECT_EQ(j["faces"][2]["id"], "mcts");
+  EXPECT_TRUE(j["faces"][2]["available"].get<bool>());
+  EXPECT_NE(j["mcts"]["backend"].get<std::string>().find("MCTS backend"), std::string::npos) << j["mcts"].dump();
+  EXPECT_EQ(j["mcts"]["playouts"]["default"], kDefaultMctsPlayouts);
+  EXPECT_EQ(j["defaults"]["mctsPlayouts"], kDefaultMctsPlayouts);
+  EXPECT_EQ(j["defaults"]["analysisFace"], "alphabeta");
   EXPECT_EQ(j["levels"].size(), size_t(kLevelCount));
   EXPECT_EQ(j["review"]["blunder"], kBlunderCp);
   EXPECT_FALSE(j["options"].empty());
@@ -249,7 +254,14 @@ TEST_F(ServerTest, MalformedRequestsGet400WithAMessage) {
   expect400("/new", "{\"level\": 99}", "field 'level'");
   expect400("/new", "{\"color\": \"green\"}", "field 'color'");
   expect400("/new", "{\"fen\": \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1\"}", "bad FEN");
-  expect400("/new", "{\"face\": \"mcts\"}", "not available yet");
+  expect400("/new", "{\"face\": \"minimax\"}", "field 'face': 'minimax' is not an engine face");
+  expect400("/new", "{\"face\": 7}", "field 'face'");
+  expect400("/new", "{\"face\": \"mcts\", \"elo\": 1500}", "field 'elo': applies to the alpha-beta faces only");
+  expect400("/new", "{\"face\": \"mcts\", \"level\": 3}", "field 'level': applies to the alpha-beta faces only");
+  expect400("/new", "{\"face\": \"mcts\", \"playouts\": 0}", "field 'playouts'");
+  expect400("/new", "{\"face\": \"mcts\", \"playouts\": 100, \"moveTimeMs\": 500}", "not both");
+  expect400("/new", "{\"playouts\": 100}", "field 'playouts': applies to the MCTS face only");
+  expect400("/analysis", "{\"on\": true, \"face\": \"alpha\"}", "field 'face': 'alpha' is not an analysis face");
   expect400("/new", "{\"elo\": 99}", "field 'elo'");
   expect400("/new", "{\"clock\": 5}", "field 'clock'");
   expect400("/load", "{\"fen\": \"8/8/8/8/8/8/8/8 w - - 0 1\"}", "bad FEN");
@@ -466,6 +478,135 @@ TEST_F(ServerTest, AnalysisStreamsInfoAndStopsWhenTheStreamCloses) {
   // The stream is gone: the search stops (the analysis stays switched on for when the page returns).
   Json after = waitState(id, [](const Json& s) { return !s["searching"].get<bool>(); });
   EXPECT_FALSE(after["analysis"]["running"].get<bool>());
+}
+
+/// Reads a session's event stream on its own thread and keeps the "info" events, parsed.
+class InfoStream {
+ public:
+  InfoStream(int port, const std::string& base) : m_client("127.0.0.1", port) {
+    m_reader = std::thread([this, base] {
+      m_client.Get((base + "/events").c_str(), [&](const char* data, size_t n) {
+        std::lock_guard lock(m_mutex);
+        m_buffer.append(data, n);
+        for (size_t end; (end = m_buffer.find("\n\n")) != std::string::npos; m_buffer.erase(0, end + 2)) {
+          const std::string event = m_buffer.substr(0, end);  // "[retry|id: ...\n]event: T\ndata: D"
+          if (event.find("event: state\n") != std::string::npos) m_connected = true;
+          if (size_t at = event.find("event: info\ndata: "); at != std::string::npos)
+            m_infos.push_back(Json::parse(event.substr(at + 18)));
+        }
+        return !m_done;
+      });
+    });
+  }
+  ~InfoStream() {
+    m_done = true;
+    m_client.stop();
+    m_reader.join();
+  }
+  [[nodiscard]] bool connected() const { return m_connected; }
+  /// Waits (at most 20 s) for an info event that satisfies `pred`, and returns it (null if none came).
+  Json waitFor(const std::function<bool(const Json&)>& pred) {
+    for (int i = 0; i < 1000; ++i) {
+      {
+        std::lock_guard lock(m_mutex);
+        for (const Json& j : m_infos)
+          if (pred(j)) return j;
+      }
+      std::this_thread::sleep_for(20ms);
+    }
+    return nullptr;
+  }
+  void clear() {
+    std::lock_guard lock(m_mutex);
+    m_infos.clear();
+  }
+  [[nodiscard]] std::vector<Json> all() {
+    std::lock_guard lock(m_mutex);
+    return m_infos;
+  }
+
+ private:
+  httplib::Client m_client;
+  std::mutex m_mutex;
+  std::string m_buffer;    // guarded by m_mutex
+  std::vector<Json> m_infos;  // guarded by m_mutex
+  std::atomic<bool> m_connected{false}, m_done{false};
+  std::thread m_reader;
+};
+
+TEST_F(ServerTest, PlaysAgainstMctsAndAnalysesWithEitherFaceOrBoth) {
+  std::string id = newSession();
+  std::string base = "/api/sessions/" + id;
+  InfoStream stream(m_port, base);
+  waitState(id, [&](const Json&) { return stream.connected(); });
+
+  // A game against MCTS: Janus (White) moves first, by playouts; its info says "mcts".
+  auto [status, st] = post(base + "/new", R"({"color": "black", "face": "mcts", "playouts": 60})");
+  ASSERT_EQ(status, 200) << st.dump();
+  EXPECT_EQ(st["face"], "mcts");
+  EXPECT_EQ(st["playouts"], 60);
+  EXPECT_TRUE(st["elo"].is_null());
+  Json moved = waitState(id, [](const Json& s) { return s["ply"] == 1 && !s["thinking"].get<bool>(); });
+  EXPECT_NE(moved["pgn"].get<std::string>().find("Janus MCTS (60 playouts)"), std::string::npos);
+  Json engineInfo = stream.waitFor([](const Json& j) { return j["kind"] == "engine"; });
+  ASSERT_FALSE(engineInfo.is_null());
+  EXPECT_EQ(engineInfo["face"], "mcts");
+  EXPECT_GT(engineInfo["nodes"].get<u64>(), 0u);
+  // Its hint is alpha-beta's, at full strength.
+  EXPECT_EQ(post(base + "/hint").first, 200);
+
+  // MCTS analysis: the first line carries the root moves' table.
+  ASSERT_EQ(post(base + "/mode", R"({"mode": "analysis"})").first, 200);
+  stream.clear();
+  auto [aStatus, aState] = post(base + "/analysis", R"({"on": true, "face": "mcts", "multiPv": 2})");
+  ASSERT_EQ(aStatus, 200) << aState.dump();
+  EXPECT_EQ(aState["analysis"]["face"], "mcts");
+  Json table = stream.waitFor([](const Json& j) {
+    return j["face"] == "mcts" && j.contains("moves") && j["moves"]["totalVisits"].get<u64>() >= 200;
+  });
+  ASSERT_FALSE(table.is_null());
+  EXPECT_EQ(table["kind"], "analysis");
+  EXPECT_EQ(table["multipv"], 1);
+  const Json& rows = table["moves"]["rows"];
+  ASSERT_GE(rows.size(), 2u);
+  EXPECT_LE(rows.size(), size_t(kMctsTableRows));
+  double shares = table["moves"]["others"]["share"].get<double>();
+  u64 visits = table["moves"]["others"]["visits"].get<u64>();
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Json& r = rows[i];
+    EXPECT_GE(r["prior"].get<double>(), 0.0);
+    EXPECT_LE(r["prior"].get<double>(), 1.0);
+    if (i > 0) EXPECT_LE(r["visits"].get<u64>(), rows[i - 1]["visits"].get<u64>()) << rows.dump();
+    EXPECT_FALSE(r["san"].get<std::string>().empty());
+    shares += r["share"].get<double>();
+    visits += r["visits"].get<u64>();
+  }
+  EXPECT_GT(rows[0]["visits"].get<u64>(), 0u);
+  EXPECT_GE(rows[0]["q"].get<double>(), -1.0);
+  EXPECT_LE(rows[0]["q"].get<double>(), 1.0);
+  EXPECT_NEAR(shares, 1.0, 1e-6);
+  EXPECT_EQ(visits, table["moves"]["totalVisits"].get<u64>());
+  // Every table row gets its principal variation as a line of its own (MultiPV kMctsTableRows).
+  EXPECT_FALSE(stream.waitFor([](const Json& j) { return j["face"] == "mcts" && j["multipv"] == 2; }).is_null());
+
+  // Both faces at once on the same position: MCTS from the session's engine, alpha-beta (with its
+  // MultiPV) from a second one.
+  stream.clear();
+  ASSERT_EQ(post(base + "/analysis", R"({"on": true, "face": "both"})").second["analysis"]["face"], "both");
+  Json ab = stream.waitFor([](const Json& j) { return j["face"] == "alphabeta" && j["multipv"] == 2; });
+  Json mc = stream.waitFor([](const Json& j) { return j["face"] == "mcts" && j.contains("moves"); });
+  ASSERT_FALSE(ab.is_null());
+  ASSERT_FALSE(mc.is_null());
+  EXPECT_EQ(ab["fen"], mc["fen"]);
+  EXPECT_FALSE(ab.contains("moves"));
+
+  // Back to alpha-beta only: no MCTS info any more.
+  ASSERT_EQ(post(base + "/analysis", R"({"on": true, "face": "alphabeta"})").first, 200);
+  stream.clear();
+  EXPECT_FALSE(stream.waitFor([](const Json& j) { return j["face"] == "alphabeta" && j["depth"] >= 4; }).is_null());
+  const std::vector<Json> infos = stream.all();
+  auto it = std::find_if(infos.begin(), infos.end(), [](const Json& j) { return j["face"] == "alphabeta" && j["depth"] >= 4; });
+  EXPECT_TRUE(std::none_of(it, infos.end(), [](const Json& j) { return j["face"] == "mcts"; }));
 }
 
 TEST_F(ServerTest, ConcurrentGamesStayIndependent) {

@@ -9,6 +9,7 @@
 #include "eval/hce.h"
 #include "nnue/nnue_evaluator.h"
 #include "eval/trace.h"
+#include "mcts/mcts.h"
 #include "search/score.h"
 #include "server/json_util.h"
 #include "util/error.h"
@@ -74,6 +75,13 @@ std::vector<std::string> pvSan(Position pos, const std::vector<Move>& pv) {
   return out;
 }
 
+/// "alphabeta-nnue", "alphabeta-hce" or "mcts" (kGameFaces); else an error naming the field.
+std::string parseGameFace(const std::string& face) {
+  for (const char* f : kGameFaces)
+    if (face == f) return face;
+  throw Error("field 'face': '" + face + "' is not an engine face; expected \"alphabeta-nnue\", \"alphabeta-hce\" or \"mcts\"");
+}
+
 Color parseColor(const std::string& s, bool allowRandom) {
   if (s == "white") return kWhite;
   if (s == "black") return kBlack;
@@ -83,20 +91,65 @@ Color parseColor(const std::string& s, bool allowRandom) {
 
 }  // namespace
 
+const char* analysisFaceName(AnalysisFace f) {
+  return f == AnalysisFace::kMcts ? "mcts" : f == AnalysisFace::kBoth ? "both" : "alphabeta";
+}
+
+AnalysisFace parseAnalysisFace(const std::string& s) {
+  if (s == "alphabeta") return AnalysisFace::kAlphaBeta;
+  if (s == "mcts") return AnalysisFace::kMcts;
+  if (s == "both") return AnalysisFace::kBoth;
+  throw Error("field 'face': '" + s + "' is not an analysis face; expected \"alphabeta\", \"mcts\" or \"both\"");
+}
+
 Session::Session(std::string id, const SessionConfig& config, Storage& storage)
-    : m_id(std::move(id)), m_config(config), m_storage(storage), m_engine(std::make_unique<Engine>()) {
+    : m_id(std::move(id)), m_config(config), m_storage(storage) {
   touch();
-  m_engine->setOption("Hash", std::to_string(m_config.hashMiB));
-  m_engine->onInfo([this](const SearchInfo& info) { onInfo(info); });
-  m_engine->onBestMove([this](const SearchResult& r) { onBestMove(r); });
+  m_engine = makeEngine(false);
   std::lock_guard lock(m_stateMutex);
+  m_face = nnue::defaultNetwork() ? "alphabeta-nnue" : "alphabeta-hce";  // what the engine uses at first
   if (m_engine->options().contains("UCI_Elo")) m_elo = kDefaultElo;  // the default strength (session.h)
   resetPerGameLocked();
   m_game.tags = {{"Event", "Janus GUI game"}, {"Site", "Janus web GUI"}, {"Date", localTimeStamp(true)},
                  {"White", "Player"}, {"Black", janusNameLocked()}};
 }
 
+std::unique_ptr<Engine> Session::makeEngine(bool second) {
+  auto engine = std::make_unique<Engine>();
+  engine->setOption("Hash", std::to_string(m_config.hashMiB));
+  // The MCTS face's memory, bounded per engine like the hash (the engine's defaults are sized
+  // for a UCI engine that has the machine to itself: a 1 GiB tree).
+  engine->setOption("MCTS Tree MiB", std::to_string(m_config.mctsTreeMiB));
+  engine->setOption("MCTS Cache", std::to_string(m_config.mctsCacheEntries));
+  if (second) {
+    engine->setOption("Use NNUE", m_engine->options().value("Use NNUE"));
+    engine->onInfo([this](const SearchInfo& info) { onInfo(info, true); });
+    // Its searches are infinite analyses: the bestmove after stop carries nothing to act on.
+  } else {
+    engine->onInfo([this](const SearchInfo& info) { onInfo(info, false); });
+    engine->onBestMove([this](const SearchResult& r) { onBestMove(r); });
+  }
+  return engine;
+}
+
+void Session::selectSearchLocked(Engine& engine, bool mcts) {
+  engine.setOption("Search", mcts ? "mcts" : "alphabeta");
+  if (mcts::MctsSearch* search = engine.mctsSearch(); mcts && search) {
+    mcts::MctsParams p = search->params();
+    p.moveStats = kMaxMoves;  // every root move: the table's shares are of all the root's visits
+    search->setParams(p);
+  }
+}
+
+void Session::dropSecondEngineLocked() {
+  if (!m_secondEngine) return;
+  m_secondEngine->stop();
+  m_secondEngine->wait();
+  m_secondEngine.reset();
+}
+
 std::string Session::janusNameLocked() const {
+  if (m_playouts > 0) return "Janus MCTS (" + std::to_string(m_playouts) + " playouts)";
   if (m_elo > 0) return "Janus (Elo " + std::to_string(m_elo) + ")";
   if (m_moveTimeMs > 0) return "Janus (" + std::to_string(m_moveTimeMs) + " ms/move)";
   return "Janus level " + std::to_string(m_level);
@@ -138,9 +191,12 @@ void Session::stopSearchLocked() {
     m_thinking = false;
   }
   m_engine->stop();
+  if (m_secondEngine) m_secondEngine->stop();
   m_engine->wait();
+  if (m_secondEngine) m_secondEngine->wait();
   std::lock_guard lock(m_stateMutex);
   m_kind = Kind::kNone;
+  m_searchBoth = false;
 }
 
 void Session::cancelReview() {
@@ -160,11 +216,14 @@ bool Session::engineToMoveLocked() const {
 void Session::startEngineMoveIfDueLocked() {
   SearchLimits limits;
   Position root;
+  bool mcts;
   {
     std::lock_guard lock(m_stateMutex);
     if (m_closed || !engineToMoveLocked() || m_thinking) return;
     const Level& lvl = kLevels[m_level - 1];
-    // Strength: with an Elo (UCI_LimitStrength + UCI_Elo, engine/strength.h) the engine's node
+    mcts = m_face == "mcts";
+    // Strength: MCTS plays by playouts per move (limits.nodes counts playouts) or by time; with
+    // an Elo (UCI_LimitStrength + UCI_Elo, engine/strength.h) the engine's node
     // budget for that rating ends the search, and a time cap only guards against slow machines;
     // otherwise the level's depth and time caps apply. A clock or a fixed time per move replaces
     // the time cap.
@@ -172,9 +231,13 @@ void Session::startEngineMoveIfDueLocked() {
       limits.time[kWhite] = std::max<i64>(0, remainingLocked(kWhite));
       limits.time[kBlack] = std::max<i64>(0, remainingLocked(kBlack));
       limits.inc[kWhite] = limits.inc[kBlack] = m_clock.incMs;
-      if (m_elo == 0) limits.depth = lvl.depth;
+      if (mcts) limits.nodes = u64(m_playouts);
+      else if (m_elo == 0) limits.depth = lvl.depth;
     } else if (m_moveTimeMs > 0) {
       limits.moveTime = m_moveTimeMs;
+    } else if (mcts) {
+      limits.nodes = u64(m_playouts);
+      limits.moveTime = kEloMoveTimeCapMs;  // a guard against slow machines, as for an Elo
     } else if (m_elo > 0) {
       limits.moveTime = kEloMoveTimeCapMs;
     } else {
@@ -186,9 +249,11 @@ void Session::startEngineMoveIfDueLocked() {
     m_searchRoot = m_game.position();
     m_lastInfo.reset();
     m_thinking = true;
+    m_searchMcts = mcts;
     root = m_searchRoot;
   }
-  if (m_elo > 0 && m_engine->options().contains("UCI_Elo")) {
+  selectSearchLocked(*m_engine, mcts);
+  if (!mcts && m_elo > 0 && m_engine->options().contains("UCI_Elo")) {
     m_engine->setOption("UCI_LimitStrength", "true");
     m_engine->setOption("UCI_Elo", std::to_string(m_elo));
   } else if (m_engine->options().contains("UCI_LimitStrength")) {
@@ -202,24 +267,41 @@ void Session::startEngineMoveIfDueLocked() {
 void Session::startAnalysisLocked() {
   Position root;
   int multiPv = 1;
+  AnalysisFace face;
   {
     std::lock_guard lock(m_stateMutex);
     if (m_closed || !m_analysisOn || m_mode != Mode::kAnalysis) return;
     int ply = std::min(m_analysisPly.value_or(m_game.ply()), m_game.ply());
     root = m_game.positionAt(ply);
     if (!hasLegalMove(root)) return;
+    face = m_analysisFace;
     m_kind = Kind::kAnalysis;
     m_searchPly = ply;
     m_searchRoot = root;
     m_lastInfo.reset();
+    m_searchMcts = face != AnalysisFace::kAlphaBeta;
+    m_searchBoth = face == AnalysisFace::kBoth;
     multiPv = m_multiPv;
   }
-  if (m_engine->options().contains("UCI_LimitStrength")) m_engine->setOption("UCI_LimitStrength", "false");
-  m_engine->setOption("MultiPV", std::to_string(multiPv));
-  m_engine->setPosition(root);
+  // The session's engine runs the selected face; with "both" it runs MCTS and a second engine
+  // (created now, freed when the face changes) runs alpha-beta: a second alpha-beta engine costs
+  // a hash table and the search's tables, a second MCTS engine those and a tree as well.
+  const bool mcts = face != AnalysisFace::kAlphaBeta;
+  if (face == AnalysisFace::kBoth && !m_secondEngine) m_secondEngine = makeEngine(true);
+  if (face != AnalysisFace::kBoth) dropSecondEngineLocked();
   SearchLimits limits;
   limits.infinite = true;
+  selectSearchLocked(*m_engine, mcts);
+  if (m_engine->options().contains("UCI_LimitStrength")) m_engine->setOption("UCI_LimitStrength", "false");
+  m_engine->setOption("MultiPV", std::to_string(mcts ? kMctsTableRows : multiPv));
+  m_engine->setPosition(root);
   m_engine->go(limits);
+  if (m_secondEngine) {
+    m_secondEngine->setOption("Use NNUE", m_engine->options().value("Use NNUE"));
+    m_secondEngine->setOption("MultiPV", std::to_string(multiPv));
+    m_secondEngine->setPosition(root);
+    m_secondEngine->go(limits);
+  }
 }
 
 SearchResult Session::searchSyncLocked(Kind kind, const Position& pos, const SearchLimits& limits) {
@@ -229,7 +311,9 @@ SearchResult Session::searchSyncLocked(Kind kind, const Position& pos, const Sea
     m_searchRoot = pos;
     m_syncResult = SearchResult{};
     m_lastInfo.reset();
+    m_searchMcts = false;
   }
+  selectSearchLocked(*m_engine, false);  // hints, E and the review: alpha-beta at full strength
   if (m_engine->options().contains("UCI_LimitStrength")) m_engine->setOption("UCI_LimitStrength", "false");
   m_engine->setOption("MultiPV", "1");
   m_engine->setPosition(pos);
@@ -242,15 +326,19 @@ SearchResult Session::searchSyncLocked(Kind kind, const Position& pos, const Sea
 
 // ---- Callbacks (search thread) --------------------------------------------------------------------
 
-void Session::onInfo(const SearchInfo& info) {
+void Session::onInfo(const SearchInfo& info, bool second) {
   Kind kind;
   int ply;
+  bool mcts;
   {
     std::lock_guard lock(m_stateMutex);
     kind = m_kind;
     ply = m_searchPly;
-    if (info.multiPv == 1) m_lastInfo = info;
-    if (info.multiPv == 1 && info.bound == Bound::kExact && !info.pv.empty() &&
+    mcts = !second && m_searchMcts;
+    // With "both" the evaluation (graph, E) is alpha-beta's, the second engine's.
+    const bool evaluates = second || !m_searchBoth;
+    if (info.multiPv == 1 && evaluates) m_lastInfo = info;
+    if (evaluates && info.multiPv == 1 && info.bound == Bound::kExact && !info.pv.empty() &&
         (kind == Kind::kAnalysis || kind == Kind::kEngineMove)) {
       EvalPoint& e = m_evals[ply];
       if (info.depth >= e.depth) {
@@ -281,7 +369,9 @@ void Session::onInfo(const SearchInfo& info) {
             {"hashfull", info.hashfull},
             {"timeMs", info.timeMs},
             {"pv", pvUci},
-            {"san", pvSan(m_searchRoot, info.pv)}};
+            {"san", pvSan(m_searchRoot, info.pv)},
+            {"face", mcts ? "mcts" : "alphabeta"}};
+  if (mcts && !info.moveStats.empty()) j["moves"] = mctsTableJson(m_searchRoot, info.moveStats);
   m_events.push("info", dumpJson(j));
 }
 
@@ -346,6 +436,32 @@ Json Session::scoreJson(int score, Color stm) {
     return {{"mate", stm == kWhite ? n : -n}};
   }
   return {{"cp", stm == kWhite ? score : -score}};
+}
+
+Json Session::mctsTableJson(const Position& root, const std::vector<MoveStat>& stats) {
+  u64 total = 0;
+  for (const MoveStat& s : stats) total += s.visits;
+  auto share = [&](u64 visits) { return total ? double(visits) / double(total) : 0.0; };
+  Json rows = Json::array();
+  u64 otherVisits = 0;
+  int others = 0;
+  for (size_t i = 0; i < stats.size(); ++i) {
+    const MoveStat& s = stats[i];
+    if (int(i) >= kMctsTableRows || !root.isLegal(s.move)) {
+      otherVisits += s.visits;
+      ++others;
+      continue;
+    }
+    rows.push_back({{"uci", toUci(s.move, root.isChess960())},
+                    {"san", toSan(root, s.move)},
+                    {"visits", s.visits},
+                    {"share", share(s.visits)},
+                    {"prior", s.prior},
+                    {"q", s.visits ? Json(s.q) : Json(nullptr)}});
+  }
+  return {{"rows", rows},
+          {"totalVisits", total},
+          {"others", {{"moves", others}, {"visits", otherVisits}, {"share", share(otherVisits)}}}};
 }
 
 void Session::resetPerGameLocked() {
@@ -509,6 +625,7 @@ Json Session::stateLocked() const {
           {"level", m_level},
           {"moveTimeMs", m_moveTimeMs},
           {"elo", m_elo > 0 ? Json(m_elo) : Json(nullptr)},
+          {"playouts", m_playouts > 0 ? Json(m_playouts) : Json(nullptr)},
           {"clock", clock},
           {"thinking", m_thinking},
           {"searching", m_kind != Kind::kNone || m_thinking},
@@ -516,7 +633,8 @@ Json Session::stateLocked() const {
            {{"on", m_analysisOn},
             {"running", m_kind == Kind::kAnalysis},
             {"multiPv", m_multiPv},
-            {"ply", m_analysisPly ? Json(*m_analysisPly) : Json(nullptr)}}},
+            {"ply", m_analysisPly ? Json(*m_analysisPly) : Json(nullptr)},
+            {"face", analysisFaceName(m_analysisFace)}}},
           {"evals", evals},
           {"review", review},
           {"pgn", m_game.pgn()},
@@ -572,11 +690,25 @@ Json Session::newGame(const Json& req) {
     clockOn = true;
   }
   const bool haveNet = nnue::defaultNetwork() != nullptr;
-  std::string face = stringField(req, "face", 40, haveNet ? "alphabeta-nnue" : "alphabeta-hce");
-  if (face == "alphabeta-nnue" && !haveNet) throw Error("engine face 'alphabeta-nnue': this build embeds no NNUE network");
-  if (face != "alphabeta-hce" && face != "alphabeta-nnue") throw Error("engine face '" + face + "' is not available yet");
-  int elo = 0;
-  if (field(req, "elo")) {
+  const std::string face = parseGameFace(stringField(req, "face", 40, haveNet ? "alphabeta-nnue" : "alphabeta-hce"));
+  if (face == "alphabeta-nnue" && !haveNet)
+    throw Error("field 'face': 'alphabeta-nnue' is not available: this build embeds no NNUE network");
+  const bool mcts = face == "mcts";
+  int elo = 0, playouts = 0;
+  if (mcts) {
+    // MCTS plays by playouts or time; Elo levels and depth levels are alpha-beta's.
+    for (const char* f : {"elo", "level"})
+      if (field(req, f))
+        throw Error(std::string("field '") + f + "': applies to the alpha-beta faces only; MCTS plays by 'playouts' or 'moveTimeMs'");
+    if (field(req, "playouts")) {
+      if (moveTimeMs > 0) throw Error("field 'playouts': give 'playouts' or 'moveTimeMs', not both");
+      playouts = int(intField(req, "playouts", kMinMctsPlayouts, kMaxMctsPlayouts, std::nullopt));
+    } else if (moveTimeMs == 0) {
+      playouts = kDefaultMctsPlayouts;  // no strength named: the default strength (session.h)
+    }
+  } else if (field(req, "playouts")) {
+    throw Error("field 'playouts': applies to the MCTS face only (\"face\": \"mcts\")");
+  } else if (field(req, "elo")) {
     if (!m_engine->options().contains("UCI_Elo"))
       throw Error("Elo levels are not available yet (the engine has no UCI_Elo option); use 'level'");
     const OptionSpec& spec = m_engine->options().spec("UCI_Elo");
@@ -591,7 +723,10 @@ Json Session::newGame(const Json& req) {
   cancelReview();
   std::lock_guard engineLock(m_engineMutex);
   stopSearchLocked();
-  m_engine->setOption("Use NNUE", face == "alphabeta-nnue" ? "true" : "false");
+  dropSecondEngineLocked();
+  // Alpha-beta also serves MCTS games (hints, E, review): with the network when there is one.
+  m_engine->setOption("Use NNUE", face == "alphabeta-nnue" || (mcts && haveNet) ? "true" : "false");
+  selectSearchLocked(*m_engine, mcts);  // a bad MCTS network shows here, before the game changes
   m_engine->newGame();
   {
     std::lock_guard lock(m_stateMutex);
@@ -601,6 +736,7 @@ Json Session::newGame(const Json& req) {
     m_level = level;
     m_moveTimeMs = moveTimeMs;
     m_elo = elo;
+    m_playouts = playouts;
     m_face = face;
     m_analysisOn = false;
     m_clock = ClockState{};
@@ -761,6 +897,7 @@ Json Session::setMode(const Json& req) {
   cancelReview();
   std::lock_guard engineLock(m_engineMutex);
   stopSearchLocked();
+  if (mode == "play") dropSecondEngineLocked();
   {
     std::lock_guard lock(m_stateMutex);
     m_mode = mode == "play" ? Mode::kPlay : Mode::kAnalysis;
@@ -795,6 +932,8 @@ Json Session::analysis(const Json& req) {
   }
   std::optional<int> ply;
   if (field(req, "ply")) ply = int(intField(req, "ply", 0, 100000, std::nullopt));
+  std::optional<AnalysisFace> face;
+  if (field(req, "face")) face = parseAnalysisFace(stringField(req, "face", 20, std::nullopt));
   {
     std::lock_guard lock(m_stateMutex);
     if (on && m_mode != Mode::kAnalysis) throw Error("analysis needs analysis mode (switch with mode: \"analysis\")");
@@ -803,6 +942,13 @@ Json Session::analysis(const Json& req) {
   }
   std::lock_guard engineLock(m_engineMutex);
   stopSearchLocked();
+  bool both;
+  {
+    std::lock_guard lock(m_stateMutex);
+    if (face) m_analysisFace = *face;
+    both = m_analysisFace == AnalysisFace::kBoth;
+  }
+  if (!on || !both) dropSecondEngineLocked();  // startAnalysisLocked makes it when needed
   {
     std::lock_guard lock(m_stateMutex);
     m_analysisOn = on;
@@ -940,6 +1086,7 @@ Json Session::review(const Json& req) {
   {
     std::lock_guard engineLock(m_engineMutex);
     stopSearchLocked();
+    dropSecondEngineLocked();
     std::lock_guard lock(m_stateMutex);
     m_analysisOn = false;
     m_review = ReviewState{};
@@ -1009,6 +1156,7 @@ void Session::leave() {
   cancelReview();
   std::lock_guard engineLock(m_engineMutex);
   stopSearchLocked();
+  dropSecondEngineLocked();  // a returning page makes it again when it resumes "both"
 }
 
 void Session::streamOpened() {

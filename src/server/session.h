@@ -56,6 +56,16 @@ inline constexpr int kDefaultElo = 1500;
 inline constexpr int kDefaultLevel = 3;
 /// Analysis lines (MultiPV) the page asks for until the player picks another number.
 inline constexpr int kDefaultMultiPv = 3;
+/// The MCTS face's strength: playouts per move (AlphaZero's 800 simulations), the default of a game
+/// against MCTS that names no "playouts" or "moveTimeMs", and the range a request may ask for.
+/// UCI_Elo levels (engine/strength.h) are the alpha-beta faces' only: their node budgets are
+/// calibrated for alpha-beta nodes, not playouts.
+inline constexpr int kDefaultMctsPlayouts = 800;
+inline constexpr int kMinMctsPlayouts = 1;
+inline constexpr int kMaxMctsPlayouts = 1000000;
+/// Rows of the MCTS analysis table: the most visited root moves, each with its principal
+/// variation (the MCTS search runs with this MultiPV; the rest of the root moves are summed up).
+inline constexpr int kMctsTableRows = 8;
 /// Time cap per move (ms) when playing by Elo without a clock: the level's node budget normally
 /// ends the search long before.
 inline constexpr i64 kEloMoveTimeCapMs = 5000;
@@ -69,7 +79,22 @@ struct SessionConfig {
   i64 hintMoveTimeMs = 800;                   ///< ... and time cap (ms)
   int evalDepth = 12;                         ///< E (evaluate) search: depth cap ...
   i64 evalMoveTimeMs = 300;                   ///< ... and time cap (ms)
+  int mctsTreeMiB = 256;                      ///< MCTS tree memory per engine (MiB; option MCTS Tree
+                                              ///< MiB): a search stops when its tree is full
+  int mctsCacheEntries = 50000;               ///< MCTS evaluation cache per engine (option MCTS Cache)
 };
+
+/// The engine faces a game can be played against (the "face" of POST .../new and of the state):
+/// alpha-beta with the built-in NNUE network or the hand-crafted evaluation, or MCTS over the
+/// policy/value network (option Search = mcts).
+inline constexpr const char* kGameFaces[] = {"alphabeta-nnue", "alphabeta-hce", "mcts"};
+/// What analysis runs (the "face" of POST .../analysis): alpha-beta, MCTS, or both side by side
+/// (then a second engine runs the alpha-beta search while the session's engine runs MCTS).
+enum class AnalysisFace { kAlphaBeta, kMcts, kBoth };
+/// "alphabeta", "mcts", "both".
+[[nodiscard]] const char* analysisFaceName(AnalysisFace f);
+/// Parses an analysis face; throws janus::Error naming the field 'face' and the choices.
+[[nodiscard]] AnalysisFace parseAnalysisFace(const std::string& s);
 
 /// Centipawn-loss thresholds of the game review (see docs/gui.md): a move that loses at least
 /// this much (mover's view, evaluations clamped to +-kReviewClampCp) is an inaccuracy, mistake or
@@ -96,7 +121,10 @@ class Session {
   // documented otherwise; bad input throws janus::Error (HTTP 400). ----------------------------
   /// {"color": "white"|"black"|"random", "level": 1..8, "moveTimeMs": 0|50..60000,
   ///  "clock": {"minutes": 0.01..180, "increment": 0..60} | null, "fen": "<FEN>" (optional),
-  ///  "elo": <int> (optional, only when the engine has UCI_Elo), "face": "alphabeta-hce"}
+  ///  "elo": <int> (optional, only when the engine has UCI_Elo),
+  ///  "face": "alphabeta-nnue"|"alphabeta-hce"|"mcts", "playouts": 1..1000000 (MCTS only)}.
+  /// "level" and "elo" are for the alpha-beta faces, "playouts" for MCTS ("moveTimeMs" and the
+  /// clock for both); a field that does not apply to the face is an error naming it.
   Json newGame(const Json& req);
   /// {"uci": "e2e4", "ply": <int, optional: play from the position after this many moves,
   /// dropping the later moves (analysis mode only)>}
@@ -110,8 +138,10 @@ class Session {
   Json load(const Json& req);
   /// {"mode": "play"|"analysis", "color": "white"|"black" (play: the player's side)}.
   Json setMode(const Json& req);
-  /// {"on": bool, "multiPv": 1..5, "ply": <int, optional: position to analyse, default the last>}.
-  /// Infinite analysis; lines arrive as "info" events.
+  /// {"on": bool, "multiPv": 1..5, "ply": <int, optional: position to analyse, default the last>,
+  ///  "face": "alphabeta"|"mcts"|"both" (optional, default the previous one; at first alphabeta)}.
+  /// Infinite analysis; lines arrive as "info" events (with "face"; MCTS's first line also carries
+  /// the root moves' table "moves", see docs/gui.md "Info").
   Json analysis(const Json& req);
   /// Searches the current position with the hint limits and returns
   /// {"uci", "san", "score": {"cp"|"mate": n (White's view)}, "depth"}. Blocks up to about
@@ -154,7 +184,16 @@ class Session {
   enum class Mode { kPlay, kAnalysis };
 
   // Engine control: the caller holds m_engineMutex.
+  /// Stops the running searches (both engines) and waits for them.
   void stopSearchLocked();
+  /// Selects the search of `engine` ("alphabeta" or "mcts"); for MCTS also asks for the statistics
+  /// of every root move (the table's shares need the total of the visits).
+  static void selectSearchLocked(Engine& engine, bool mcts);
+  /// Creates an engine with the session's memory settings and callbacks; `second`: the second
+  /// engine of "both" analysis (alpha-beta only; its bestmove is ignored).
+  std::unique_ptr<Engine> makeEngine(bool second);
+  /// Frees the second engine (after stopSearchLocked) when the analysis face no longer needs it.
+  void dropSecondEngineLocked();
   void startEngineMoveIfDueLocked();
   void startAnalysisLocked();
   /// After a move, undo or load (engine mutex held): restarts analysis or the engine's move,
@@ -164,8 +203,8 @@ class Session {
   SearchResult searchSyncLocked(Kind kind, const Position& pos, const SearchLimits& limits);
   void cancelReview();
 
-  // Callbacks (search thread).
-  void onInfo(const SearchInfo& info);
+  // Callbacks (search thread). `second`: from the second engine (alpha-beta of "both").
+  void onInfo(const SearchInfo& info, bool second);
   void onBestMove(const SearchResult& result);
 
   // State helpers: the caller holds m_stateMutex.
@@ -185,6 +224,9 @@ class Session {
   void resetPerGameLocked();
 
   static Json scoreJson(int score, Color sideToMove);
+  /// The MCTS table of an info event from SearchInfo::moveStats: the kMctsTableRows most visited
+  /// root moves (uci, san, visits, share of all root visits, prior, q) and the rest summed up.
+  static Json mctsTableJson(const Position& root, const std::vector<MoveStat>& stats);
 
   std::string m_id;
   SessionConfig m_config;
@@ -204,7 +246,9 @@ class Session {
   int m_level = kDefaultLevel;
   i64 m_moveTimeMs = 0;  ///< 0: from the level
   int m_elo = 0;         ///< 0: not used
-  std::string m_face = "alphabeta-hce";
+  int m_playouts = 0;    ///< MCTS playouts per move (0: not used)
+  std::string m_face = "alphabeta-hce";  ///< one of kGameFaces (set from the built-in network at start)
+  AnalysisFace m_analysisFace = AnalysisFace::kAlphaBeta;
   struct ClockState {
     bool enabled = false;
     i64 initialMs = 0, incMs = 0;
@@ -244,6 +288,8 @@ class Session {
   SearchResult m_syncResult;
   std::optional<SearchInfo> m_lastInfo;  ///< latest multipv-1 info of the current search
   bool m_thinking = false;               ///< an engine-move search is running
+  bool m_searchMcts = false;             ///< the session's engine runs MCTS in the current search
+  bool m_searchBoth = false;             ///< ... and the second engine alpha-beta ("both" analysis)
 
   // Save de-duplication (file writes happen outside m_stateMutex).
   std::mutex m_saveMutex;
@@ -253,8 +299,11 @@ class Session {
   std::thread m_reviewThread;
   std::atomic<bool> m_reviewCancel{false};
 
-  // Last member: destroyed first, while the members its callbacks use still exist.
+  // Last members: destroyed first, while the members their callbacks use still exist.
   std::unique_ptr<Engine> m_engine;
+  /// The second engine, only while "both" analysis needs it: alpha-beta next to m_engine's MCTS.
+  /// Guarded by m_engineMutex (its callbacks never touch the pointer).
+  std::unique_ptr<Engine> m_secondEngine;
 };
 
 }  // namespace janus::server
