@@ -77,10 +77,12 @@ export interface State {
   level: number;
   moveTimeMs: number;
   elo: number | null;
+  /** MCTS playouts per move (a game against the MCTS face by playouts), else null. */
+  playouts: number | null;
   clock: Clock | null;
   thinking: boolean;
   searching: boolean;
-  analysis: { on: boolean; running: boolean; multiPv: number; ply: number | null };
+  analysis: { on: boolean; running: boolean; multiPv: number; ply: number | null; face: AnalysisFace };
   evals: EvalPoint[];
   review: Review | null;
   pgn: string;
@@ -88,8 +90,22 @@ export interface State {
   lastError: string;
 }
 
+/** What analysis runs: alpha-beta, MCTS, or both side by side. */
+export type AnalysisFace = 'alphabeta' | 'mcts' | 'both';
+
+/** The MCTS search's root moves (on the first line of an MCTS info event). */
+export interface MctsTable {
+  /** The most visited root moves, best first; share: of all the root's visits; q: mean value in
+   *  [-1, 1] for the side to move (null while unvisited); prior: the network's policy, 0..1. */
+  rows: { uci: string; san: string; visits: number; share: number; prior: number; q: number | null }[];
+  totalVisits: number;
+  /** The other root moves, summed up. */
+  others: { moves: number; visits: number; share: number };
+}
+
 export interface Info {
   kind: 'analysis' | 'engine';
+  face: 'alphabeta' | 'mcts';
   ply: number;
   fen: string;
   depth: number;
@@ -103,6 +119,7 @@ export interface Info {
   timeMs: number;
   pv: string[];
   san: string[];
+  moves?: MctsTable;
 }
 
 export interface Hint {
@@ -144,7 +161,16 @@ export interface ServerInfo {
   levels: { level: number; depth: number; moveTimeMs: number }[];
   elo: { min: number; max: number; default: number } | null;
   /** The server's defaults (src/server/session.h): the one source of the default strength. */
-  defaults: { strength: 'elo' | 'level'; elo: number | null; level: number; moveTimeMs: number; multiPv: number };
+  defaults: {
+    strength: 'elo' | 'level';
+    elo: number | null;
+    level: number;
+    moveTimeMs: number;
+    multiPv: number;
+    mctsPlayouts: number;
+    analysisFace: AnalysisFace;
+  };
+  mcts: { backend: string; playouts: { min: number; max: number; default: number }; tableRows: number; treeMiB: number };
   /** The most plies a game may hold (longer PGNs are refused). */
   maxPlies: number;
   maxMultiPv: number;

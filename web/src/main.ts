@@ -13,7 +13,9 @@ import { makeSan, parseSan } from 'chessops/san';
 import { makeUci, parseSquare, parseUci } from 'chessops/util';
 
 import { api, ApiError } from './api';
-import type { Color, Evaluation, Hint, Info, Score, ServerInfo, State } from './api';
+import type { AnalysisFace, Color, Evaluation, Hint, Info, Score, ServerInfo, State } from './api';
+import { emptyMctsView, mctsArrows, mctsTableHtml, takeMctsInfo } from './mcts';
+import type { MctsView } from './mcts';
 import { drawGraph, winningChances } from './graph';
 import type { GraphPoint } from './graph';
 import { gameSummary, hasExtras, lineOf, linePgn, linearTree, pgnGames, renderTree, syncLine, treeFromGame, treePgn } from './tree';
@@ -101,6 +103,17 @@ function applyAppearance(theme: string, pieces: string): void {
   document.body.dataset.pieces = pieces;
 }
 
+/** What analyses (alpha-beta, MCTS or both): the player's last choice, the server's default until then. */
+function wantedAnalysisFace(): AnalysisFace {
+  const v = localStorage.getItem('janus.analysisFace');
+  return v === 'alphabeta' || v === 'mcts' || v === 'both' ? v : (app.info?.defaults.analysisFace ?? 'alphabeta');
+}
+
+/** The analysis settings every analysis request carries: lines and face. */
+function analysisOptions(): { multiPv: number; face: AnalysisFace } {
+  return { multiPv: wantedMultiPv(), face: wantedAnalysisFace() };
+}
+
 /** Analysis lines (MultiPV) the player chose in the Lines menu; the server's default until then. */
 function wantedMultiPv(): number {
   const v = Number(localStorage.getItem('janus.multipv'));
@@ -169,6 +182,8 @@ interface App {
   hint: Hint | null;
   lines: Map<number, Info>;
   linesFen: string;
+  /** The MCTS analysis of the shown position (table and lines), for the faces "mcts" and "both". */
+  mcts: MctsView;
   engineInfo: Info | null;
   liveEvals: Map<number, Score>;
   evalOn: boolean;
@@ -192,6 +207,7 @@ const app: App = {
   hint: null,
   lines: new Map(),
   linesFen: '',
+  mcts: emptyMctsView(),
   engineInfo: null,
   liveEvals: new Map(),
   evalOn: false,
@@ -326,12 +342,20 @@ function setState(st: State): void {
 function onInfo(info: Info): void {
   const st = app.state;
   if (!st) return;
-  if (info.bound === 'exact' && info.multipv === 1) app.liveEvals.set(info.ply, info.score);
+  // With both faces the evaluation (bar, graph) is alpha-beta's, as on the server.
+  const evaluates = info.face !== 'mcts' || st.analysis.face !== 'both' || info.kind === 'engine';
+  if (evaluates && info.bound === 'exact' && info.multipv === 1) app.liveEvals.set(info.ply, info.score);
   if (info.kind === 'engine') {
     if (info.multipv === 1) app.engineInfo = info;
+    document.body.dataset.engineFace = info.face;  // the face that is thinking (for the tests)
   } else {
     const fen = st.fens[app.viewPly];
     if (info.fen !== fen) return;  // for a position no longer shown
+    if (info.face === 'mcts') {
+      takeMctsInfo(app.mcts, info, fen);
+      render();
+      return;
+    }
     if (app.linesFen !== fen) {
       app.lines.clear();
       app.linesFen = fen;
@@ -358,6 +382,10 @@ function humanToMove(st: State): boolean {
 
 function currentScore(): Score | null {
   const st = app.state!;
+  if (st.mode === 'analysis' && st.analysis.face === 'mcts' && app.mcts.fen === viewedFen()) {
+    const l = app.mcts.lines.get(1);
+    if (l) return l.score;
+  }
   if (st.mode === 'analysis' && app.linesFen === viewedFen()) {
     const l = app.lines.get(1);
     if (l) return l.score;
@@ -452,11 +480,20 @@ function arrows(): DrawShape[] {
       });
     });
   }
+  if (st.mode === 'analysis' && st.analysis.on && st.analysis.face !== 'alphabeta' && app.mcts.fen === viewedFen())
+    shapes.push(...mctsArrows(app.mcts));
   return shapes;
 }
 
 function renderPlayers(st: State): void {
-  const janus = st.elo ? `Janus (Elo ${st.elo})` : st.moveTimeMs > 0 ? `Janus (${st.moveTimeMs} ms/move)` : `Janus (level ${st.level})`;
+  const face = st.face === 'mcts' ? 'Janus MCTS' : 'Janus';
+  const janus = st.playouts
+    ? `${face} (${st.playouts} playouts)`
+    : st.elo
+      ? `${face} (Elo ${st.elo})`
+      : st.moveTimeMs > 0
+        ? `${face} (${st.moveTimeMs} ms/move)`
+        : `${face} (level ${st.level})`;
   const name = (c: Color) => (st.mode === 'analysis' ? (c === 'white' ? 'White' : 'Black') : c === st.human ? 'You' : janus);
   const bottom = app.orientation;
   const top = opposite(bottom);
@@ -479,7 +516,8 @@ function renderStatus(st: State, atEnd: boolean): void {
   else if (st.mode === 'analysis') text = `Analysis: ${st.turn === 'white' ? 'White' : 'Black'} to move`;
   else if (st.thinking) {
     const i = app.engineInfo;
-    text = 'Janus is thinking…' + (i ? ` depth ${i.depth}, ${formatScore(i.score)}` : '');
+    const progress = i?.face === 'mcts' ? `${i.nodes} playouts` : `depth ${i?.depth}`;
+    text = 'Janus is thinking…' + (i ? ` ${progress}, ${formatScore(i.score)}` : '');
   } else if (st.turn === st.human) text = 'Your move';
   else text = 'Janus to move';
   if (!atEnd) text += ` (viewing move ${app.viewPly} of ${st.ply})`;
@@ -561,16 +599,29 @@ function renderAnalysis(st: State): void {
   $('btn-analyse-toggle').textContent = st.analysis.on ? 'Stop engine' : 'Start engine';
   $('btn-analyse-toggle').hidden = st.mode !== 'analysis';
   $<HTMLSelectElement>('multipv').value = String(st.analysis.on ? st.analysis.multiPv : wantedMultiPv());
-  $('multipv').parentElement!.hidden = st.mode !== 'analysis';
+  const face = st.analysis.on ? st.analysis.face : wantedAnalysisFace();
+  $<HTMLSelectElement>('analysis-face').value = face;
+  $('analysis-face').parentElement!.hidden = st.mode !== 'analysis';
+  // The Lines menu is alpha-beta's: the MCTS table lists its own top moves.
+  $('multipv').parentElement!.hidden = st.mode !== 'analysis' || face === 'mcts';
   const fen = viewedFen();
   const lines = app.linesFen === fen ? [...app.lines.values()].sort((a, b) => a.multipv - b.multipv) : [];
   const first = lines[0];
+  const running = st.mode === 'analysis' && st.analysis.on;
+  document.body.dataset.analysisFace = running ? st.analysis.face : '';
+  const abShown = running && st.analysis.face !== 'mcts';
   $('analysis-stats').textContent =
-    st.mode === 'analysis' && st.analysis.on && first
-      ? `depth ${first.depth}/${first.seldepth} · ${(first.nps / 1000).toFixed(0)} kn/s · ${(first.nodes / 1e6).toFixed(2)} M nodes`
+    abShown && first
+      ? `${st.analysis.face === 'both' ? 'Alpha-beta: ' : ''}depth ${first.depth}/${first.seldepth} · ${(first.nps / 1000).toFixed(0)} kn/s · ${(first.nodes / 1e6).toFixed(2)} M nodes`
       : '';
+  const mctsBox = $('mcts-box');
+  mctsBox.hidden = !running || st.analysis.face === 'alphabeta';
+  if (!mctsBox.hidden) {
+    const view = app.mcts.fen === fen ? app.mcts : emptyMctsView();
+    mctsBox.innerHTML = (st.analysis.face === 'both' ? '<h3>MCTS</h3>' : '') + mctsTableHtml(view, (pv) => pvToSan(fen, pv));
+  }
   $('lines').innerHTML =
-    st.mode === 'analysis' && st.analysis.on
+    abShown
       ? lines
           .map((l) => {
             const san = pvToSan(fen, l.pv.slice(0, 12));
@@ -684,7 +735,8 @@ function scheduleAnalysis(): void {
     const st = app.state;
     if (!st || st.mode !== 'analysis' || !st.analysis.on) return;
     app.lines.clear();
-    void post('analysis', { on: true, multiPv: wantedMultiPv(), ply: app.viewPly });
+    app.mcts = emptyMctsView();
+    void post('analysis', { on: true, ...analysisOptions(), ply: app.viewPly });
   }, 120);
 }
 
@@ -840,7 +892,7 @@ async function toggleAnalysis(): Promise<void> {
     await post('mode', { mode: 'play', color: st.human });
   } else {
     await post('mode', { mode: 'analysis' });
-    await post('analysis', { on: true, multiPv: wantedMultiPv(), ply: app.viewPly });
+    await post('analysis', { on: true, ...analysisOptions(), ply: app.viewPly });
   }
 }
 
@@ -920,22 +972,57 @@ function setupNewGameDialog(info: ServerInfo): void {
   const strength = localStorage.getItem('janus.strength') ?? d.strength;
   const radio = document.querySelector<HTMLInputElement>(`input[name="strength"][value="${strength}"]`);
   if (radio && !radio.disabled) radio.checked = true;
+  // The MCTS face plays by playouts per move (default: the server's) or by time; the fieldset of
+  // the chosen face is shown (Elo and levels are alpha-beta's).
+  const playouts = $<HTMLInputElement>('mcts-playouts');
+  playouts.min = String(info.mcts.playouts.min);
+  playouts.max = String(info.mcts.playouts.max);
+  playouts.value = localStorage.getItem('janus.playouts') ?? String(d.mctsPlayouts);
+  const mctsTime = document.querySelector<HTMLInputElement>('#dlg-new input[name="mctsMoveTimeMs"]')!;
+  mctsTime.value = localStorage.getItem('janus.mctsMoveTimeMs') ?? String(d.moveTimeMs);
+  playouts.addEventListener('input', pick('mcts-strength-playouts'));
+  mctsTime.addEventListener('input', pick('mcts-strength-time'));
+  const mctsHow = localStorage.getItem('janus.mctsStrength') === 'time' ? 'mcts-strength-time' : 'mcts-strength-playouts';
+  $<HTMLInputElement>(mctsHow).checked = true;
+  const faceSelect = $<HTMLSelectElement>('face-select');
+  const showStrength = () => {
+    const mcts = faceSelect.value === 'mcts';
+    // Hidden and disabled: the other face's fields are neither validated nor sent.
+    for (const [id, off] of [['strength-ab', mcts], ['strength-mcts', !mcts]] as const) {
+      $(id).hidden = off;
+      $<HTMLFieldSetElement>(id).disabled = off;
+    }
+  };
+  faceSelect.addEventListener('change', showStrength);
+  showStrength();
   const form = $<HTMLFormElement>('form-new');
   $<HTMLDialogElement>('dlg-new').addEventListener('close', () => {
     if ($<HTMLDialogElement>('dlg-new').returnValue !== 'start') return;
     const f = new FormData(form);
-    const body: Record<string, unknown> = {
-      color: f.get('color'),
-      face: $<HTMLSelectElement>('face-select').value,
-    };
+    const face = faceSelect.value;
+    localStorage.setItem('janus.face', face);
+    const body: Record<string, unknown> = { color: f.get('color'), face };
     const how = String(f.get('strength') ?? 'level');
-    localStorage.setItem('janus.strength', how);
-    if (how === 'elo' && info.elo) {
+    if (face === 'mcts') {
+      const mctsWay = String(f.get('mctsStrength') ?? 'playouts');
+      localStorage.setItem('janus.mctsStrength', mctsWay);
+      if (mctsWay === 'time') {
+        body.moveTimeMs = Math.max(50, Number(f.get('mctsMoveTimeMs')) || d.moveTimeMs);
+        localStorage.setItem('janus.mctsMoveTimeMs', String(body.moveTimeMs));
+      } else {
+        const p = Math.round(Number(f.get('playouts')) || d.mctsPlayouts);
+        body.playouts = Math.min(info.mcts.playouts.max, Math.max(info.mcts.playouts.min, p));
+        localStorage.setItem('janus.playouts', String(body.playouts));
+      }
+    } else if (how === 'elo' && info.elo) {
+      localStorage.setItem('janus.strength', how);
       body.elo = Number(elo.value);
       localStorage.setItem('janus.elo', elo.value);
     } else if (how === 'time') {
+      localStorage.setItem('janus.strength', how);
       body.moveTimeMs = Math.max(50, Number(f.get('moveTimeMs')) || d.moveTimeMs);
     } else {
+      localStorage.setItem('janus.strength', how);
       body.level = Number(f.get('level'));
       localStorage.setItem('janus.level', String(body.level));
     }
@@ -1031,7 +1118,7 @@ function setupLoadDialog(): void {
     if (!st) return;
     app.tree = tree;  // null: a line of its own (setState builds it)
     setState(st);
-    if (analyse) await post('analysis', { on: true, multiPv: wantedMultiPv() });
+    if (analyse) await post('analysis', { on: true, ...analysisOptions() });
     toast(pgn ? 'PGN loaded' : 'FEN loaded');
   });
 }
@@ -1127,7 +1214,7 @@ function onKey(e: KeyboardEvent): void {
     end: () => goTo(st.ply),
     '?': () => openDialog('dlg-help'),
     ' ': () => {
-      if (st.mode === 'analysis') void post('analysis', { on: !st.analysis.on, multiPv: wantedMultiPv(), ply: app.viewPly });
+      if (st.mode === 'analysis') void post('analysis', { on: !st.analysis.on, ...analysisOptions(), ply: app.viewPly });
     },
   };
   const fn = actions[e.key.toLowerCase()];
@@ -1164,12 +1251,19 @@ function wireButtons(): void {
   click('btn-review', () => void review());
   click('btn-analyse-toggle', () => {
     const st = app.state;
-    if (st) void post('analysis', { on: !st.analysis.on, multiPv: wantedMultiPv(), ply: app.viewPly });
+    if (st) void post('analysis', { on: !st.analysis.on, ...analysisOptions(), ply: app.viewPly });
+  });
+  $('analysis-face').addEventListener('change', () => {
+    localStorage.setItem('janus.analysisFace', $<HTMLSelectElement>('analysis-face').value);
+    app.lines.clear();
+    app.mcts = emptyMctsView();
+    const st = app.state;
+    if (st?.mode === 'analysis') void post('analysis', { on: true, ...analysisOptions(), ply: app.viewPly });
   });
   $('multipv').addEventListener('change', () => {
     localStorage.setItem('janus.multipv', $<HTMLSelectElement>('multipv').value);
     const st = app.state;
-    if (st?.mode === 'analysis') void post('analysis', { on: true, multiPv: wantedMultiPv(), ply: app.viewPly });
+    if (st?.mode === 'analysis') void post('analysis', { on: true, ...analysisOptions(), ply: app.viewPly });
   });
   $('moves').addEventListener('click', (e) => {
     const el = (e.target as HTMLElement).closest<HTMLElement>('[data-ply], [data-node]');
@@ -1194,7 +1288,7 @@ function wireButtons(): void {
   });
   click('game-over-analyse', async () => {
     await post('mode', { mode: 'analysis' });
-    await post('analysis', { on: true, multiPv: wantedMultiPv() });
+    await post('analysis', { on: true, ...analysisOptions() });
   });
   document.addEventListener('keydown', onKey);
   window.addEventListener('pagehide', () => {
@@ -1250,8 +1344,10 @@ async function start(): Promise<void> {
   }
   const faces = $<HTMLSelectElement>('face-select');
   faces.innerHTML = app.info.faces
-    .map((f) => `<option value="${f.id}"${f.available ? '' : ' disabled'}>${escapeHtml(f.name)}${f.available ? '' : ' (coming)'}</option>`)
+    .map((f) => `<option value="${f.id}"${f.available ? '' : ' disabled'}>${escapeHtml(f.name)}${f.available ? '' : ' (not in this build)'}</option>`)
     .join('');
+  const savedFace = localStorage.getItem('janus.face');
+  if (savedFace && app.info.faces.some((f) => f.id === savedFace && f.available)) faces.value = savedFace;
   setupNewGameDialog(app.info);
 
   // One session per tab: sessionStorage survives reloads of this tab but is not shared with others.

@@ -40,9 +40,11 @@ test('plays by click and drag with highlighting, undo, hint, eval, flip, theme, 
   // Every shortcut is shown on its button.
   for (const [id, key] of [['btn-undo', 'U'], ['btn-hint', 'H'], ['btn-eval', 'E'], ['btn-flip', 'F'], ['btn-theme', 'C']])
     assert.match(await page.getAttribute(`#${id}`, 'title'), new RegExp(`\\(${key}\\)`));
-  // The engine faces still to come are offered but greyed out; NNUE is the default when built in.
+  // The New game dialog offers the engine faces (NNUE greyed out when the build has no network);
+  // NNUE is the default when built in.
   const faceInfo = await (await fetch(new URL('/api/info', url))).json();
-  assert.equal(await page.locator('#face-select option:disabled').count(), faceInfo.nnue ? 1 : 2);
+  assert.equal(await page.locator('#face-select option:disabled').count(), faceInfo.nnue ? 0 : 1);
+  assert.equal(await page.locator('#face-select option[value="mcts"]:not([disabled])').count(), 1);
   assert.equal(await page.inputValue('#face-select'), faceInfo.nnue ? 'alphabeta-nnue' : 'alphabeta-hce');
 
   await newGame(page, { color: 'white', level: '1' });

@@ -171,12 +171,22 @@ export async function closeDialog(page, id) {
   await page.locator(`#${id}`).waitFor({ state: 'hidden' });
 }
 
-/** New game (N) and waits until the page shows it. `strength`: { level } or { moveTimeMs }. */
-export async function newGame(page, { color = 'white', level = '1', moveTimeMs = 0, fen = '' } = {}) {
+/**
+ * New game (N) and waits until the page shows it. Strength: { level } or { moveTimeMs } against
+ * alpha-beta (the first alpha-beta face the build has, unless `face` names one), or
+ * { face: 'mcts', playouts } against MCTS.
+ */
+export async function newGame(page, { color = 'white', level = '1', moveTimeMs = 0, fen = '', face = '', playouts = 0 } = {}) {
   const before = Number(await page.evaluate(() => document.body.dataset.version ?? '0'));
   await openDialog(page, 'n', 'dlg-new');
   await page.check(`#dlg-new input[name="color"][value="${color}"]`);
-  if (moveTimeMs) {
+  // The dialog remembers the last face: choose one every time.
+  face ||= await page.locator('#face-select option:not([disabled])').first().getAttribute('value');
+  await page.selectOption('#face-select', face);
+  if (face === 'mcts') {
+    await page.check('#mcts-strength-playouts');
+    await page.fill('#mcts-playouts', String(playouts || 100));
+  } else if (moveTimeMs) {
     await page.check('#strength-time');
     await page.fill('#dlg-new input[name="moveTimeMs"]', String(moveTimeMs));
   } else {
