@@ -7,6 +7,7 @@
 #include "eval/hce.h"
 #include "mcts/caching_backend.h"
 #include "mcts/mcts.h"
+#include "mcts/rn_file.h"
 #include "mcts/uniform_backend.h"
 #include "nnue/nnue_evaluator.h"
 #include "search/alphabeta.h"
@@ -156,13 +157,22 @@ void Engine::declareOptions() {
                   if (m_mcts) installMctsBackend(v, m_options.integer("MCTS Cache"), m_mctsBackendOptions);
                 });
   m_options.add({"MCTS WeightsFile", Type::kString, "", 0, 0, {},
-                 "Network file of the MCTS backend (pvnet: a .jpv file from janus train-az); empty: the network "
-                 "embedded in the binary. Setting a file while MCTS Backend is uniform selects pvnet"},
+                 "Network file of the MCTS backend (pvnet: a .jpv file from janus train-az; torch, in janus-torch: "
+                 "a .jrn file from janus train-az --arch resnet); empty: the network embedded in the binary. A file "
+                 "selects the backend that reads it (.jrn: torch; .jpv while MCTS Backend is uniform or torch: pvnet)"},
                 [this](const std::string& v) {
                   mcts::BackendOptions o = m_mctsBackendOptions;
                   o.weightsFile = v;
                   const std::string current = m_options.value("MCTS Backend");
-                  const std::string name = !v.empty() && current == "uniform" ? "pvnet" : current;
+                  std::string name = current;
+                  if (!v.empty() && mcts::rn::isRnFile(v)) {
+                    if (!mcts::BackendRegistry::instance().contains("torch"))
+                      throw Error("MCTS WeightsFile '" + v + "' is a residual network (JANUSRN) for the torch backend, "
+                                  "which this binary does not have: use janus-torch");
+                    name = "torch";
+                  } else if (!v.empty() && (current == "uniform" || current == "torch")) {
+                    name = "pvnet";
+                  }
                   installMctsBackend(name, m_options.integer("MCTS Cache"), o);  // a bad file throws here
                   if (name != current) m_options.set("MCTS Backend", name);
                 });

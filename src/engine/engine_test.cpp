@@ -12,6 +12,7 @@
 #include "core/notation.h"
 #include "mcts/mcts.h"
 #include "mcts/pvnet.h"
+#include "mcts/rn_file.h"
 #include "nnue/test_net.h"
 #include "util/error.h"
 
@@ -291,6 +292,30 @@ TEST(EngineMcts, SearchOptionSwitchesToMcts) {
   r = searchOnce(e, l, &infos);
   EXPECT_TRUE(r.best);
   EXPECT_TRUE(infos.back().moveStats.empty());
+}
+
+TEST(EngineMcts, AResidualNetworkFileNeedsJanusTorch) {
+  // engine_tests do not link the torch backend (like janus): a .jrn file is a clear error.
+  if (mcts::BackendRegistry::instance().contains("torch")) GTEST_SKIP() << "torch backend linked in";
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("janus-engine-rn-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  mcts::rn::RnArch a;
+  a.blocks = 1;
+  a.filters = 8;
+  const std::string path = mcts::rn::writeRnFile(mcts::rn::RnWeights::zeros(a), dir.string(), "engine test");
+  Engine e;
+  e.setOption("MCTS Backend", "uniform");
+  e.setOption("Search", "mcts");
+  try {
+    e.setOption("MCTS WeightsFile", path);
+    ADD_FAILURE() << "a .jrn file was accepted without the torch backend";
+  } catch (const Error& err) {
+    EXPECT_NE(std::string(err.what()).find("janus-torch"), std::string::npos) << err.what();
+  }
+  EXPECT_EQ(e.options().value("MCTS Backend"), "uniform");
+  EXPECT_EQ(e.options().value("MCTS WeightsFile"), "");
+  fs::remove_all(dir);
 }
 
 TEST(EngineMcts, WeightsFileSelectsThePvNetBackendAndABadFileKeepsThePrevious) {

@@ -93,7 +93,7 @@ std::array<double, 2> fitWdlModel(std::span<const std::pair<int, int>> scoreResu
 // ---- Dataset ------------------------------------------------------------------------------------
 
 void Dataset::add(std::span<const int> features, std::span<const int> legal, int target,
-                  const std::array<float, 3>& wdl, std::span<const u16> shares) {
+                  const std::array<float, 3>& wdl, std::span<const u16> shares, u16 state) {
   if (features.empty() || features.size() > std::size_t(mcts::pvnet::kMaxActive))
     throw Error(fmt::format("policy/value sample: {} active inputs (1..{} allowed)", features.size(),
                             mcts::pvnet::kMaxActive));
@@ -127,6 +127,7 @@ void Dataset::add(std::span<const int> features, std::span<const int> legal, int
   e.target = i16(target < 0 ? -1 : target);
   for (int i = 0; i < 3; ++i) e.wdl[i] = wdl[i];
   m_entries.push_back(e);
+  m_states.push_back(state);
   if (target >= 0) ++m_withMove;
 }
 
@@ -138,6 +139,7 @@ void Dataset::append(const Dataset& other) {
     e.offset += base;
     m_entries.push_back(e);
   }
+  m_states.insert(m_states.end(), other.m_states.begin(), other.m_states.end());
   m_withMove += other.m_withMove;
 }
 
@@ -150,10 +152,18 @@ SampleView Dataset::operator[](std::size_t i) const {
   if (e.features & kSharesBit) v.shares = std::span<const u16>(m_arena.data() + e.offset + features + e.legal, e.legal);
   v.target = e.target;
   v.wdl = {e.wdl[0], e.wdl[1], e.wdl[2]};
+  v.blackToMove = (m_states[i] & kBlackToMove) != 0;
+  v.halfmoveClock = m_states[i] & ~kBlackToMove;
   return v;
 }
 
-std::size_t Dataset::bytes() const { return m_arena.capacity() * sizeof(u16) + m_entries.capacity() * sizeof(Entry); }
+std::size_t Dataset::bytes() const {
+  return m_arena.capacity() * sizeof(u16) + m_entries.capacity() * sizeof(Entry) + m_states.capacity() * sizeof(u16);
+}
+
+u16 Dataset::stateOf(bool blackToMove, int halfmoveClock) {
+  return u16((blackToMove ? kBlackToMove : 0) | std::clamp(halfmoveClock, 0, int(u16(~kBlackToMove))));
+}
 
 u64 Dataset::hash() const {
   u64 h = fnv1a(m_arena.data(), m_arena.size() * sizeof(u16));
@@ -214,7 +224,8 @@ void addSample(Dataset& out, const Position& pos, Move played, const std::array<
     }
   }
   out.add(std::span<const int>(features.data(), std::size_t(n)), std::span<const int>(legal, std::size_t(moves.size())),
-          target, wdl, visits.empty() ? std::span<const u16>() : std::span<const u16>(shares, std::size_t(moves.size())));
+          target, wdl, visits.empty() ? std::span<const u16>() : std::span<const u16>(shares, std::size_t(moves.size())),
+          Dataset::stateOf(pos.sideToMove() == kBlack, pos.halfmoveClock()));
 }
 
 // ---- Loading ------------------------------------------------------------------------------------

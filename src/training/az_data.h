@@ -47,7 +47,7 @@
 // near-identical positions never sit on both sides. With explicit validation files, those are
 // the validation set and valFraction is not used.
 //
-// Memory: every sample is held in memory, 24 bytes plus 2 bytes per feature and legal move
+// Memory: every sample is held in memory, 26 bytes plus 2 bytes per feature and legal move
 // (about 160 bytes for a middle-game position). The loader stops with an error naming the
 // budget (memoryBudgetBytes) when the samples would exceed it: then use `limit` or fewer files.
 // Files are decoded in parallel (one thread per file, `threads` at once) and merged in file
@@ -103,6 +103,8 @@ struct SampleView {
   int target = -1;                ///< policy index of the move played, or -1 (value only)
   std::array<float, 3> wdl{};     ///< value target for the side to move
   std::span<const u16> shares;    ///< empty, or one visit share per legal move (soft policy target)
+  bool blackToMove = false;       ///< the side to move (the planes' "black" input; features are oriented already)
+  int halfmoveClock = 0;          ///< the 50-move counter (the planes' rule50 input), 0..32767
 };
 
 /// An append-only, compact list of samples: one arena of u16 values (features, then legal
@@ -111,9 +113,13 @@ class Dataset {
  public:
   /// Appends a sample. `features` 1..kMaxActive values < kInputs, `legal` 1..255 values <
   /// kPolicySize, `target` -1 or a member of `legal`; `shares` empty or one per legal move with
-  /// a positive sum (then `target` must be a member of `legal`). Throws janus::Error otherwise.
+  /// a positive sum (then `target` must be a member of `legal`); `state` = stateOf(side to move,
+  /// halfmove clock) (what the residual network's planes need beyond the features).
+  /// Throws janus::Error otherwise.
   void add(std::span<const int> features, std::span<const int> legal, int target, const std::array<float, 3>& wdl,
-           std::span<const u16> shares = {});
+           std::span<const u16> shares = {}, u16 state = 0);
+  /// The packed side to move and halfmove clock of add() (the clock capped at 32767).
+  [[nodiscard]] static u16 stateOf(bool blackToMove, int halfmoveClock);
   /// Appends every sample of `other`.
   void append(const Dataset& other);
 
@@ -124,7 +130,9 @@ class Dataset {
   [[nodiscard]] std::size_t withMove() const { return m_withMove; }
   /// Heap bytes the samples take (arena plus entries).
   [[nodiscard]] std::size_t bytes() const;
-  /// FNV-1a 64 of every sample's content (identifies the data a checkpoint was trained on).
+  /// FNV-1a 64 of every sample's content (identifies the data a checkpoint was trained on). The
+  /// side to move and halfmove clock are left out, so that checkpoints written before they were
+  /// kept still resume (they follow from the same files).
   [[nodiscard]] u64 hash() const;
 
  private:
@@ -139,12 +147,14 @@ class Dataset {
   static constexpr u8 kSharesBit = 0x80;  ///< in Entry::features (at most 36 features)
   std::vector<u16> m_arena;
   std::vector<Entry> m_entries;
+  std::vector<u16> m_states;  ///< per sample: bit 15 Black to move, bits 0..14 the halfmove clock
+  static constexpr u16 kBlackToMove = 0x8000;
   std::size_t m_withMove = 0;
 };
 
 /// Bytes a sample with `features` inputs and `legal` moves takes in a Dataset.
 [[nodiscard]] constexpr std::size_t sampleBytes(int features, int legal) {
-  return 24 + 2 * std::size_t(features + legal);
+  return 26 + 2 * std::size_t(features + legal);
 }
 
 /// The legal move of `from` that leads to the position of record `to`: same pieces, side to

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/movegen.h"
+#include "encoding/planes.h"
 #include "encoding/policy_map.h"
 #include "util/error.h"
 
@@ -24,7 +25,19 @@ PolicyHead parsePolicyHead(const std::string& name) {
 
 const char* policyHeadName(PolicyHead head) { return head == PolicyHead::kDense ? "dense" : "gather"; }
 
-Batch makeBatch(const Dataset& data, std::span<const std::uint32_t> indices, PolicyHead head) {
+mcts::rn::RnArch resnetArch(int blocks, int filters, bool se) {
+  mcts::rn::RnArch a;
+  a.blocks = blocks;
+  a.filters = filters;
+  a.seChannels = se ? filters / 4 : 0;
+  a.historySteps = 1;
+  const char* why = "";
+  if (!mcts::rn::validArch(a, &why))
+    throw Error(fmt::format("train-az: --blocks {} --filters {}{}: {}", blocks, filters, se ? " --se" : "", why));
+  return a;
+}
+
+Batch makeBatch(const Dataset& data, std::span<const std::uint32_t> indices, PolicyHead head, bool planes) {
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   const auto n = std::int64_t(indices.size());
   Batch b;
@@ -65,9 +78,28 @@ Batch makeBatch(const Dataset& data, std::span<const std::uint32_t> indices, Pol
     legalMask = b.legalMask.data_ptr<float>();
     slot = b.slot.data_ptr<std::int64_t>();
   }
+  float* plane = nullptr;
+  if (planes) {
+    b.planes = torch::zeros({n, encoding::kBasePlanes, 8, 8}, f32);
+    plane = b.planes.data_ptr<float>();
+  }
   std::int64_t at = 0;
   for (std::int64_t row = 0; row < n; ++row) {
     const SampleView s = data[indices[std::size_t(row)]];
+    if (plane) {
+      // The planes of the current position (encoding/planes.h) from the oriented features:
+      // input f < 768 is piece type (f % 384) / 64 of the side to move (f < 384) or the opponent
+      // on square f % 64 (already flipped for Black), i.e. plane (f < 384 ? 0 : 6) + type;
+      // inputs 768..771 are the castling planes 113..116 in the same order.
+      float* p = plane + row * encoding::kBasePlanes * 64;
+      for (u16 f : s.features) {
+        if (f < pv::kPieceInputs) p[((f < 384 ? 0 : 6) + (f % 384) / 64) * 64 + f % 64] = 1.0f;
+        else std::fill_n(p + (113 + (f - pv::kPieceInputs)) * 64, 64, 1.0f);
+      }
+      if (s.blackToMove) std::fill_n(p + 112 * 64, 64, 1.0f);
+      std::fill_n(p + 117 * 64, 64, float(s.halfmoveClock) / 100.0f);
+      std::fill_n(p + 118 * 64, 64, 1.0f);
+    }
     offsets[row] = at;
     for (u16 f : s.features) features[at++] = f;
     for (int k = 0; k < 3; ++k) wdl[3 * row + k] = s.wdl[std::size_t(k)];
@@ -123,22 +155,33 @@ LossParts computeLoss(PvModel& model, const Batch& b, PolicyHead head, double po
                       bool metrics) {
   const torch::Tensor h = model->trunkOut(b.features, b.offsets);
   const torch::Tensor valueLogits = model->value2(torch::relu(model->value1(h)));
-  torch::Tensor logp, played;  // log-probabilities over the row's moves; column of the move played
-  if (head == PolicyHead::kDense) {
-    logp = torch::log_softmax(model->policy(h) + b.mask, 1);
-    played = b.target;
-  } else {
-    // Rows of the legal moves only: [B, L, H] . [B, 1, H] -> [B, L].
-    const auto n = b.legal.size(0), l = b.legal.size(1);
-    const torch::Tensor flat = b.legal.reshape({-1});
-    const torch::Tensor w = model->policy->weight.index_select(0, flat).view({n, l, model->hidden});
-    const torch::Tensor bias = model->policy->bias.index_select(0, flat).view({n, l});
-    // An element-wise product and a sum rather than bmm: B matrix-vector products of a few dozen
-    // rows are slow through the reference BLAS of Debian's libtorch.
-    const torch::Tensor logits = (w * h.unsqueeze(1)).sum(2) + bias + b.legalMask;
-    logp = torch::log_softmax(logits, 1);
-    played = b.slot;
-  }
+  if (head == PolicyHead::kDense)
+    return lossFromLogits(valueLogits, model->policy(h), b, head, policyWeight, valueWeight, metrics);
+  // Rows of the legal moves only: [B, L, H] . [B, 1, H] -> [B, L].
+  const auto n = b.legal.size(0), l = b.legal.size(1);
+  const torch::Tensor flat = b.legal.reshape({-1});
+  const torch::Tensor w = model->policy->weight.index_select(0, flat).view({n, l, model->hidden});
+  const torch::Tensor bias = model->policy->bias.index_select(0, flat).view({n, l});
+  // An element-wise product and a sum rather than bmm: B matrix-vector products of a few dozen
+  // rows are slow through the reference BLAS of Debian's libtorch.
+  const torch::Tensor logits = (w * h.unsqueeze(1)).sum(2) + bias;
+  return lossFromLogits(valueLogits, logits, b, head, policyWeight, valueWeight, metrics);
+}
+
+LossParts computeLoss(mcts::rn::ResNet& model, const Batch& b, PolicyHead head, double policyWeight,
+                      double valueWeight, bool metrics) {
+  if (!b.planes.defined()) throw Error("train-az: a residual network needs a batch with planes");
+  const mcts::rn::RnOutput out = model->forward(b.planes);
+  const torch::Tensor policy = head == PolicyHead::kDense ? out.policy : out.policy.gather(1, b.legal);
+  return lossFromLogits(out.value, policy, b, head, policyWeight, valueWeight, metrics);
+}
+
+LossParts lossFromLogits(const torch::Tensor& valueLogits, const torch::Tensor& policyLogits, const Batch& b,
+                         PolicyHead head, double policyWeight, double valueWeight, bool metrics) {
+  // Log-probabilities over the row's moves (illegal entries and padding masked to -inf); the
+  // column of the move played.
+  const torch::Tensor logp = torch::log_softmax(policyLogits + (head == PolicyHead::kDense ? b.mask : b.legalMask), 1);
+  const torch::Tensor& played = head == PolicyHead::kDense ? b.target : b.slot;
   // Cross-entropy against the target distribution; masked entries (log-probability -inf) have
   // target 0 and are clamped so that 0 * -inf does not make a NaN.
   const torch::Tensor perSample = -(b.policyTarget * logp.clamp_min(-1e30)).sum(1) * b.hasMove;

@@ -25,6 +25,7 @@
 #include <torch/torch.h>
 
 #include "mcts/pvnet.h"
+#include "mcts/torch/resnet.h"
 #include "training/az_data.h"
 
 namespace janus::training::az {
@@ -51,12 +52,26 @@ struct Batch {
   torch::Tensor legal;     ///< int64 [B, L]: policy indices of the legal moves, padded with 0 (L = most legal moves)
   torch::Tensor legalMask; ///< float [B, L]: 0 for a legal move, -inf for padding
   torch::Tensor slot;      ///< int64 [B]: column of the move played in `legal` (0 without one)
+  /// float [B, 119, 8, 8] (only with makeBatch(..., planes = true), for the residual network):
+  /// the planes of mcts::rn::encodeInput for a network with historySteps = 1, rebuilt from the
+  /// sample (its features, side to move and halfmove clock): the current position's pieces,
+  /// Black to move, castling rights, rule50, ones; history and repetition planes zero.
+  torch::Tensor planes;
   std::int64_t size = 0;
   std::int64_t withMove = 0;
 };
 
-/// Tensors of samples data[indices[i]], in that order, for `head`.
-[[nodiscard]] Batch makeBatch(const Dataset& data, std::span<const std::uint32_t> indices, PolicyHead head);
+/// Tensors of samples data[indices[i]], in that order, for `head`; with `planes` also
+/// Batch::planes.
+[[nodiscard]] Batch makeBatch(const Dataset& data, std::span<const std::uint32_t> indices, PolicyHead head,
+                              bool planes = false);
+
+/// The architecture `janus train-az --arch resnet` trains: the base planes with one history step
+/// (the samples keep no history, docs/mcts.md), `blocks` x `filters`, squeeze-excitation with
+/// filters / 4 channels when `se` (reduction ratio 4; Hu et al. use 16 on ImageNet, which would
+/// leave 4-8 channels at 64-128 filters), Lc0's head sizes (policy 32 channels, value 32
+/// channels and 128 hidden). Throws janus::Error for sizes rn_format.h does not allow.
+[[nodiscard]] mcts::rn::RnArch resnetArch(int blocks, int filters, bool se);
 
 struct PvModelImpl : torch::nn::Module {
   /// Initial weights from the current torch seed (torch::manual_seed): trunk rows uniform in
@@ -83,9 +98,21 @@ struct LossParts {
                              ///< expected score = win + draw / 2
 };
 
-/// The loss of `batch` (header comment). `metrics` also fills correct and sqErrorSum (no
-/// gradient through them).
+/// The loss of a batch from the network's outputs, whatever the network (header comment): the one
+/// loss of both architectures. `valueLogits` float [B, 3]; `policyLogits` float [B, 1858]
+/// (kDense, unmasked) or [B, L] (kGather: the logits of Batch::legal's moves, unmasked).
+/// `metrics` also fills correct and sqErrorSum (no gradient through them).
+[[nodiscard]] LossParts lossFromLogits(const torch::Tensor& valueLogits, const torch::Tensor& policyLogits,
+                                       const Batch& batch, PolicyHead head, double policyWeight, double valueWeight,
+                                       bool metrics);
+
+/// The loss of `batch` (header comment) for the sparse network: lossFromLogits of its outputs.
 [[nodiscard]] LossParts computeLoss(PvModel& model, const Batch& batch, PolicyHead head, double policyWeight,
+                                    double valueWeight, bool metrics);
+
+/// The loss of `batch` (made with planes) for the residual network: lossFromLogits of its
+/// outputs (kGather takes the legal moves' columns of the 1858 logits).
+[[nodiscard]] LossParts computeLoss(mcts::rn::ResNet& model, const Batch& batch, PolicyHead head, double policyWeight,
                                     double valueWeight, bool metrics);
 
 /// The weights in the engine's layout (pvnet_format.h).

@@ -22,6 +22,7 @@
 #include "datagen/generator.h"
 #include "datagen/record.h"
 #include "mcts/pvnet.h"
+#include "mcts/rn_file.h"
 #include "training/az/az_model.h"
 #include "training/report.h"
 #include "tune/tuner.h"
@@ -70,6 +71,9 @@ void validate(const AzConfig& c) {
   if (c.threads < 1) throw Error("train-az: --threads must be at least 1");
   if (c.memoryMib < 1) throw Error("train-az: --memory-mib must be at least 1");
   (void)parsePolicyHead(c.policyHead);
+  if (c.arch != "pvnet" && c.arch != "resnet")
+    throw Error(fmt::format("train-az: --arch '{}' is not one of pvnet, resnet", c.arch));
+  if (c.arch == "resnet") (void)resnetArch(c.blocks, c.filters, c.se);
   if (!mcts::pvnet::validSizes(c.hidden, c.valueHidden))
     throw Error(fmt::format("train-az: --hidden {} / --value-hidden {}: hidden must be {}..{} and a multiple of 16, value "
                             "hidden {}..{} and a multiple of 8",
@@ -87,6 +91,53 @@ double learningRate(const AzConfig& c, u64 step, u64 totalSteps, int epoch) {
 
 void setLearningRate(torch::optim::AdamW& opt, double lr) {
   for (auto& group : opt.param_groups()) static_cast<torch::optim::AdamWOptions&>(group.options()).lr(lr);
+}
+
+/// The network being trained: the sparse pvnet or the residual network (AzConfig::arch). One
+/// loss (lossFromLogits) serves both.
+struct Net {
+  PvModel pv{nullptr};
+  mcts::rn::ResNet rn{nullptr};
+
+  [[nodiscard]] bool resnet() const { return !rn.is_empty(); }
+  torch::nn::Module& module() { return resnet() ? static_cast<torch::nn::Module&>(*rn) : *pv; }
+  LossParts loss(const Batch& b, PolicyHead head, double policyWeight, double valueWeight, bool metrics) {
+    return resnet() ? computeLoss(rn, b, head, policyWeight, valueWeight, metrics)
+                    : computeLoss(pv, b, head, policyWeight, valueWeight, metrics);
+  }
+  Batch batch(const Dataset& data, std::span<const std::uint32_t> idx, PolicyHead head) const {
+    return makeBatch(data, idx, head, resnet());
+  }
+  /// One line: the architecture and the parameter count.
+  std::string describe() {
+    std::size_t params = 0;
+    for (const auto& p : module().parameters()) params += std::size_t(p.numel());
+    if (resnet())
+      return fmt::format("residual network {} planes -> {} blocks x {} filters{} -> policy {}, value WDL ({} parameters, "
+                         "batch normalisation folded at export)",
+                         rn->arch.inputPlanes, rn->arch.blocks, rn->arch.filters,
+                         rn->arch.seChannels ? fmt::format(", SE {}", rn->arch.seChannels) : std::string(),
+                         mcts::rn::kPolicySize, params);
+    return fmt::format("network 772 -> {} -> value {} -> 3, policy {} ({} parameters)", pv->hidden, pv->valueHidden,
+                       mcts::pvnet::kPolicySize, params);
+  }
+  /// Writes the network file (pv-<hash>.jpv or rn-<hash>.jrn; see writePvFile/writeRnFile for `path`).
+  std::string write(const std::string& path, const std::string& description) {
+    if (resnet()) {
+      rn->eval();
+      const std::string written = mcts::rn::writeRnFile(mcts::rn::exportWeights(rn), path, description);
+      rn->train();
+      return written;
+    }
+    return mcts::pvnet::writePvFile(exportWeights(pv), path, description);
+  }
+};
+
+Net makeNet(const AzConfig& c) {
+  Net net;
+  if (c.arch == "resnet") net.rn = mcts::rn::ResNet(resnetArch(c.blocks, c.filters, c.se), true);
+  else net.pv = PvModel(c.hidden, c.valueHidden);
+  return net;
 }
 
 void writeText(const std::string& path, const std::string& text) {
@@ -151,9 +202,9 @@ RunState parseStateText(const std::string& text, const std::string& path) {
 }
 
 /// Writes model, optimiser and state atomically to `path` (temporary file, fsync, rename).
-void saveCheckpoint(const std::string& path, PvModel& model, torch::optim::AdamW& opt, const RunState& s) {
+void saveCheckpoint(const std::string& path, torch::nn::Module& model, torch::optim::AdamW& opt, const RunState& s) {
   torch::serialize::OutputArchive archive, optArchive;
-  model->save(archive);
+  model.save(archive);
   opt.save(optArchive);
   archive.write("optimizer", optArchive);
   archive.write("janus.state", c10::IValue(stateText(s)));
@@ -171,7 +222,7 @@ void saveCheckpoint(const std::string& path, PvModel& model, torch::optim::AdamW
 }
 
 /// Reads the state of a checkpoint; with `model`/`opt` also their tensors.
-RunState loadCheckpoint(const std::string& path, PvModel* model, torch::optim::AdamW* opt) {
+RunState loadCheckpoint(const std::string& path, torch::nn::Module* model, torch::optim::AdamW* opt) {
   if (!fs::is_regular_file(path)) throw Error(fmt::format("checkpoint '{}' does not exist", path));
   torch::serialize::InputArchive archive;
   try {
@@ -181,7 +232,7 @@ RunState loadCheckpoint(const std::string& path, PvModel* model, torch::optim::A
     archive.read("janus.metrics", metrics);
     RunState s = parseStateText(state.toStringRef(), path);
     s.metrics = parseMetricsCsv(metrics.toStringRef());
-    if (model) model->get()->load(archive);
+    if (model) model->load(archive);
     if (opt) {
       torch::serialize::InputArchive optArchive;
       archive.read("optimizer", optArchive);
@@ -201,29 +252,29 @@ std::string defaultDescription(const std::string& dir) {
 }
 
 /// Validation figures of the whole set.
-AzMetrics validate(PvModel& model, const Dataset& data, const AzConfig& c, PolicyHead head) {
+AzMetrics validate(Net& net, const Dataset& data, const AzConfig& c, PolicyHead head) {
   AzMetrics m;
   if (data.empty()) {
     m.valLoss = m.valPolicyCe = m.valValueCe = m.valAccuracy = m.valValueMse = std::numeric_limits<double>::quiet_NaN();
     return m;
   }
   torch::NoGradGuard g;
-  model->eval();
+  net.module().eval();
   double policySum = 0, valueSum = 0, correct = 0, sq = 0;
   u64 withMove = 0;
   std::vector<std::uint32_t> idx;
   for (std::size_t start = 0; start < data.size(); start += 4096) {
     idx.resize(std::min<std::size_t>(4096, data.size() - start));
     std::iota(idx.begin(), idx.end(), std::uint32_t(start));
-    const Batch b = makeBatch(data, idx, head);
-    const LossParts p = computeLoss(model, b, head, c.policyWeight, c.valueWeight, true);
+    const Batch b = net.batch(data, idx, head);
+    const LossParts p = net.loss(b, head, c.policyWeight, c.valueWeight, true);
     policySum += p.policyCe.item<double>() * double(b.withMove);
     valueSum += p.valueCe.item<double>() * double(b.size);
     correct += p.correct;
     sq += p.sqErrorSum;
     withMove += u64(b.withMove);
   }
-  model->train();
+  net.module().train();
   const double n = double(data.size());
   m.valPolicyCe = withMove ? policySum / double(withMove) : std::numeric_limits<double>::quiet_NaN();
   m.valValueCe = valueSum / n;
@@ -250,28 +301,47 @@ std::string lossSvg(const std::vector<AzMetrics>& rows, const std::string& title
 /// Largest |torch - engine| logit (value and legal moves' policy) of the network file `netPath`
 /// against `model`, over the positions of 8 random games from the start position (the samples
 /// keep no positions to check on).
-double exportDifference(PvModel& model, const std::string& netPath, u64 seed) {
-  const auto net = mcts::pvnet::PvNetwork::fromFile(netPath);
+double exportDifference(Net& net, const std::string& netPath, u64 seed) {
   std::mt19937_64 rng(seed);
   double worst = 0;
-  model->eval();
+  net.module().eval();
+  std::unique_ptr<mcts::rn::RnFile> file;
+  mcts::rn::ResNet loaded{nullptr};
+  std::shared_ptr<const mcts::pvnet::PvNetwork> pvnet;
+  if (net.resnet()) {
+    file = std::make_unique<mcts::rn::RnFile>(mcts::rn::RnFile::fromFile(netPath));
+    loaded = mcts::rn::makeInferenceNetwork(file->weights);
+  } else {
+    pvnet = mcts::pvnet::PvNetwork::fromFile(netPath);
+  }
   for (int game = 0; game < 8; ++game) {
     Position pos;
     for (int ply = 0; ply < 60; ++ply) {
       const MoveList moves = legalMoves(pos);
       if (moves.empty()) break;
       std::vector<Move> list(moves.begin(), moves.end());
-      std::array<float, 3> vt{}, ve{};
-      std::vector<float> pt(list.size()), pe(list.size());
-      modelLogits(model, pos, list, vt, pt);
-      net->logits(pos, list, ve, pe);
-      for (int k = 0; k < 3; ++k) worst = std::max(worst, double(std::abs(vt[std::size_t(k)] - ve[std::size_t(k)])));
-      for (std::size_t i = 0; i < list.size(); ++i) worst = std::max(worst, double(std::abs(pt[i] - pe[i])));
+      if (net.resnet()) {
+        // The whole output of both networks on the planes the engine would give the file's network.
+        std::vector<float> planes(std::size_t(file->weights.arch.inputPlanes) * 64);
+        mcts::rn::encodeInput(pos, file->weights.arch, planes);
+        torch::NoGradGuard g;
+        const torch::Tensor x = torch::from_blob(planes.data(), {1, file->weights.arch.inputPlanes, 8, 8});
+        const mcts::rn::RnOutput a = net.rn->forward(x), b = loaded->forward(x);
+        worst = std::max({worst, (a.policy - b.policy).abs().max().item<double>(),
+                          (a.value - b.value).abs().max().item<double>()});
+      } else {
+        std::array<float, 3> vt{}, ve{};
+        std::vector<float> pt(list.size()), pe(list.size());
+        modelLogits(net.pv, pos, list, vt, pt);
+        pvnet->logits(pos, list, ve, pe);
+        for (int k = 0; k < 3; ++k) worst = std::max(worst, double(std::abs(vt[std::size_t(k)] - ve[std::size_t(k)])));
+        for (std::size_t i = 0; i < list.size(); ++i) worst = std::max(worst, double(std::abs(pt[i] - pe[i])));
+      }
       pos.makeMove(list[std::size_t(rng() % list.size())]);
       if (pos.isInsufficientMaterial() || pos.isFiftyMoveDraw()) break;
     }
   }
-  model->train();
+  net.module().train();
   return worst;
 }
 
@@ -291,8 +361,12 @@ std::map<std::string, std::string> configToMap(const AzConfig& c) {
           {"pgn-skip-plies", std::to_string(c.pgnSkipPlies)},
           {"limit", std::to_string(c.limit)},
           {"memory-mib", std::to_string(c.memoryMib)},
+          {"arch", c.arch},
           {"hidden", std::to_string(c.hidden)},
           {"value-hidden", std::to_string(c.valueHidden)},
+          {"blocks", std::to_string(c.blocks)},
+          {"filters", std::to_string(c.filters)},
+          {"se", c.se ? "true" : "false"},
           {"batch", std::to_string(c.batch)},
           {"epochs", std::to_string(c.epochs)},
           {"epoch-positions", std::to_string(c.epochPositions)},
@@ -328,6 +402,13 @@ AzConfig configFromMap(const std::map<std::string, std::string>& m) {
     c.memoryMib = std::stoull(get("memory-mib"));
     c.hidden = std::stoi(get("hidden"));
     c.valueHidden = std::stoi(get("value-hidden"));
+    // Checkpoints from before --arch hold a pvnet.
+    if (m.contains("arch")) {
+      c.arch = get("arch");
+      c.blocks = std::stoi(get("blocks"));
+      c.filters = std::stoi(get("filters"));
+      c.se = get("se") == "true";
+    }
     c.batch = std::stoi(get("batch"));
     c.epochs = std::stoi(get("epochs"));
     c.epochPositions = std::stoull(get("epoch-positions"));
@@ -458,20 +539,21 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
 
   // 3. Model and optimiser, fresh or restored.
   torch::manual_seed(config.seed);
-  PvModel model(config.hidden, config.valueHidden);
-  torch::optim::AdamW optimizer(model->parameters(), torch::optim::AdamWOptions(config.lr)
+  Net net = makeNet(config);
+  torch::optim::AdamW optimizer(net.module().parameters(), torch::optim::AdamWOptions(config.lr)
                                                          .betas({0.9, 0.999})
                                                          .eps(1e-8)
                                                          .weight_decay(config.wd));
   if (!o.resume && !o.init.empty()) {
-    const auto net = mcts::pvnet::PvNetwork::fromFile(o.init);
-    importWeights(model, net->weights());
-    out << fmt::format("initial weights: {}\n", net->describe());
+    if (net.resnet()) throw Error("train-az: --init takes a pvnet network (.jpv); --arch resnet starts from random weights");
+    const auto init = mcts::pvnet::PvNetwork::fromFile(o.init);
+    importWeights(net.pv, init->weights());
+    out << fmt::format("initial weights: {}\n", init->describe());
   }
   RunState state;
   const u64 dataHash = data.train.hash();
   if (o.resume) {
-    state = loadCheckpoint(checkpointPath, &model, &optimizer);
+    state = loadCheckpoint(checkpointPath, &net.module(), &optimizer);
     if (dataHash != state.dataHash || data.train.size() != state.trainCount)
       throw Error(fmt::format("--resume: the training data differ from the checkpoint's ({} positions, hash {:016x}; now "
                               "{} positions, hash {:016x}): resume needs the same files, options and seed",
@@ -486,18 +568,16 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
   const u64 epochPositions = config.epochPositions > 0 ? config.epochPositions : n;
   const u64 stepsPerEpoch = (epochPositions + u64(config.batch) - 1) / u64(config.batch);
   const u64 totalSteps = stepsPerEpoch * u64(config.epochs);
-  std::size_t params = 0;
-  for (const auto& p : model->parameters()) params += std::size_t(p.numel());
   out << fmt::format(
-      "network 772 -> {} -> value {} -> 3, policy {} ({} parameters); policy head {}; torch {} thread(s)\n"
+      "{}; policy head {}; torch {} thread(s)\n"
       "batch {} x {} steps per epoch, {} epochs; AdamW lr {} ({}{}{}), wd {}; loss {} x policy CE + {} x value CE\n",
-      config.hidden, config.valueHidden, mcts::pvnet::kPolicySize, params, config.policyHead, config.threads,
+      net.describe(), config.policyHead, config.threads,
       config.batch, stepsPerEpoch, config.epochs, config.lr, config.lrSchedule,
       config.lrSchedule == "cosine" ? fmt::format(" to {}", config.lrFinal) : std::string(),
       config.lrDropEvery > 0 ? fmt::format(", x{} every {} epochs", config.lrGamma, config.lrDropEvery) : std::string(),
       config.wd, config.policyWeight, config.valueWeight);
   if (!o.resume && !data.validation.empty()) {
-    const AzMetrics v = validate(model, data.validation, config, head);
+    const AzMetrics v = validate(net, data.validation, config, head);
     out << fmt::format("start: validation loss {} (policy {}, value {})\n", lossText(v.valLoss), lossText(v.valPolicyCe),
                        lossText(v.valValueCe));
   }
@@ -506,8 +586,10 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
   // 4. Epochs. The stream: pass p over the training set in the order of a permutation drawn from
   // (seed, p); a resumed run continues at the same place.
   const std::string description = o.description.empty() ? defaultDescription(o.outDir) : o.description;
-  const std::string title = fmt::format("train-az {}: 772-{}-{}, policy 1858", description, config.hidden,
-                                        config.valueHidden);
+  const std::string title =
+      net.resnet() ? fmt::format("train-az {}: resnet {}x{}{}", description, config.blocks, config.filters,
+                                 config.se ? " SE" : "")
+                   : fmt::format("train-az {}: 772-{}-{}, policy 1858", description, config.hidden, config.valueHidden);
   std::vector<std::uint32_t> perm;
   u64 permPass = ~u64(0);
   auto streamIndex = [&](u64 pos) {
@@ -538,12 +620,12 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
       idx.resize(size);
       for (u64 i = 0; i < size; ++i) idx[i] = streamIndex(state.stream + i);
       state.stream += size;
-      const Batch b = makeBatch(data.train, idx, head);
+      const Batch b = net.batch(data.train, idx, head);
       const double lr = learningRate(config, state.step, totalSteps, state.epoch);
       if (s == 0) row.lr = lr;
       setLearningRate(optimizer, lr);
       optimizer.zero_grad();
-      const LossParts p = computeLoss(model, b, head, config.policyWeight, config.valueWeight, false);
+      const LossParts p = net.loss(b, head, config.policyWeight, config.valueWeight, false);
       p.loss.backward();
       optimizer.step();
       ++state.step;
@@ -569,13 +651,13 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
     row.trainLoss = lossSum / double(stepsPerEpoch);
     row.trainPolicyCe = policySum / double(stepsPerEpoch);
     row.trainValueCe = valueSum / double(stepsPerEpoch);
-    const AzMetrics v = validate(model, data.validation, config, head);
+    const AzMetrics v = validate(net, data.validation, config, head);
     row.valLoss = v.valLoss, row.valPolicyCe = v.valPolicyCe, row.valValueCe = v.valValueCe;
     row.valAccuracy = v.valAccuracy, row.valValueMse = v.valValueMse;
     row.seconds = state.seconds;
     state.metrics.push_back(row);
     state.epoch = k;
-    saveCheckpoint(checkpointPath, model, optimizer, state);
+    saveCheckpoint(checkpointPath, net.module(), optimizer, state);
     writeText((fs::path(o.outDir) / "metrics.csv").string(), metricsCsv(state.metrics));
     writeText((fs::path(o.outDir) / "loss.svg").string(), lossSvg(state.metrics, title));
     const int done = state.epoch - firstEpoch;
@@ -603,8 +685,8 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
   }
 
   // 5. The network file, checked against the torch model.
-  result.netPath = mcts::pvnet::writePvFile(exportWeights(model), o.outDir + "/", description);
-  result.maxExportDifference = exportDifference(model, result.netPath, config.seed);
+  result.netPath = net.write(o.outDir + "/", description);
+  result.maxExportDifference = exportDifference(net, result.netPath, config.seed);
   out << fmt::format("wrote {} (description '{}'); engine vs torch logits over 8 random games: max |difference| {:.2e}\n",
                      result.netPath, description, result.maxExportDifference);
   if (result.maxExportDifference > 1e-3)
@@ -617,14 +699,14 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
 std::string exportAzCheckpoint(const std::string& checkpointPath, const std::string& output,
                                const std::string& description, std::ostream& out) {
   const RunState header = loadCheckpoint(checkpointPath, nullptr, nullptr);
-  PvModel model(header.config.hidden, header.config.valueHidden);
-  (void)loadCheckpoint(checkpointPath, &model, nullptr);
+  Net net = makeNet(header.config);
+  (void)loadCheckpoint(checkpointPath, &net.module(), nullptr);
   const std::string desc =
       description.empty() ? defaultDescription(fs::path(checkpointPath).parent_path().string()) : description;
   if (!output.empty() && output.back() == '/') fs::create_directories(output);
-  const std::string path = mcts::pvnet::writePvFile(exportWeights(model), output, desc);
-  out << fmt::format("wrote {} (772-{}-{}, epoch {}/{}, description '{}')\n", path, header.config.hidden,
-                     header.config.valueHidden, header.epoch, header.config.epochs, desc);
+  const std::string path = net.write(output, desc);
+  out << fmt::format("wrote {} ({}, epoch {}/{}, description '{}')\n", path, net.describe(), header.epoch,
+                     header.config.epochs, desc);
   return path;
 }
 
@@ -651,6 +733,12 @@ void addAzOptions(CLI::App& app, AzCli& cli) {
   app.add_option("--pgn-skip-plies", c.pgnSkipPlies, "PGN: positions of the first this many plies are not taken");
   app.add_option("--limit", c.limit, "At most this many positions in all (0: every one)");
   app.add_option("--memory-mib", c.memoryMib, "Memory budget of the samples in MiB (about 160 bytes a position)");
+  app.add_option("--arch", c.arch,
+                 "pvnet (sparse network, .jpv, the pvnet backend) or resnet (convolutional residual network, .jrn, the "
+                 "torch backend of janus-torch)");
+  app.add_option("--blocks", c.blocks, "resnet: residual blocks (1..64)");
+  app.add_option("--filters", c.filters, "resnet: filters per convolution (8..1024, a multiple of 8)");
+  app.add_flag("--se", c.se, "resnet: squeeze-excitation in every block (filters / 4 channels)");
   app.add_option("--hidden", c.hidden, "Trunk size H (16..2048, a multiple of 16)");
   app.add_option("--value-hidden", c.valueHidden, "Value head size V (8..256, a multiple of 8)");
   app.add_option("--batch", c.batch, "Positions per AdamW step");
@@ -667,7 +755,7 @@ void addAzOptions(CLI::App& app, AzCli& cli) {
   app.add_option("--policy-head", c.policyHead,
                  "gather (only the legal moves' rows; fast) or dense (all 1858 logits, masked); the same loss");
   app.add_option("--threads", c.threads, "Torch threads and data files read at once (default: hardware concurrency)");
-  app.add_option("--out-dir", cli.run.outDir, "Output directory: metrics.csv, loss.svg, checkpoint.pt, pv-<hash>.jpv");
+  app.add_option("--out-dir", cli.run.outDir, "Output directory: metrics.csv, loss.svg, checkpoint.pt, pv-<hash>.jpv (or rn-<hash>.jrn)");
   app.add_flag("--resume", cli.run.resume, "Continue from <out-dir>/checkpoint.pt (options not given: the checkpoint's)");
   app.add_option("--stop-after", cli.run.stopAfter, "End this session after this many epochs (continue with --resume)");
   app.add_option("--init", cli.run.init,

@@ -7,7 +7,8 @@
 //   loss.svg        training and validation loss, validation policy and value cross-entropy
 //   checkpoint.pt   the whole state after the latest epoch (torch archive: weights, AdamW moments,
 //                   configuration, counters, metrics), written atomically
-//   pv-<hash>.jpv   the network (mcts::pvnet::writePvFile), written when the run completes
+//   pv-<hash>.jpv   the network (mcts::pvnet::writePvFile), written when the run completes;
+//   rn-<hash>.jrn   with --arch resnet instead (mcts::rn::writeRnFile, batch normalisation folded)
 
 #include <iosfwd>
 #include <map>
@@ -31,7 +32,12 @@ struct AzConfig {
   int pgnSkipPlies = 0;
   u64 limit = 0;                        ///< samples at most (0: all)
   u64 memoryMib = 4096;                 ///< memory budget of the samples
-  int hidden = 256, valueHidden = 32;
+  /// pvnet (the sparse network, mcts/pvnet_format.h) or resnet (the convolutional residual
+  /// network of mcts/rn_format.h, evaluated by janus-torch's torch backend)
+  std::string arch = "pvnet";
+  int hidden = 256, valueHidden = 32;   ///< pvnet sizes
+  int blocks = 6, filters = 64;         ///< resnet sizes
+  bool se = false;                      ///< resnet: squeeze-excitation (az_model.h resnetArch)
   int batch = 1024;                     ///< positions per AdamW step
   int epochs = 10;
   u64 epochPositions = 0;               ///< positions per epoch (0: one pass over the training set)

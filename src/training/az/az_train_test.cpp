@@ -295,3 +295,112 @@ TEST(TrainAz, ImportWeightsIsTheInverseOfExport) {
 
 }  // namespace
 }  // namespace janus::training::az
+
+namespace janus::training::az {
+namespace {
+
+TEST(TrainAzResnet, BatchPlanesEqualTheEnginesEncodingWithOneHistoryStep) {
+  // The planes rebuilt from a sample (features, side to move, halfmove clock) are what the
+  // engine's torch backend gives a network with historySteps = 1.
+  Dataset d;
+  std::vector<Position> positions;
+  for (const char* fen : {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b Kq - 7 30",
+                          "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+                          "8/P1k5/8/8/8/8/5Kp1/8 w - - 45 80"}) {
+    positions.push_back(Position::fromFen(fen));
+    addSample(d, positions.back(), Move::none(), {0.2f, 0.5f, 0.3f});
+  }
+  const std::vector<std::uint32_t> idx = {0, 1, 2};
+  const Batch b = makeBatch(d, idx, PolicyHead::kGather, true);
+  ASSERT_EQ(b.planes.sizes(), (std::vector<std::int64_t>{3, 119, 8, 8}));
+  const mcts::rn::RnArch arch = resnetArch(2, 8, false);
+  EXPECT_EQ(arch.historySteps, 1);
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    std::vector<float> expected(119 * 64);
+    mcts::rn::encodeInput(positions[i], arch, expected);
+    const torch::Tensor row = b.planes[std::int64_t(i)].contiguous();
+    const std::vector<float> got(row.data_ptr<float>(), row.data_ptr<float>() + 119 * 64);
+    for (std::size_t k = 0; k < got.size(); ++k) ASSERT_EQ(got[k], expected[k]) << "position " << i << " plane " << k / 64;
+  }
+  EXPECT_FALSE(makeBatch(d, idx, PolicyHead::kGather).planes.defined());
+}
+
+TEST(TrainAzResnet, TinyRunLowersTheLossAndExportsTheSameNetwork) {
+  const std::string data = writeLearnableGames(tempPath("g.janusdat"), 20, 5);
+  const std::string dir = tempPath("run");
+  AzRunOptions o = tinyRun(data, dir);
+  o.config.arch = "resnet";
+  o.config.blocks = 2;
+  o.config.filters = 8;
+  o.config.se = true;
+  o.config.batch = 64;
+  o.config.epochs = 3;
+  o.config.lr = 0.002;  // the heads hold 4M weights for 640 positions: a higher rate overfits at once
+  std::ostringstream out, progress;
+  const AzRunResult r = runAzTraining(o, out, progress);
+  ASSERT_EQ(r.metrics.size(), 3u);
+  EXPECT_GT(r.trainPositions, 300u);
+  EXPECT_LT(r.metrics.back().trainLoss, r.metrics.front().trainLoss - 0.1) << out.str();
+  // Validation loss of the random network, as the run printed it, against the trained one.
+  const std::string text = out.str();
+  const std::size_t at = text.find("start: validation loss ");
+  ASSERT_NE(at, std::string::npos) << text;
+  const double startLoss = std::stod(text.substr(at + 23));
+  EXPECT_LT(r.metrics.back().valLoss, startLoss) << text;
+  EXPECT_EQ(fs::path(r.netPath).extension(), ".jrn");
+  EXPECT_EQ(fs::path(r.netPath).filename().string().rfind("rn-", 0), 0u);
+  // Batch normalisation folded in float32: about 1e-4 on these logits (the run itself fails above 1e-3).
+  EXPECT_LT(r.maxExportDifference, 5e-4);
+  const mcts::rn::RnFile file = mcts::rn::RnFile::fromFile(r.netPath);
+  EXPECT_EQ(file.weights.arch, resnetArch(2, 8, true));
+  EXPECT_NE(out.str().find("2 blocks x 8 filters, SE 2"), std::string::npos) << out.str();
+
+  // The checkpoint's network (eval mode) and the file's give the same logits on new positions.
+  mcts::rn::ResNet model(resnetArch(2, 8, true), true);
+  torch::serialize::InputArchive archive;
+  archive.load_from(dir + "/checkpoint.pt");
+  model->load(archive);
+  model->eval();
+  mcts::rn::ResNet loaded = mcts::rn::makeInferenceNetwork(file.weights);
+  std::vector<float> planes;
+  for (const char* fen : {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
+                          "8/P1k5/8/8/8/8/5Kp1/8 w - - 0 1"}) {
+    std::vector<float> one(119 * 64);
+    mcts::rn::encodeInput(Position::fromFen(fen), file.weights.arch, one);
+    planes.insert(planes.end(), one.begin(), one.end());
+  }
+  torch::NoGradGuard g;
+  const torch::Tensor x = torch::from_blob(planes.data(), {2, 119, 8, 8});
+  const mcts::rn::RnOutput a = model->forward(x), c = loaded->forward(x);
+  EXPECT_LT((a.policy - c.policy).abs().max().item<double>(), 5e-4);
+  EXPECT_LT((a.value - c.value).abs().max().item<double>(), 5e-4);
+
+  // --export of the checkpoint writes the same file; --resume may not change the architecture.
+  std::ostringstream exportOut;
+  EXPECT_EQ(fs::path(exportAzCheckpoint(dir + "/checkpoint.pt", dir + "/exported/", "", exportOut)).filename(),
+            fs::path(r.netPath).filename());
+  AzRunOptions conflict;
+  conflict.outDir = dir;
+  conflict.resume = true;
+  conflict.config.filters = 16;
+  conflict.given = {"filters"};
+  EXPECT_THROW(runAzTraining(conflict, out, progress), Error);
+  // Bad architectures are clear errors.
+  AzRunOptions bad = tinyRun(data, tempPath("bad"));
+  bad.config.arch = "resnet";
+  bad.config.filters = 12;
+  try {
+    runAzTraining(bad, out, progress);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("multiple of 8"), std::string::npos) << e.what();
+  }
+  bad.config.filters = 8;
+  bad.config.arch = "transformer";
+  EXPECT_THROW(runAzTraining(bad, out, progress), Error);
+  fs::remove_all(dir);
+  fs::remove(data);
+}
+
+}  // namespace
+}  // namespace janus::training::az
