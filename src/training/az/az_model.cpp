@@ -202,6 +202,78 @@ LossParts lossFromLogits(const torch::Tensor& valueLogits, const torch::Tensor& 
   return out;
 }
 
+bool isValueArch(const std::string& arch) { return arch == "value-mlp" || arch == "value-cnn"; }
+
+ValueArch valueArch(const std::string& arch, const std::vector<int>& hidden, const std::vector<int>& convFilters,
+                    int convKernel, const std::string& activation) {
+  ValueArch a;
+  if (arch == "value-mlp") a.kind = ValueArch::Kind::kMlp;
+  else if (arch == "value-cnn") a.kind = ValueArch::Kind::kCnn;
+  else throw Error(fmt::format("train-az: --arch '{}' is not a value-only architecture (value-mlp, value-cnn)", arch));
+  if (activation == "relu") a.activation = ValueArch::Activation::kRelu;
+  else if (activation == "elu") a.activation = ValueArch::Activation::kElu;
+  else throw Error(fmt::format("train-az: --activation '{}' is not one of relu, elu", activation));
+  if (a.kind == ValueArch::Kind::kMlp && !convFilters.empty())
+    throw Error("train-az: --conv-filters goes with --arch value-cnn, not value-mlp");
+  if (a.kind == ValueArch::Kind::kCnn && convFilters.empty())
+    throw Error("train-az: --arch value-cnn needs --conv-filters (e.g. 32,32: two convolutions of 32 filters)");
+  if (hidden.size() > 8 || convFilters.size() > 8)
+    throw Error(fmt::format("train-az: at most 8 hidden layers and 8 convolutions ({} and {} given)", hidden.size(),
+                            convFilters.size()));
+  for (int h : hidden)
+    if (h < 1 || h > 8192) throw Error(fmt::format("train-az: --hidden-layers: width {} is not in 1..8192", h));
+  for (int f : convFilters)
+    if (f < 1 || f > 1024) throw Error(fmt::format("train-az: --conv-filters: {} filters is not in 1..1024", f));
+  if (convKernel < 1 || convKernel > 7 || convKernel % 2 == 0)
+    throw Error(fmt::format("train-az: --conv-kernel {} must be odd and in 1..7 (padding K/2 keeps 8x8)", convKernel));
+  a.hidden = hidden;
+  a.convFilters = convFilters;
+  a.convKernel = convKernel;
+  return a;
+}
+
+ValueNetImpl::ValueNetImpl(const ValueArch& arch_) : arch(arch_) {
+  convs = register_module("convs", torch::nn::ModuleList());
+  dense = register_module("dense", torch::nn::ModuleList());
+  std::int64_t channels = std::int64_t(kValuePlanes.size());
+  for (int f : arch.convFilters) {
+    convs->push_back(
+        torch::nn::Conv2d(torch::nn::Conv2dOptions(channels, f, arch.convKernel).padding(arch.convKernel / 2)));
+    channels = f;
+  }
+  std::int64_t width = channels * 64;
+  for (int h : arch.hidden) {
+    dense->push_back(torch::nn::Linear(width, h));
+    width = h;
+  }
+  out = register_module("out", torch::nn::Linear(width, 1));
+}
+
+torch::Tensor ValueNetImpl::forward(const torch::Tensor& planes) {
+  auto act = [&](const torch::Tensor& t) {
+    return arch.activation == ValueArch::Activation::kElu ? torch::elu(t) : torch::relu(t);
+  };
+  torch::Tensor x = planes;
+  for (const auto& c : *convs) x = act(c->as<torch::nn::Conv2d>()->forward(x));
+  x = x.flatten(1);
+  for (const auto& d : *dense) x = act(d->as<torch::nn::Linear>()->forward(x));
+  return torch::sigmoid(out(x)).squeeze(1);
+}
+
+LossParts computeLoss(ValueNet& model, const Batch& b, bool metrics) {
+  if (!b.planes.defined()) throw Error("train-az: a value-only network needs a batch with planes");
+  static const torch::Tensor planeIndex =
+      torch::tensor(std::vector<std::int64_t>(kValuePlanes.begin(), kValuePlanes.end()), torch::kInt64);
+  const torch::Tensor predicted = model->forward(b.planes.index_select(1, planeIndex));
+  const torch::Tensor target = b.wdl.select(1, 0) + 0.5 * b.wdl.select(1, 1);
+  const torch::Tensor sq = (predicted - target).pow(2);
+  LossParts p;
+  p.loss = sq.mean();
+  p.policyCe = p.valueCe = torch::full({}, std::numeric_limits<float>::quiet_NaN());
+  if (metrics) p.sqErrorSum = sq.detach().sum().item<double>();
+  return p;
+}
+
 namespace {
 
 std::vector<float> toVector(const torch::Tensor& t) {

@@ -21,6 +21,7 @@
 #include <array>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <torch/torch.h>
 
@@ -114,6 +115,70 @@ struct LossParts {
 /// outputs (kGather takes the legal moves' columns of the 1858 logits).
 [[nodiscard]] LossParts computeLoss(mcts::rn::ResNet& model, const Batch& batch, PolicyHead head, double policyWeight,
                                     double valueWeight, bool metrics);
+
+// ---- Value-only baselines (issue 13; docs/mcts.md, "Value-only baselines: MLP vs CNN") --------
+//
+// Research baselines after Sabatelli et al. 2018 ("Learning to Evaluate Chess Positions with Deep
+// Neural Networks and Limited Lookahead", ICPRAM): a network that maps the position's planes to
+// one expected score, trained with the mean squared error. No policy head and no network file:
+// the engine cannot use them.
+//
+//   input  x = Batch::planes[:, kValuePlanes]        float [B, 19, 8, 8]
+//   value-mlp:  flatten [B, 1216] -> (Linear, act) per hidden layer -> Linear(., 1)
+//   value-cnn:  (Conv KxK, padding K/2, act) per conv layer -> flatten [B, F_last * 64]
+//               -> (Linear, act) per hidden layer -> Linear(., 1)
+//   output = sigmoid(.) [B]: the predicted expected score in (0, 1)
+//   loss   = mean over the batch of (output - (win + draw / 2 of the WDL target))^2
+
+/// The planes of the residual network's input (encoding/planes.h, one history step) that a
+/// sample fills: the current position's 12 piece planes (0..11) and planes 112..118 (Black to
+/// move, the four castling rights, rule50, ones). The other 100 planes of Batch::planes (older
+/// positions and repetitions) are always zero because samples keep no history.
+inline constexpr std::array<int, 19> kValuePlanes = {0,   1,   2,   3,   4,   5,   6,   7,   8,   9,
+                                                     10,  11,  112, 113, 114, 115, 116, 117, 118};
+
+/// Shape of a value-only network (the header comment above).
+struct ValueArch {
+  enum class Kind { kMlp, kCnn };
+  enum class Activation { kRelu, kElu };
+  Kind kind = Kind::kMlp;
+  std::vector<int> hidden = {1048, 500, 50};  ///< dense layer widths after the input / the convolutions
+  std::vector<int> convFilters;               ///< value-cnn: output channels of each convolution (input 19)
+  int convKernel = 3;                         ///< value-cnn: kernel size of every convolution (odd)
+  Activation activation = Activation::kRelu;
+  bool operator==(const ValueArch&) const = default;
+};
+
+/// True for "value-mlp" and "value-cnn" (AzConfig::arch of the value-only baselines).
+[[nodiscard]] bool isValueArch(const std::string& arch);
+
+/// The architecture from train-az's options: `arch` "value-mlp" or "value-cnn", `activation`
+/// "relu" or "elu". Throws janus::Error naming the option for another arch or activation, a
+/// value-mlp with convolutions, a value-cnn without any, more than 8 dense or 8 conv layers, a
+/// dense width outside 1..8192, a filter count outside 1..1024 or a kernel that is even or
+/// outside 1..7.
+[[nodiscard]] ValueArch valueArch(const std::string& arch, const std::vector<int>& hidden,
+                                  const std::vector<int>& convFilters, int convKernel, const std::string& activation);
+
+struct ValueNetImpl : torch::nn::Module {
+  /// Initial weights from the current torch seed (torch's Linear/Conv2d defaults). `arch` must
+  /// come from valueArch (validated).
+  explicit ValueNetImpl(const ValueArch& arch);
+
+  /// Expected scores, float [B] in (0, 1), of planes float [B, 19, 8, 8] (kValuePlanes).
+  torch::Tensor forward(const torch::Tensor& planes);
+
+  ValueArch arch;
+  torch::nn::ModuleList convs{nullptr}, dense{nullptr};
+  torch::nn::Linear out{nullptr};
+};
+TORCH_MODULE(ValueNet);
+
+/// The value-only loss of `batch` (made with planes): loss = the MSE of the header comment above
+/// (scalar, with autograd history when computed with gradients); policyCe and valueCe are NaN
+/// scalars (no such heads); with `metrics` sqErrorSum is the batch's sum of squared errors
+/// (correct stays 0).
+[[nodiscard]] LossParts computeLoss(ValueNet& model, const Batch& batch, bool metrics);
 
 /// The weights in the engine's layout (pvnet_format.h).
 [[nodiscard]] mcts::pvnet::PvWeights exportWeights(PvModel& model);

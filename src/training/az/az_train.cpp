@@ -52,6 +52,19 @@ std::vector<std::string> splitList(const std::string& s) {
   return out;
 }
 
+std::string joinInts(const std::vector<int>& v) {
+  std::string s;
+  for (int x : v) s += fmt::format("{}{}", s.empty() ? "" : ",", x);
+  return s;
+}
+
+/// Throws std::invalid_argument (caught by configFromMap) for a non-number.
+std::vector<int> splitInts(const std::string& s) {
+  std::vector<int> out;
+  for (const std::string& part : splitList(s)) out.push_back(std::stoi(part));
+  return out;
+}
+
 /// Options that may differ from the checkpoint's on --resume (the data are checked by their hash).
 const std::set<std::string>& resumableKeys() {
   static const std::set<std::string> keys = {"epochs", "threads", "data", "validation", "policy-head", "memory-mib"};
@@ -71,14 +84,40 @@ void validate(const AzConfig& c) {
   if (c.threads < 1) throw Error("train-az: --threads must be at least 1");
   if (c.memoryMib < 1) throw Error("train-az: --memory-mib must be at least 1");
   (void)parsePolicyHead(c.policyHead);
-  if (c.arch != "pvnet" && c.arch != "resnet")
-    throw Error(fmt::format("train-az: --arch '{}' is not one of pvnet, resnet", c.arch));
+  if (c.arch != "pvnet" && c.arch != "resnet" && !isValueArch(c.arch))
+    throw Error(fmt::format("train-az: --arch '{}' is not one of pvnet, resnet, value-mlp, value-cnn", c.arch));
   if (c.arch == "resnet") (void)resnetArch(c.blocks, c.filters, c.se);
+  if (isValueArch(c.arch)) (void)valueArch(c.arch, c.hiddenLayers, c.convFilters, c.convKernel, c.activation);
   if (!mcts::pvnet::validSizes(c.hidden, c.valueHidden))
     throw Error(fmt::format("train-az: --hidden {} / --value-hidden {}: hidden must be {}..{} and a multiple of 16, value "
                             "hidden {}..{} and a multiple of 8",
                             c.hidden, c.valueHidden, mcts::pvnet::kMinHidden, mcts::pvnet::kMaxHidden,
                             mcts::pvnet::kMinValueHidden, mcts::pvnet::kMaxValueHidden));
+}
+
+/// Options of the command line (AzRunOptions::given) that `arch` does not use: a clear error
+/// rather than an option silently ignored.
+void checkArchOptions(const std::string& arch, const std::set<std::string>& given, bool init) {
+  static const std::map<std::string, std::set<std::string>> own = {
+      {"pvnet", {"hidden", "value-hidden"}},
+      {"resnet", {"blocks", "filters", "se"}},
+      {"value-mlp", {"hidden-layers", "activation"}},
+      {"value-cnn", {"hidden-layers", "activation", "conv-filters", "conv-kernel"}}};
+  // Options of the policy/value archs that the value-only ones have no use for.
+  static const std::set<std::string> policyValue = {"policy-weight", "value-weight", "policy-head"};
+  std::set<std::string> others;
+  for (const auto& [a, keys] : own)
+    if (a != arch) others.insert(keys.begin(), keys.end());
+  for (const auto& key : own.at(arch)) others.erase(key);
+  if (isValueArch(arch)) others.insert(policyValue.begin(), policyValue.end());
+  std::string bad;
+  for (const std::string& key : given)
+    if (others.contains(key)) bad += fmt::format("{}--{}", bad.empty() ? "" : ", ", key);
+  if (!bad.empty())
+    throw Error(fmt::format("train-az: {} {} not apply to --arch {}", bad, bad.find(',') == std::string::npos ? "does" : "do",
+                            arch));
+  if (init && arch != "pvnet")
+    throw Error(fmt::format("train-az: --init takes a pvnet network (.jpv); --arch {} starts from random weights", arch));
 }
 
 double learningRate(const AzConfig& c, u64 step, u64 totalSteps, int epoch) {
@@ -98,20 +137,41 @@ void setLearningRate(torch::optim::AdamW& opt, double lr) {
 struct Net {
   PvModel pv{nullptr};
   mcts::rn::ResNet rn{nullptr};
+  ValueNet value{nullptr};  ///< the value-only baselines (MSE loss instead)
 
   [[nodiscard]] bool resnet() const { return !rn.is_empty(); }
-  torch::nn::Module& module() { return resnet() ? static_cast<torch::nn::Module&>(*rn) : *pv; }
+  [[nodiscard]] bool valueOnly() const { return !value.is_empty(); }
+  torch::nn::Module& module() {
+    if (valueOnly()) return *value;
+    return resnet() ? static_cast<torch::nn::Module&>(*rn) : *pv;
+  }
   LossParts loss(const Batch& b, PolicyHead head, double policyWeight, double valueWeight, bool metrics) {
+    if (valueOnly()) return computeLoss(value, b, metrics);
     return resnet() ? computeLoss(rn, b, head, policyWeight, valueWeight, metrics)
                     : computeLoss(pv, b, head, policyWeight, valueWeight, metrics);
   }
   Batch batch(const Dataset& data, std::span<const std::uint32_t> idx, PolicyHead head) const {
-    return makeBatch(data, idx, head, resnet());
+    return makeBatch(data, idx, head, resnet() || valueOnly());
+  }
+  [[nodiscard]] std::size_t parameters() {
+    std::size_t n = 0;
+    for (const auto& p : module().parameters()) n += std::size_t(p.numel());
+    return n;
   }
   /// One line: the architecture and the parameter count.
   std::string describe() {
-    std::size_t params = 0;
-    for (const auto& p : module().parameters()) params += std::size_t(p.numel());
+    const std::size_t params = parameters();
+    if (valueOnly()) {
+      const ValueArch& a = value->arch;
+      std::string layers;
+      for (int f : a.convFilters) layers += fmt::format(" -> conv{}x{} {}", a.convKernel, a.convKernel, f);
+      if (!a.convFilters.empty()) layers += fmt::format(" -> flatten {}", a.convFilters.back() * 64);
+      for (int h : a.hidden) layers += fmt::format(" -> {}", h);
+      return fmt::format("value-only {} {} planes x 8 x 8{} -> 1, {}, sigmoid; loss MSE on W + D/2 ({} parameters, "
+                         "no network file)",
+                         a.kind == ValueArch::Kind::kMlp ? "MLP" : "CNN", kValuePlanes.size(), layers,
+                         a.activation == ValueArch::Activation::kElu ? "ELU" : "ReLU", params);
+    }
     if (resnet())
       return fmt::format("residual network {} planes -> {} blocks x {} filters{} -> policy {}, value WDL ({} parameters, "
                          "batch normalisation folded at export)",
@@ -123,6 +183,9 @@ struct Net {
   }
   /// Writes the network file (pv-<hash>.jpv or rn-<hash>.jrn; see writePvFile/writeRnFile for `path`).
   std::string write(const std::string& path, const std::string& description) {
+    if (valueOnly())
+      throw Error("train-az: the value-only baselines (--arch value-mlp, value-cnn) have no network file: the engine "
+                  "cannot use a network without a policy head");
     if (resnet()) {
       rn->eval();
       const std::string written = mcts::rn::writeRnFile(mcts::rn::exportWeights(rn), path, description);
@@ -136,6 +199,8 @@ struct Net {
 Net makeNet(const AzConfig& c) {
   Net net;
   if (c.arch == "resnet") net.rn = mcts::rn::ResNet(resnetArch(c.blocks, c.filters, c.se), true);
+  else if (isValueArch(c.arch))
+    net.value = ValueNet(valueArch(c.arch, c.hiddenLayers, c.convFilters, c.convKernel, c.activation));
   else net.pv = PvModel(c.hidden, c.valueHidden);
   return net;
 }
@@ -281,10 +346,14 @@ AzMetrics validate(Net& net, const Dataset& data, const AzConfig& c, PolicyHead 
   m.valLoss = c.policyWeight * (withMove ? m.valPolicyCe : 0.0) + c.valueWeight * m.valValueCe;
   m.valAccuracy = withMove ? correct / double(withMove) : std::numeric_limits<double>::quiet_NaN();
   m.valValueMse = sq / n;
+  if (net.valueOnly()) {
+    m.valPolicyCe = m.valValueCe = m.valAccuracy = std::numeric_limits<double>::quiet_NaN();
+    m.valLoss = m.valValueMse;
+  }
   return m;
 }
 
-std::string lossSvg(const std::vector<AzMetrics>& rows, const std::string& title) {
+std::string lossSvg(const std::vector<AzMetrics>& rows, const std::string& title, bool valueOnly) {
   std::vector<ChartSeries> s = {{"train loss", "#1f77b4", {}},
                                 {"validation loss", "#ff7f0e", {}},
                                 {"validation policy CE", "#2ca02c", {}},
@@ -295,7 +364,8 @@ std::string lossSvg(const std::vector<AzMetrics>& rows, const std::string& title
     s[2].points.emplace_back(r.epoch, r.valPolicyCe);
     s[3].points.emplace_back(r.epoch, r.valValueCe);
   }
-  return lineChartSvg(title, "epoch", "loss (cross-entropy, nats)", s);
+  if (valueOnly) s.resize(2);  // the CE series are NaN
+  return lineChartSvg(title, "epoch", valueOnly ? "value MSE (expected score)" : "loss (cross-entropy, nats)", s);
 }
 
 /// Largest |torch - engine| logit (value and legal moves' policy) of the network file `netPath`
@@ -367,6 +437,10 @@ std::map<std::string, std::string> configToMap(const AzConfig& c) {
           {"blocks", std::to_string(c.blocks)},
           {"filters", std::to_string(c.filters)},
           {"se", c.se ? "true" : "false"},
+          {"hidden-layers", joinInts(c.hiddenLayers)},
+          {"conv-filters", joinInts(c.convFilters)},
+          {"conv-kernel", std::to_string(c.convKernel)},
+          {"activation", c.activation},
           {"batch", std::to_string(c.batch)},
           {"epochs", std::to_string(c.epochs)},
           {"epoch-positions", std::to_string(c.epochPositions)},
@@ -408,6 +482,13 @@ AzConfig configFromMap(const std::map<std::string, std::string>& m) {
       c.blocks = std::stoi(get("blocks"));
       c.filters = std::stoi(get("filters"));
       c.se = get("se") == "true";
+    }
+    // Checkpoints from before the value-only baselines keep the defaults.
+    if (m.contains("hidden-layers")) {
+      c.hiddenLayers = splitInts(get("hidden-layers"));
+      c.convFilters = splitInts(get("conv-filters"));
+      c.convKernel = std::stoi(get("conv-kernel"));
+      c.activation = get("activation");
     }
     c.batch = std::stoi(get("batch"));
     c.epochs = std::stoi(get("epochs"));
@@ -508,6 +589,7 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
       throw Error(fmt::format("'{}' already holds a {}: continue it with --resume or choose another --out-dir", o.outDir,
                               kCheckpointName));
   }
+  checkArchOptions(config.arch, o.given, !o.resume && !o.init.empty());
   const PolicyHead head = parsePolicyHead(config.policyHead);
   torch::set_num_threads(config.threads);
   fs::create_directories(o.outDir);
@@ -550,6 +632,25 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
     importWeights(net.pv, init->weights());
     out << fmt::format("initial weights: {}\n", init->describe());
   }
+  result.parameters = net.parameters();
+  if (net.valueOnly()) {
+    // The scale of the MSE: predicting the training set's mean expected score for every position.
+    auto expected = [](const SampleView& v) { return double(v.wdl[0]) + 0.5 * double(v.wdl[1]); };
+    double sum = 0;
+    for (std::size_t i = 0; i < data.train.size(); ++i) sum += expected(data.train[i]);
+    const double mean = sum / double(data.train.size());
+    auto mse = [&](const Dataset& d) {
+      if (d.empty()) return std::numeric_limits<double>::quiet_NaN();
+      double sq = 0;
+      for (std::size_t i = 0; i < d.size(); ++i) sq += (expected(d[i]) - mean) * (expected(d[i]) - mean);
+      return sq / double(d.size());
+    };
+    result.meanBaselineTrainMse = mse(data.train);
+    result.meanBaselineValMse = mse(data.validation);
+    out << fmt::format("trivial baseline: predicting the training mean expected score {:.4f} gives MSE {:.6f} "
+                       "(training), {:.6f} (validation)\n",
+                       mean, result.meanBaselineTrainMse, result.meanBaselineValMse);
+  }
   RunState state;
   const u64 dataHash = data.train.hash();
   if (o.resume) {
@@ -570,12 +671,14 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
   const u64 totalSteps = stepsPerEpoch * u64(config.epochs);
   out << fmt::format(
       "{}; policy head {}; torch {} thread(s)\n"
-      "batch {} x {} steps per epoch, {} epochs; AdamW lr {} ({}{}{}), wd {}; loss {} x policy CE + {} x value CE\n",
+      "batch {} x {} steps per epoch, {} epochs; AdamW lr {} ({}{}{}), wd {}; loss {}\n",
       net.describe(), config.policyHead, config.threads,
       config.batch, stepsPerEpoch, config.epochs, config.lr, config.lrSchedule,
       config.lrSchedule == "cosine" ? fmt::format(" to {}", config.lrFinal) : std::string(),
       config.lrDropEvery > 0 ? fmt::format(", x{} every {} epochs", config.lrGamma, config.lrDropEvery) : std::string(),
-      config.wd, config.policyWeight, config.valueWeight);
+      config.wd,
+      net.valueOnly() ? std::string("MSE of the expected score W + D/2 (value-only)")
+                      : fmt::format("{} x policy CE + {} x value CE", config.policyWeight, config.valueWeight));
   if (!o.resume && !data.validation.empty()) {
     const AzMetrics v = validate(net, data.validation, config, head);
     out << fmt::format("start: validation loss {} (policy {}, value {})\n", lossText(v.valLoss), lossText(v.valPolicyCe),
@@ -587,7 +690,8 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
   // (seed, p); a resumed run continues at the same place.
   const std::string description = o.description.empty() ? defaultDescription(o.outDir) : o.description;
   const std::string title =
-      net.resnet() ? fmt::format("train-az {}: resnet {}x{}{}", description, config.blocks, config.filters,
+      net.valueOnly() ? fmt::format("train-az {}: {} (value MSE)", description, config.arch)
+      : net.resnet() ? fmt::format("train-az {}: resnet {}x{}{}", description, config.blocks, config.filters,
                                  config.se ? " SE" : "")
                    : fmt::format("train-az {}: 772-{}-{}, policy 1858", description, config.hidden, config.valueHidden);
   std::vector<std::uint32_t> perm;
@@ -659,7 +763,7 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
     state.epoch = k;
     saveCheckpoint(checkpointPath, net.module(), optimizer, state);
     writeText((fs::path(o.outDir) / "metrics.csv").string(), metricsCsv(state.metrics));
-    writeText((fs::path(o.outDir) / "loss.svg").string(), lossSvg(state.metrics, title));
+    writeText((fs::path(o.outDir) / "loss.svg").string(), lossSvg(state.metrics, title, net.valueOnly()));
     const int done = state.epoch - firstEpoch;
     const double eta = since(tSession) / done * (config.epochs - state.epoch);
     progress << fmt::format(
@@ -685,6 +789,11 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
   }
 
   // 5. The network file, checked against the torch model.
+  if (net.valueOnly()) {
+    out << fmt::format("--arch {} is a value-only research baseline: no network file (the weights are in {})\n",
+                       config.arch, checkpointPath);
+    return result;
+  }
   result.netPath = net.write(o.outDir + "/", description);
   result.maxExportDifference = exportDifference(net, result.netPath, config.seed);
   out << fmt::format("wrote {} (description '{}'); engine vs torch logits over 8 random games: max |difference| {:.2e}\n",
@@ -699,6 +808,10 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
 std::string exportAzCheckpoint(const std::string& checkpointPath, const std::string& output,
                                const std::string& description, std::ostream& out) {
   const RunState header = loadCheckpoint(checkpointPath, nullptr, nullptr);
+  if (isValueArch(header.config.arch))
+    throw Error(fmt::format("train-az: --export: '{}' holds a value-only baseline (--arch {}): it has no network file "
+                            "format and the engine cannot use it",
+                            checkpointPath, header.config.arch));
   Net net = makeNet(header.config);
   (void)loadCheckpoint(checkpointPath, &net.module(), nullptr);
   const std::string desc =
@@ -734,13 +847,24 @@ void addAzOptions(CLI::App& app, AzCli& cli) {
   app.add_option("--limit", c.limit, "At most this many positions in all (0: every one)");
   app.add_option("--memory-mib", c.memoryMib, "Memory budget of the samples in MiB (about 160 bytes a position)");
   app.add_option("--arch", c.arch,
-                 "pvnet (sparse network, .jpv, the pvnet backend) or resnet (convolutional residual network, .jrn, the "
-                 "torch backend of janus-torch)");
+                 "pvnet (sparse network, .jpv, the pvnet backend), resnet (convolutional residual network, .jrn, the "
+                 "torch backend of janus-torch), or the value-only research baselines value-mlp / value-cnn (MSE on "
+                 "the expected score W + D/2 of the value target; no policy, no network file, not usable by the "
+                 "engine; docs/mcts.md \"Value-only baselines\")");
   app.add_option("--blocks", c.blocks, "resnet: residual blocks (1..64)");
   app.add_option("--filters", c.filters, "resnet: filters per convolution (8..1024, a multiple of 8)");
   app.add_flag("--se", c.se, "resnet: squeeze-excitation in every block (filters / 4 channels)");
-  app.add_option("--hidden", c.hidden, "Trunk size H (16..2048, a multiple of 16)");
-  app.add_option("--value-hidden", c.valueHidden, "Value head size V (8..256, a multiple of 8)");
+  app.add_option("--hidden-layers", c.hiddenLayers,
+                 "value-mlp / value-cnn: widths of the dense hidden layers (comma-separated, 0-8 layers of 1..8192; "
+                 "Sabatelli et al. 2018's MLP: 1048,500,50)")
+      ->delimiter(',');
+  app.add_option("--conv-filters", c.convFilters,
+                 "value-cnn: filters of each convolution (comma-separated, 1-8 layers of 1..1024), e.g. 32,32")
+      ->delimiter(',');
+  app.add_option("--conv-kernel", c.convKernel, "value-cnn: kernel size of every convolution (odd, 1..7; padding K/2)");
+  app.add_option("--activation", c.activation, "value-mlp / value-cnn: relu or elu after every hidden layer");
+  app.add_option("--hidden", c.hidden, "pvnet: trunk size H (16..2048, a multiple of 16)");
+  app.add_option("--value-hidden", c.valueHidden, "pvnet: value head size V (8..256, a multiple of 8)");
   app.add_option("--batch", c.batch, "Positions per AdamW step");
   app.add_option("--epochs", c.epochs, "Epochs to train");
   app.add_option("--epoch-positions", c.epochPositions, "Positions per epoch (0: one pass over the training set)");

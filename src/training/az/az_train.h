@@ -9,6 +9,7 @@
 //                   configuration, counters, metrics), written atomically
 //   pv-<hash>.jpv   the network (mcts::pvnet::writePvFile), written when the run completes;
 //   rn-<hash>.jrn   with --arch resnet instead (mcts::rn::writeRnFile, batch normalisation folded)
+//                   (the value-only baselines --arch value-mlp / value-cnn write no network file)
 
 #include <iosfwd>
 #include <map>
@@ -32,12 +33,18 @@ struct AzConfig {
   int pgnSkipPlies = 0;
   u64 limit = 0;                        ///< samples at most (0: all)
   u64 memoryMib = 4096;                 ///< memory budget of the samples
-  /// pvnet (the sparse network, mcts/pvnet_format.h) or resnet (the convolutional residual
-  /// network of mcts/rn_format.h, evaluated by janus-torch's torch backend)
+  /// pvnet (the sparse network, mcts/pvnet_format.h), resnet (the convolutional residual
+  /// network of mcts/rn_format.h, evaluated by janus-torch's torch backend), or one of the
+  /// value-only research baselines value-mlp / value-cnn (az_model.h ValueArch: MSE on the
+  /// expected score, no policy, no network file)
   std::string arch = "pvnet";
   int hidden = 256, valueHidden = 32;   ///< pvnet sizes
   int blocks = 6, filters = 64;         ///< resnet sizes
   bool se = false;                      ///< resnet: squeeze-excitation (az_model.h resnetArch)
+  std::vector<int> hiddenLayers = {1048, 500, 50};  ///< value-mlp / value-cnn: dense layer widths
+  std::vector<int> convFilters;         ///< value-cnn: filters of each convolution
+  int convKernel = 3;                   ///< value-cnn: kernel size of every convolution
+  std::string activation = "relu";      ///< value-mlp / value-cnn: relu or elu
   int batch = 1024;                     ///< positions per AdamW step
   int epochs = 10;
   u64 epochPositions = 0;               ///< positions per epoch (0: one pass over the training set)
@@ -55,7 +62,9 @@ struct AzConfig {
 struct AzMetrics {
   int epoch = 0;
   u64 positions = 0;  ///< training positions seen so far
-  double trainLoss = 0, trainPolicyCe = 0, trainValueCe = 0;  ///< means over the epoch's batches
+  /// Means over the epoch's batches. Value-only archs: trainLoss is the MSE, the CEs are NaN
+  /// (and so are the validation CEs and accuracy; valLoss = valValueMse).
+  double trainLoss = 0, trainPolicyCe = 0, trainValueCe = 0;
   double valLoss = 0, valPolicyCe = 0, valValueCe = 0;        ///< after the epoch; NaN without validation data
   double valAccuracy = 0;  ///< share of validation positions with a move whose most likely legal move was played
   double valValueMse = 0;  ///< mean (expected score - target expected score)^2, expected score = W + D/2
@@ -76,7 +85,11 @@ struct AzRunOptions {
 
 struct AzRunResult {
   std::vector<AzMetrics> metrics;
-  std::string netPath;           ///< "" when the session stopped before the last epoch
+  std::string netPath;           ///< "" when the session stopped before the last epoch, and for value-only archs
+  std::size_t parameters = 0;    ///< trainable parameters of the network
+  /// Value-only archs: MSE of the trivial baseline that predicts the training set's mean
+  /// expected score W + D/2, on the training and on the validation set (NaN without one).
+  double meanBaselineTrainMse = 0, meanBaselineValMse = 0;
   double positionsPerSecond = 0; ///< training steps of this session
   double maxExportDifference = 0;  ///< largest |torch - PvNetwork| logit over the checked positions
   u64 trainPositions = 0, validationPositions = 0;

@@ -1,7 +1,8 @@
 // Tests of the libtorch policy/value trainer (az_model.h, az_train.h): the two policy-head
 // computations agree, a tiny run lowers the loss, the exported file gives the torch model's
 // logits in the engine (mcts::pvnet::PvNetwork), resume after a stop continues the same run,
-// and bad options are clear errors.
+// and bad options are clear errors; the value-only baselines (value-mlp, value-cnn): shapes, MSE,
+// a tiny run, resume and bad option combinations.
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -400,6 +401,199 @@ TEST(TrainAzResnet, TinyRunLowersTheLossAndExportsTheSameNetwork) {
   EXPECT_THROW(runAzTraining(bad, out, progress), Error);
   fs::remove_all(dir);
   fs::remove(data);
+}
+
+}  // namespace
+}  // namespace janus::training::az
+
+namespace janus::training::az {
+namespace {
+
+/// A tiny value-only run (--arch value-mlp or value-cnn) on `data`.
+AzRunOptions tinyValueRun(const std::string& data, const std::string& outDir, const std::string& arch) {
+  AzRunOptions o = tinyRun(data, outDir);
+  o.config.arch = arch;
+  o.config.hiddenLayers = {64, 16};
+  if (arch == "value-cnn") o.config.convFilters = {8, 8};
+  o.config.batch = 64;
+  o.config.epochs = 4;
+  o.config.lr = 0.003;
+  o.config.lrFinal = 0.0003;
+  o.config.value.lambda = 0;  // the target is the squashed material score: learnable from the pieces
+  return o;
+}
+
+TEST(TrainAzValue, BothArchitecturesGiveOneExpectedScorePerPositionAndTheMse) {
+  Dataset d;
+  for (const char* fen : {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b Kq - 7 30",
+                          "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+                          "8/P1k5/8/8/8/8/5Kp1/8 w - - 45 80"})
+    addSample(d, Position::fromFen(fen), Move::none(), {0.2f, 0.5f, 0.3f});
+  const std::vector<std::uint32_t> idx = {0, 1, 2};
+  const Batch b = makeBatch(d, idx, PolicyHead::kGather, true);
+  torch::manual_seed(3);
+  ValueNet mlp(valueArch("value-mlp", {1048, 500, 50}, {}, 3, "relu"));
+  ValueNet cnn(valueArch("value-cnn", {32}, {16, 8}, 5, "elu"));
+  auto count = [](ValueNet& m) {
+    std::int64_t n = 0;
+    for (const auto& p : m->parameters()) n += p.numel();
+    return n;
+  };
+  // 19 planes x 64 squares = 1216 inputs.
+  EXPECT_EQ(count(mlp), (1216 * 1048 + 1048) + (1048 * 500 + 500) + (500 * 50 + 50) + (50 + 1));
+  EXPECT_EQ(count(cnn), (19 * 16 * 25 + 16) + (16 * 8 * 25 + 8) + (8 * 64 * 32 + 32) + (32 + 1));
+  for (ValueNet* m : {&mlp, &cnn}) {
+    const torch::Tensor x = b.planes.index_select(1, torch::tensor(std::vector<std::int64_t>(kValuePlanes.begin(),
+                                                                                             kValuePlanes.end())));
+    ASSERT_EQ(x.sizes(), (std::vector<std::int64_t>{3, 19, 8, 8}));
+    const torch::Tensor y = (*m)->forward(x);
+    ASSERT_EQ(y.sizes(), (std::vector<std::int64_t>{3}));
+    EXPECT_GT(y.min().item<double>(), 0.0);
+    EXPECT_LT(y.max().item<double>(), 1.0);
+    // The loss is the MSE against W + D/2 = 0.45.
+    const LossParts p = computeLoss(*m, b, true);
+    const double mse = (y - 0.45).pow(2).mean().item<double>();
+    EXPECT_NEAR(p.loss.item<double>(), mse, 1e-6);
+    EXPECT_NEAR(p.sqErrorSum, 3 * mse, 1e-5);
+    EXPECT_TRUE(std::isnan(p.policyCe.item<double>()));
+    EXPECT_TRUE(std::isnan(p.valueCe.item<double>()));
+  }
+  // The planes the baselines see are the ones the samples fill (kValuePlanes); the rest are zero.
+  torch::Tensor rest = b.planes.clone();
+  for (int plane : kValuePlanes) rest.select(1, plane).zero_();
+  EXPECT_EQ(rest.abs().sum().item<double>(), 0.0);
+  EXPECT_THROW((void)computeLoss(mlp, makeBatch(d, idx, PolicyHead::kGather), false), Error);
+}
+
+TEST(TrainAzValue, TinyRunsLowerTheMseAndWriteNoNetworkFile) {
+  const std::string data = writeLearnableGames(tempPath("g.janusdat"), 20, 7);
+  for (const std::string arch : {"value-mlp", "value-cnn"}) {
+    const std::string dir = tempPath(arch);
+    std::ostringstream out, progress;
+    const AzRunResult r = runAzTraining(tinyValueRun(data, dir, arch), out, progress);
+    ASSERT_EQ(r.metrics.size(), 4u) << arch;
+    EXPECT_GT(r.trainPositions, 300u);
+    EXPECT_LT(r.metrics.back().trainLoss, 0.7 * r.metrics.front().trainLoss) << arch << "\n" << out.str() << progress.str();
+    // Better than predicting the mean on the positions it trained on.
+    EXPECT_LT(r.metrics.back().trainLoss, r.meanBaselineTrainMse) << arch << "\n" << out.str() << progress.str();
+    const std::string text = out.str();
+    const std::size_t at = text.find("start: validation loss ");
+    ASSERT_NE(at, std::string::npos) << text;
+    EXPECT_LT(r.metrics.back().valValueMse, std::stod(text.substr(at + 23))) << arch << "\n" << text << progress.str();
+    EXPECT_DOUBLE_EQ(r.metrics.back().valLoss, r.metrics.back().valValueMse);
+    EXPECT_TRUE(std::isnan(r.metrics.back().valPolicyCe));
+    EXPECT_TRUE(std::isnan(r.metrics.back().trainValueCe));
+    EXPECT_NE(text.find("trivial baseline"), std::string::npos);
+    EXPECT_NE(text.find(arch == "value-mlp" ? "value-only MLP 19 planes" : "value-only CNN 19 planes"), std::string::npos)
+        << text;
+    EXPECT_TRUE(r.netPath.empty());
+    EXPECT_GT(r.parameters, 0u);
+    EXPECT_TRUE(fs::exists(dir + "/checkpoint.pt"));
+    EXPECT_TRUE(fs::exists(dir + "/metrics.csv"));
+    EXPECT_TRUE(fs::exists(dir + "/loss.svg"));
+    // No network file to export.
+    try {
+      (void)exportAzCheckpoint(dir + "/checkpoint.pt", dir + "/exported/", "", out);
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("value-only"), std::string::npos) << e.what();
+    }
+    fs::remove_all(dir);
+  }
+  fs::remove(data);
+}
+
+TEST(TrainAzValue, ResumeAfterAStopContinuesTheSameRun) {
+  const std::string data = writeLearnableGames(tempPath("g.janusdat"), 12, 8);
+  for (const std::string arch : {"value-mlp", "value-cnn"}) {
+    const std::string whole = tempPath(arch + "_whole"), parts = tempPath(arch + "_parts");
+    std::ostringstream out, progress;
+    AzRunOptions o = tinyValueRun(data, whole, arch);
+    o.config.epochs = 3;
+    const AzRunResult a = runAzTraining(o, out, progress);
+    AzRunOptions first = tinyValueRun(data, parts, arch);
+    first.config.epochs = 3;
+    first.stopAfter = 1;
+    EXPECT_EQ(runAzTraining(first, out, progress).metrics.size(), 1u);
+    AzRunOptions second;
+    second.outDir = parts;
+    second.resume = true;
+    const AzRunResult b = runAzTraining(second, out, progress);
+    ASSERT_EQ(b.metrics.size(), 3u) << arch;
+    EXPECT_NEAR(b.metrics.back().valValueMse, a.metrics.back().valValueMse, 1e-6) << arch;
+    EXPECT_NEAR(b.metrics.back().trainLoss, a.metrics.back().trainLoss, 1e-6) << arch;
+    // The architecture may not change on resume.
+    AzRunOptions conflict;
+    conflict.outDir = parts;
+    conflict.resume = true;
+    conflict.config.hiddenLayers = {32};
+    conflict.given = {"hidden-layers"};
+    try {
+      runAzTraining(conflict, out, progress);
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("--hidden-layers 32 (checkpoint: 64,16)"), std::string::npos) << e.what();
+    }
+    fs::remove_all(whole);
+    fs::remove_all(parts);
+  }
+  fs::remove(data);
+}
+
+TEST(TrainAzValue, BadOptionCombinationsAreClearErrors) {
+  std::ostringstream out, progress;
+  const std::string dir = tempPath("bad");
+  auto expectError = [&](const AzRunOptions& o, const std::string& part) {
+    try {
+      runAzTraining(o, out, progress);
+      ADD_FAILURE() << "no error, expected one with '" << part << "'";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  AzRunOptions o = tinyValueRun("unused", dir, "value-cnn");
+  o.config.convFilters.clear();
+  expectError(o, "needs --conv-filters");
+  o = tinyValueRun("unused", dir, "value-mlp");
+  o.config.convFilters = {8};
+  expectError(o, "--conv-filters goes with --arch value-cnn");
+  o = tinyValueRun("unused", dir, "value-cnn");
+  o.config.convKernel = 4;
+  expectError(o, "--conv-kernel 4 must be odd");
+  o = tinyValueRun("unused", dir, "value-mlp");
+  o.config.activation = "tanh";
+  expectError(o, "--activation 'tanh'");
+  o = tinyValueRun("unused", dir, "value-mlp");
+  o.config.hiddenLayers = {64, 0};
+  expectError(o, "width 0");
+  // Options of other architectures, given on the command line.
+  o = tinyValueRun("unused", dir, "value-mlp");
+  o.given = {"blocks", "policy-weight"};
+  expectError(o, "--blocks, --policy-weight do not apply to --arch value-mlp");
+  o = tinyValueRun("unused", dir, "value-mlp");
+  o.given = {"conv-kernel"};
+  expectError(o, "--conv-kernel does not apply to --arch value-mlp");
+  o = tinyRun("unused", dir);
+  o.given = {"hidden-layers"};
+  expectError(o, "--hidden-layers does not apply to --arch pvnet");
+  o = tinyValueRun("unused", dir, "value-cnn");
+  o.init = "some.jpv";
+  expectError(o, "--init takes a pvnet network");
+  o = tinyValueRun("unused", dir, "value-rnn");
+  expectError(o, "--arch 'value-rnn' is not one of");
+  EXPECT_FALSE(fs::exists(dir));
+  // The configuration round-trips through the checkpoint's text.
+  AzConfig c;
+  c.arch = "value-cnn";
+  c.hiddenLayers = {128};
+  c.convFilters = {16, 32};
+  c.convKernel = 5;
+  c.activation = "elu";
+  const AzConfig back = configFromMap(configToMap(c));
+  EXPECT_EQ(back.hiddenLayers, c.hiddenLayers);
+  EXPECT_EQ(back.convFilters, c.convFilters);
+  EXPECT_EQ(back.convKernel, 5);
+  EXPECT_EQ(back.activation, "elu");
 }
 
 }  // namespace
