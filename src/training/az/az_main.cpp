@@ -17,7 +17,8 @@ int main(int argc, char** argv) {
   ::mallopt(M_MMAP_THRESHOLD, 512 << 20);
   ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
   CLI::App app{"Janus policy/value network trainer (libtorch): JANUSDAT or PGN -> pv-<hash>.jpv for the MCTS "
-               "face's pvnet backend; see docs/mcts.md"};
+               "face's pvnet backend (or rn-<hash>.jrn with --arch resnet; the value-only research baselines "
+               "--arch value-mlp / value-cnn write no network file); see docs/mcts.md"};
   training::az::AzCli cli;
   training::az::addAzOptions(app, cli);
   CLI11_PARSE(app, argc, argv);

@@ -670,9 +670,10 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
   const u64 stepsPerEpoch = (epochPositions + u64(config.batch) - 1) / u64(config.batch);
   const u64 totalSteps = stepsPerEpoch * u64(config.epochs);
   out << fmt::format(
-      "{}; policy head {}; torch {} thread(s)\n"
+      "{}{}; torch {} thread(s)\n"
       "batch {} x {} steps per epoch, {} epochs; AdamW lr {} ({}{}{}), wd {}; loss {}\n",
-      net.describe(), config.policyHead, config.threads,
+      net.describe(), net.valueOnly() ? std::string() : fmt::format("; policy head {}", config.policyHead),
+      config.threads,
       config.batch, stepsPerEpoch, config.epochs, config.lr, config.lrSchedule,
       config.lrSchedule == "cosine" ? fmt::format(" to {}", config.lrFinal) : std::string(),
       config.lrDropEvery > 0 ? fmt::format(", x{} every {} epochs", config.lrGamma, config.lrDropEvery) : std::string(),
@@ -681,8 +682,10 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
                       : fmt::format("{} x policy CE + {} x value CE", config.policyWeight, config.valueWeight));
   if (!o.resume && !data.validation.empty()) {
     const AzMetrics v = validate(net, data.validation, config, head);
-    out << fmt::format("start: validation loss {} (policy {}, value {})\n", lossText(v.valLoss), lossText(v.valPolicyCe),
-                       lossText(v.valValueCe));
+    if (net.valueOnly()) out << fmt::format("start: validation MSE {}\n", lossText(v.valLoss));
+    else
+      out << fmt::format("start: validation loss {} (policy {}, value {})\n", lossText(v.valLoss),
+                         lossText(v.valPolicyCe), lossText(v.valValueCe));
   }
   out << std::flush;
 
@@ -767,11 +770,16 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
     const int done = state.epoch - firstEpoch;
     const double eta = since(tSession) / done * (config.epochs - state.epoch);
     progress << fmt::format(
-                    "{}epoch {}/{}  train {} (policy {}, value {})  val {} (policy {}, value {})  top-1 {:.1f}%  "
-                    "value MSE {:.4f}  lr {:.3g}  {} pos/s  elapsed {}  ETA {}{}\n",
-                    o.tty ? "\r" : "", k, config.epochs, lossText(row.trainLoss), lossText(row.trainPolicyCe),
-                    lossText(row.trainValueCe), lossText(row.valLoss), lossText(row.valPolicyCe),
-                    lossText(row.valValueCe), 100 * row.valAccuracy, row.valValueMse, row.lr,
+                    "{}epoch {}/{}  {}  lr {:.3g}  {} pos/s  elapsed {}  ETA {}{}\n", o.tty ? "\r" : "", k,
+                    config.epochs,
+                    net.valueOnly()
+                        ? fmt::format("train MSE {}  validation MSE {}", lossText(row.trainLoss), lossText(row.valLoss))
+                        : fmt::format("train {} (policy {}, value {})  val {} (policy {}, value {})  top-1 {:.1f}%  "
+                                      "value MSE {:.4f}",
+                                      lossText(row.trainLoss), lossText(row.trainPolicyCe), lossText(row.trainValueCe),
+                                      lossText(row.valLoss), lossText(row.valPolicyCe), lossText(row.valValueCe),
+                                      100 * row.valAccuracy, row.valValueMse),
+                    row.lr,
                     speedText(double(epochPositions) / epochSeconds), tune::formatDuration(state.seconds),
                     tune::formatDuration(eta), o.tty ? "\x1b[K" : "")
              << std::flush;
