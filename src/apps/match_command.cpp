@@ -29,6 +29,7 @@ struct MatchArgs {
   std::optional<u64> seed;
   bool noRepeat = false;
   std::string pgnOut;
+  bool resume = false;
   std::string debugLog;
   bool showMoves = false;
   bool quiet = false;
@@ -110,6 +111,10 @@ int runMatch(const MatchArgs& a) {
   c.seed = a.seed ? *a.seed : std::random_device{}() ^ u64(std::chrono::system_clock::now().time_since_epoch().count());
   c.repeat = !a.noRepeat;
   c.pgnOut = a.pgnOut;
+  c.resume = a.resume;
+  if (a.resume && a.randomOpening && !a.seed)
+    throw Error("--resume with --random-opening needs the first run's --seed (printed at its start), so that every "
+                "game keeps its opening");
   c.debugLog = a.debugLog;
   c.showMoves = a.showMoves;
   c.quiet = a.quiet;
@@ -161,6 +166,9 @@ void addMatchCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--seed", a->seed, "Seed for --random-opening (default: random; printed at the start)");
   cmd->add_flag("--no-repeat", a->noRepeat, "Play each opening once instead of twice with colours swapped");
   cmd->add_option("--pgnout", a->pgnOut, "Append every game to this PGN file (whole games, written atomically)");
+  cmd->add_flag("--resume", a->resume,
+                "Continue the match in the --pgnout file: its games (by Round) count, the missing game numbers are "
+                "played; give the first run's other options again");
   cmd->add_option("--debug-log", a->debugLog, "Write all UCI traffic (and engines' stderr) to this file");
   cmd->add_flag("--show-moves", a->showMoves,
                 "Print every move as it is played (SAN, score/depth, time, clock) and each game's PGN");

@@ -4,12 +4,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "core/notation.h"
+#include "core/pgn.h"
 #include "util/error.h"
 
 namespace janus::match {
@@ -70,9 +74,76 @@ Match::Match(MatchConfig config, std::ostream& out) : m_config(std::move(config)
   m_pgnContext.event = c.event;
   m_pgnContext.site = c.site == "?" ? hostName() : c.site;
   m_pgnContext.timeControl = m_settings.timeControl;
+  m_result.gamesPlanned = c.games;
+  if (c.resume && c.pgnOut.empty()) throw Error("--resume needs --pgnout: the PGN file of the match to continue");
+  std::vector<bool> done = c.resume ? restoreFromPgn() : std::vector<bool>(size_t(c.games), false);
+  for (int i = 0; i < c.games; ++i)
+    if (!done[size_t(i)]) m_pending.push_back(i);
   if (!c.pgnOut.empty()) m_pgnFile = std::make_unique<PgnFile>(c.pgnOut);
   if (!c.debugLog.empty()) m_log = std::make_unique<TrafficLog>(c.debugLog);
-  m_result.gamesPlanned = c.games;
+}
+
+std::vector<bool> Match::restoreFromPgn() {
+  const auto& c = m_config;
+  std::vector<bool> done(size_t(c.games), false);
+  if (!std::filesystem::exists(c.pgnOut)) return done;
+  {
+    // A run killed while it appended a game may leave a line without its end: start the next
+    // game on a fresh line so that the cut game stays a (skipped) game of its own.
+    std::ifstream in(c.pgnOut, std::ios::binary | std::ios::ate);
+    if (in && in.tellg() > 0) {
+      in.seekg(-1, std::ios::end);
+      if (in.get() != '\n') std::ofstream(c.pgnOut, std::ios::binary | std::ios::app) << "\n\n";
+    }
+  }
+  auto reader = PgnReader::open(c.pgnOut);
+  PgnGame g;
+  while (reader->next(g)) {
+    auto where = [&] { return fmt::format("{} line {}", c.pgnOut, g.line); };
+    const std::string round = g.tag("Round");
+    int number = 0;
+    auto [end, ec] = std::from_chars(round.data(), round.data() + round.size(), number);
+    if (ec != std::errc() || end != round.data() + round.size() || number < 1 || number > c.games)
+      throw Error(fmt::format("--resume: {}: Round \"{}\" is not a game number from 1 to {} (--games)", where(),
+                              round, c.games));
+    if (done[size_t(number - 1)]) throw Error(fmt::format("--resume: {}: game {} appears twice", where(), number));
+    const int whiteEngine = (number - 1) % 2;
+    const std::string& white = c.engines[size_t(whiteEngine)].name;
+    const std::string& black = c.engines[size_t(1 - whiteEngine)].name;
+    if (g.tag("White") != white || g.tag("Black") != black)
+      throw Error(fmt::format("--resume: {}: game {} is {} vs {}, but this match has {} vs {} in it", where(), number,
+                              g.tag("White"), g.tag("Black"), white, black));
+    GameResult result = g.result == "1-0"       ? GameResult::kWhiteWins
+                        : g.result == "0-1"     ? GameResult::kBlackWins
+                        : g.result == "1/2-1/2" ? GameResult::kDraw
+                                                : GameResult::kNone;
+    if (result == GameResult::kNone) continue;  // unfinished: played again
+    // The reason follows the last move's comment after ", " (moveComment() holds no ", ").
+    std::string reason = g.comments.empty() ? g.preComment : g.comments.back();
+    if (!g.comments.empty()) reason = reason.find(", ") == std::string::npos ? "" : reason.substr(reason.find(", ") + 2);
+    if (reason.empty()) reason = "?";
+    std::optional<Incident> incident;
+    const std::string termination = g.tag("Termination");
+    std::optional<Incident::Kind> kind = termination == "time forfeit"         ? Incident::Kind::kTimeForfeit
+                                         : termination == "rules infraction"   ? Incident::Kind::kIllegalMove
+                                         : termination == "abandoned"          ? Incident::Kind::kCrash
+                                         : termination == "stalled connection" ? Incident::Kind::kStall
+                                                                               : std::optional<Incident::Kind>();
+    if (kind && result != GameResult::kDraw) {
+      Color loser = result == GameResult::kWhiteWins ? kBlack : kWhite;
+      Position start = g.startPosition();
+      int plies = int(g.moves.size()) + (start.sideToMove() == kBlack ? 1 : 0);
+      incident = Incident{*kind, loser == kWhite ? whiteEngine : 1 - whiteEngine, loser, number,
+                          start.fullmoveNumber() + plies / 2, reason + " (restored from the PGN file)"};
+    }
+    done[size_t(number - 1)] = true;
+    ++m_result.gamesRestored;
+    tally(number, result, reason, incident);
+  }
+  for (const PgnError& e : reader->errors())
+    m_result.warnings.push_back(fmt::format("--resume: skipped a game of {} (line {}: {}); it is played again",
+                                            c.pgnOut, e.line, e.message));
+  return done;
 }
 
 Match::~Match() = default;
@@ -89,6 +160,12 @@ MatchResult Match::run() {
     const auto& c = m_config;
     m_out << fmt::format("Match: {} vs {}, {} game{}, {} at once\n", c.engines[0].name, c.engines[1].name, c.games,
                          c.games == 1 ? "" : "s", c.concurrency);
+    if (c.resume)
+      m_out << fmt::format("  resumed: {} game{} counted from {}, {}\n", m_result.gamesRestored,
+                           m_result.gamesRestored == 1 ? "" : "s", c.pgnOut,
+                           m_result.decision != SprtDecision::kContinue
+                               ? std::string("nothing to play: the SPRT has decided")
+                               : fmt::format("{} to play", m_pending.size()));
     for (int i = 0; i < 2; ++i)
       m_out << fmt::format("  {}: {} ({})\n", c.engines[size_t(i)].name, c.engines[size_t(i)].command,
                            m_settings.timeControl[size_t(i)].describe());
@@ -104,7 +181,7 @@ MatchResult Match::run() {
                            m_result.sprtBounds->upper);
     m_out.flush();
   }
-  int workers = std::min(m_config.concurrency, m_config.games);
+  int workers = std::min(m_config.concurrency, int(m_pending.size()));
   std::vector<std::thread> threads;
   for (int i = 0; i < workers; ++i) threads.emplace_back([this, i] { worker(i + 1); });
   for (auto& t : threads) t.join();
@@ -161,8 +238,9 @@ void Match::worker(int id) {
   try {
     for (;;) {
       if (m_stop) break;
-      int index = m_nextGame.fetch_add(1);
-      if (index >= m_config.games) break;
+      size_t next = m_nextGame.fetch_add(1);
+      if (next >= m_pending.size()) break;
+      int index = m_pending[next];
       int pair = m_config.repeat ? index / 2 : index;
       int openingIndex = m_order[size_t(pair) % m_order.size()];
       const Opening& opening = m_book.openings[size_t(openingIndex)];
@@ -261,29 +339,29 @@ std::string Match::progressLine(const GameRecord& g) const {
     line += fmt::format(" | LLR {:.2f} [{:.2f}, {:.2f}]", *r.llr, r.sprtBounds->lower, r.sprtBounds->upper);
   double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
   int left = r.gamesPlanned - r.gamesPlayed;
-  if (left > 0 && r.gamesPlayed > 0) line += " | ETA " + formatDuration(elapsed / r.gamesPlayed * left);
+  int playedNow = r.gamesPlayed - r.gamesRestored;
+  if (left > 0 && playedNow > 0) line += " | ETA " + formatDuration(elapsed / playedNow * left);
   return line;
 }
 
-void Match::gameFinished(const GameRecord& g) {
-  std::string pgnText = writePgn(toPgnGame(g, m_pgnContext));
-  std::lock_guard lock(m_mutex);
+void Match::tally(int number, GameResult result, const std::string& reason, const std::optional<Incident>& incident) {
   auto& r = m_result;
   ++r.gamesPlayed;
-  double points = g.pointsOf(0);
-  if (g.result == GameResult::kDraw)
+  const int index = number - 1;
+  const int whiteEngine = index % 2;
+  double points = 0;  // of the first engine
+  if (result == GameResult::kDraw) points = 0.5;
+  if (result == (whiteEngine == 0 ? GameResult::kWhiteWins : GameResult::kBlackWins)) points = 1;
+  if (result == GameResult::kDraw)
     ++r.draws;
   else if (points > 0.5)
     ++r.wins;
   else
     ++r.losses;
-  if (g.result == GameResult::kWhiteWins) ++r.whiteWins;
-  if (g.result == GameResult::kBlackWins) ++r.blackWins;
-  ++r.endings[g.reason];
-  if (g.incident) r.incidents.push_back(*g.incident);
-  for (const MoveRecord& m : g.moves)
-    if (m.clockLeftMs) r.clockLeftMs[size_t(m.color == kWhite ? g.whiteEngine : 1 - g.whiteEngine)].push_back(*m.clockLeftMs);
-  int index = g.number - 1;
+  if (result == GameResult::kWhiteWins) ++r.whiteWins;
+  if (result == GameResult::kBlackWins) ++r.blackWins;
+  ++r.endings[reason];
+  if (incident) r.incidents.push_back(*incident);
   if (m_config.repeat) {
     int pair = index / 2;
     if (auto it = m_openPairs.find(pair); it != m_openPairs.end()) {
@@ -306,6 +384,15 @@ void Match::gameFinished(const GameRecord& g) {
       r.stopReason = r.decision == SprtDecision::kAcceptH1 ? "SPRT: H1 accepted" : "SPRT: H0 accepted";
     }
   }
+}
+
+void Match::gameFinished(const GameRecord& g) {
+  std::string pgnText = writePgn(toPgnGame(g, m_pgnContext));
+  std::lock_guard lock(m_mutex);
+  tally(g.number, g.result, g.reason, g.incident);
+  for (const MoveRecord& m : g.moves)
+    if (m.clockLeftMs)
+      m_result.clockLeftMs[size_t(m.color == kWhite ? g.whiteEngine : 1 - g.whiteEngine)].push_back(*m.clockLeftMs);
   if (m_pgnFile) {
     try {
       m_pgnFile->append(pgnText);
@@ -324,7 +411,10 @@ std::string formatSummary(const MatchConfig& c, const MatchResult& r) {
   const std::string& a = c.engines[0].name;
   const std::string& b = c.engines[1].name;
   int n = r.wins + r.draws + r.losses;
-  s += fmt::format("Match finished: {} of {} games in {}{}\n", r.gamesPlayed, r.gamesPlanned, formatDuration(r.seconds),
+  s += fmt::format("Match finished: {} of {} games in {}{}{}\n", r.gamesPlayed, r.gamesPlanned,
+                   formatDuration(r.seconds),
+                   r.gamesRestored ? fmt::format(" ({} of them restored from the PGN file by --resume)", r.gamesRestored)
+                                   : "",
                    r.stopReason.empty() ? "" : " (" + r.stopReason + ")");
   s += fmt::format("Score of {} vs {}: +{} -{} ={} [{:.3f}] {}\n", a, b, r.wins, r.losses, r.draws,
                    n ? (r.wins + 0.5 * r.draws) / n : 0.5, n);
@@ -370,7 +460,8 @@ std::string formatSummary(const MatchConfig& c, const MatchResult& r) {
                          i.moveNumber, incidentKindName(i.kind), i.detail);
   }
   if (!r.clockLeftMs[0].empty() || !r.clockLeftMs[1].empty()) {
-    s += "Clock left when a move arrived (ms, before the increment):\n";
+    s += fmt::format("Clock left when a move arrived (ms, before the increment{}):\n",
+                     r.gamesRestored ? ", games played since --resume" : "");
     for (int e = 0; e < 2; ++e) {
       std::vector<i64> v = r.clockLeftMs[size_t(e)];
       if (v.empty()) continue;

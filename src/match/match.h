@@ -42,6 +42,11 @@ struct MatchConfig {
   int openingStart = 1;               ///< 1-based index of the first opening used
   bool repeat = true;                 ///< every opening twice, colours swapped (game pairs)
   std::string pgnOut;                 ///< "" = no PGN file
+  /// Continue the match in pgnOut: the games already there (by their Round tag, the 1-based
+  /// game number) are counted as played (score, pairs, SPRT, endings, incidents) and only the
+  /// missing numbers up to `games` are played. The other settings must be the ones of the
+  /// first run (same openings and order), which the runner cannot check beyond the names.
+  bool resume = false;
   std::string debugLog;               ///< "" = no UCI traffic log
   std::string event = "Janus match";
   std::string site = "?";
@@ -74,7 +79,8 @@ struct MatchResult {
   std::optional<SprtBounds> sprtBounds;
   SprtDecision decision = SprtDecision::kContinue;
   std::string stopReason;               ///< why the match ended before gamesPlanned ("" if it did not)
-  double seconds = 0;
+  int gamesRestored = 0;                ///< games counted from the PGN file by --resume
+  double seconds = 0;                   ///< wall time of this run (restored games not included)
   double runnerCpuSeconds = 0;          ///< CPU time of the runner process itself (all threads, no engines)
   u64 seed = 0;                         ///< seed used for the opening order
   int openingCount = 0;
@@ -83,8 +89,12 @@ struct MatchResult {
 class Match {
  public:
   /// Validates the configuration (throws janus::Error naming the problem: no time limit for an
-  /// engine, games < 1, concurrency < 1, bad SPRT) and loads the opening book (throws if it
-  /// cannot be read or is empty; skipped entries become warnings). Writes to `out`.
+  /// engine, games < 1, concurrency < 1, bad SPRT, --resume without a PGN file) and loads the
+  /// opening book (throws if it cannot be read or is empty; skipped entries become warnings).
+  /// With `resume`, reads the PGN file (if it exists) and throws janus::Error naming the game
+  /// (its line) if a game's Round is not a number in 1..games or appears twice, or its players
+  /// are not the two engines with the colours that its number gives. Games the PGN reader
+  /// skips (e.g. one cut off by a kill while it was written) are played again. Writes to `out`.
   Match(MatchConfig config, std::ostream& out);
   ~Match();
 
@@ -100,6 +110,10 @@ class Match {
  private:
   void worker(int id);
   void gameFinished(const GameRecord& game);
+  /// Counts one finished game (score, colours, pairs, endings, incident, SPRT); m_mutex held.
+  void tally(int number, GameResult result, const std::string& reason, const std::optional<Incident>& incident);
+  /// Reads m_config.pgnOut for resume: tallies its games, returns the game numbers they cover.
+  std::vector<bool> restoreFromPgn();
   void fail(const std::string& message);
   [[nodiscard]] std::string progressLine(const GameRecord& game) const;
   void printMove(const GameRecord& game, const MoveRecord& move);
@@ -114,7 +128,8 @@ class Match {
   std::unique_ptr<TrafficLog> m_log;
   bool m_chess960 = false;
 
-  std::atomic<int> m_nextGame{0};
+  std::vector<int> m_pending;          // 0-based game indices still to play, ascending
+  std::atomic<size_t> m_nextGame{0};   // next entry of m_pending
   std::atomic<bool> m_stop{false};
   std::chrono::steady_clock::time_point m_start;
 

@@ -111,6 +111,134 @@ TEST(Match, RandomEnginesWithConcurrencyWritePgn) {
   std::filesystem::remove(pgn);
 }
 
+namespace {
+// Twice the points of engine R1 in `games` (read back from a PGN file).
+int r1Points2(const std::vector<PgnGame>& games) {
+  int points2 = 0;
+  for (const auto& g : games) {
+    bool r1White = g.tag("White") == "R1";
+    if (g.result == "1/2-1/2") points2 += 1;
+    if ((g.result == "1-0" && r1White) || (g.result == "0-1" && !r1White)) points2 += 2;
+  }
+  return points2;
+}
+}  // namespace
+
+TEST(Match, ResumeCountsThePgnGamesAndPlaysOnlyTheMissingOnes) {
+  std::string pgn = tempPath("resume.pgn");
+  MatchConfig c = baseConfig(fake("R1", {"--seed", "21"}), fake("R2", {"--seed", "22"}), 4);
+  c.pgnOut = pgn;
+  c.resume = true;  // no file yet: a fresh match
+  std::ostringstream out1;
+  MatchResult first = Match(c, out1).run();
+  EXPECT_EQ(first.gamesRestored, 0);
+  EXPECT_EQ(first.gamesPlayed, 4);
+
+  c.games = 8;
+  std::ostringstream out2;
+  MatchResult second = Match(c, out2).run();
+  EXPECT_EQ(second.gamesRestored, 4);
+  EXPECT_EQ(second.gamesPlayed, 8);
+  EXPECT_EQ(second.wins + second.draws + second.losses, 8);
+  int pairs = 0;
+  for (int p : second.pairs) pairs += p;
+  EXPECT_EQ(pairs, 4);
+  EXPECT_NE(out2.str().find("resumed: 4 games counted from"), std::string::npos) << out2.str();
+  EXPECT_NE(out2.str().find("[5/8] Game"), std::string::npos) << out2.str();
+  EXPECT_EQ(out2.str().find("[4/8] Game"), std::string::npos) << out2.str();
+  EXPECT_NE(out2.str().find("(4 of them restored from the PGN file by --resume)"), std::string::npos) << out2.str();
+
+  auto games = readPgn(pgn);
+  ASSERT_EQ(games.size(), 8u);
+  std::set<std::string> rounds;
+  for (const auto& g : games) rounds.insert(g.tag("Round"));
+  EXPECT_EQ(rounds, (std::set<std::string>{"1", "2", "3", "4", "5", "6", "7", "8"}));
+  EXPECT_EQ(r1Points2(games), 2 * second.wins + second.draws);
+  int endings = 0;
+  for (const auto& [reason, count] : second.endings) {
+    EXPECT_TRUE(isRuleEnding(reason)) << reason;
+    endings += count;
+  }
+  EXPECT_EQ(endings, 8);
+
+  // All games there: nothing to play, the same score.
+  std::ostringstream out3;
+  MatchResult third = Match(c, out3).run();
+  EXPECT_EQ(third.gamesRestored, 8);
+  EXPECT_EQ(third.gamesPlayed, 8);
+  EXPECT_EQ(third.wins, second.wins);
+  EXPECT_EQ(third.draws, second.draws);
+  EXPECT_EQ(third.pairs, second.pairs);
+  EXPECT_NE(out3.str().find("8 games counted from " + pgn + ", 0 to play"), std::string::npos) << out3.str();
+  EXPECT_EQ(readPgn(pgn).size(), 8u);
+  std::filesystem::remove(pgn);
+}
+
+TEST(Match, ResumePlaysAGameCutOffInThePgnAgain) {
+  std::string pgn = tempPath("resume-cut.pgn");
+  MatchConfig c = baseConfig(fake("R1", {"--seed", "31"}), fake("R2", {"--seed", "32"}), 4);
+  c.pgnOut = pgn;
+  std::ostringstream firstOut;
+  Match(c, firstOut).run();
+  // Cut the file inside the last game's last comment, as a kill during the append would.
+  std::string text;
+  {
+    std::ifstream in(pgn, std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  size_t brace = text.rfind('{');
+  ASSERT_NE(brace, std::string::npos);
+  std::ofstream(pgn, std::ios::binary | std::ios::trunc) << text.substr(0, brace + 3);
+
+  c.resume = true;
+  std::ostringstream out;
+  MatchResult r = Match(c, out).run();
+  EXPECT_EQ(r.gamesRestored, 3);
+  EXPECT_EQ(r.gamesPlayed, 4);
+  ASSERT_FALSE(r.warnings.empty());
+  EXPECT_NE(r.warnings.back().find("it is played again"), std::string::npos) << r.warnings.back();
+
+  auto reader = PgnReader::open(pgn);
+  PgnGame g;
+  std::set<std::string> rounds;
+  while (reader->next(g)) rounds.insert(g.tag("Round"));
+  EXPECT_EQ(rounds, (std::set<std::string>{"1", "2", "3", "4"}));
+  EXPECT_EQ(reader->gamesSkipped(), 1u);  // the cut copy
+  std::filesystem::remove(pgn);
+}
+
+TEST(Match, ResumeRejectsAPgnOfAnotherMatch) {
+  std::string pgn = tempPath("resume-other.pgn");
+  MatchConfig c = baseConfig(fake("R1", {"--seed", "41"}), fake("R2", {"--seed", "42"}), 4);
+  c.pgnOut = pgn;
+  std::ostringstream out;
+  Match(c, out).run();
+
+  MatchConfig other = baseConfig(fake("R1", {"--seed", "41"}), fake("R3"), 4);
+  other.pgnOut = pgn;
+  other.resume = true;
+  try {
+    Match m(other, out);
+    FAIL() << "a PGN of R1 vs R2 resumed as R1 vs R3";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("but this match has R1 vs R3 in it"), std::string::npos) << e.what();
+  }
+  MatchConfig fewer = c;
+  fewer.resume = true;
+  fewer.games = 2;
+  try {
+    Match m(fewer, out);
+    FAIL() << "game 3 resumed in a 2-game match";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is not a game number from 1 to 2"), std::string::npos) << e.what();
+  }
+  MatchConfig noFile = c;
+  noFile.resume = true;
+  noFile.pgnOut.clear();
+  EXPECT_THROW(Match m(noFile, out), Error);
+  std::filesystem::remove(pgn);
+}
+
 TEST(Match, CrashingEngineIsRestartedEveryGame) {
   MatchConfig c = baseConfig(fake("Crasher", {"--crash-at", "3"}), fake("Steady"), 4);
   std::ostringstream out;

@@ -276,6 +276,7 @@ RlState runLoop(const RlConfig& c, std::ostream& out) {
     m.openingsPath = c.openings;
     m.quiet = true;
     m.pgnOut = (fs::path(c.dir) / fmt::format("gen-{:03d}", g.number) / "anchor.pgn").string();
+    m.resume = true;  // a resumed anchor match keeps the games it finished
     fs::create_directories(fs::path(m.pgnOut).parent_path());
     std::ostringstream log;
     const match::MatchResult r = match::Match(m, log).run();
@@ -399,8 +400,7 @@ RlState runLoop(const RlConfig& c, std::ostream& out) {
       m.sprt = c.gateSprt;
       m.quiet = true;
       m.pgnOut = (genDir / "gate.pgn").string();
-      std::error_code ec;
-      fs::remove(m.pgnOut, ec);  // a resumed gate replays its match
+      m.resume = true;  // a resumed gate keeps the games it finished
       std::ostringstream log;
       const double t0 = now();
       const match::MatchResult r = match::Match(m, log).run();

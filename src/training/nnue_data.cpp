@@ -37,6 +37,23 @@ int sampleFeatures(const Sample& s, int perspective, u16 out[32]) {
   return n;
 }
 
+Sample mirroredSample(const Sample& s) {
+  int nibbleAt[64];  // piece nibble + 1 on each square of the mirror image, 0 = empty
+  std::fill(std::begin(nibbleAt), std::end(nibbleAt), 0);
+  int n = 0;
+  for (Bitboard occ = s.occupancy; occ && n < 32; ++n) nibbleAt[popLsb(occ) ^ 7] = s.piece(n) + 1;
+  Sample m = s;
+  m.occupancy = 0;
+  std::fill(std::begin(m.pieces), std::end(m.pieces), u8(0));
+  int i = 0;
+  for (int sq = 0; sq < 64; ++sq) {
+    if (!nibbleAt[sq]) continue;
+    m.occupancy |= Bitboard(1) << sq;
+    m.setPiece(i++, nibbleAt[sq] - 1);
+  }
+  return m;
+}
+
 const char* dropReasonName(DropReason r) {
   switch (r) {
     case DropReason::kNoScore: return "no score";
@@ -57,7 +74,10 @@ bool sampleFromRecord(const datagen::PackedRecord& r, Sample& out) {
     const int nibble = r.piece(i);
     int code = nibble & 7;
     if (code == 7) return false;
-    if (code == datagen::kCodeCastlingRook) code = datagen::kCodeRook;
+    if (code == datagen::kCodeCastlingRook) {
+      code = datagen::kCodeRook;
+      out.flags |= kSampleCastling;
+    }
     if (code == datagen::kCodeKing) ++kings[nibble >> 3];
     out.setPiece(i, (nibble & datagen::kBlackBit) | code);
   }
@@ -79,6 +99,7 @@ Sample sampleFromPosition(const Position& pos, int scoreStm, int wdlStm) {
     s.setPiece(n, int(colorOf(p)) << 3 | int(typeOf(p)));
   }
   s.pieceCount = u8(n);
+  if (pos.castlingRights()) s.flags |= kSampleCastling;
   s.stm = u8(pos.sideToMove());
   s.score = i16(std::clamp(scoreStm, -32767, 32767));
   s.wdl = u8(std::clamp(wdlStm, 0, 2));
@@ -194,6 +215,12 @@ LoadedSamples loadSamples(const LoadOptions& o) {
   for (const auto& path : o.validationFiles)
     loadFile(path, o, [](u64) { return true; }, out.train, out.validation, out.stats);
   out.stats.games = trainGames;
+  if (o.mirror) {
+    const size_t original = out.train.size();
+    for (size_t i = 0; i < original; ++i)
+      if (!(out.train[i].flags & kSampleCastling)) out.train.push_back(mirroredSample(out.train[i]));
+    out.stats.mirrored = out.train.size() - original;
+  }
   out.stats.train = out.train.size();
   out.stats.validation = out.validation.size();
   return out;
@@ -211,10 +238,14 @@ std::string describeLoad(const LoadStats& s) {
                            pct(s.dropped[i]));
   }
   text += fmt::format("  {} records, {} dropped: {}\n", s.records, dropped, reasons);
-  const u64 kept = s.train + s.validation;
+  const u64 kept = s.train + s.validation - s.mirrored;
   auto keptPct = [&](u64 n) { return kept ? 100.0 * double(n) / double(kept) : 0.0; };
   text += fmt::format("  kept {}: {} train ({} games), {} validation; results (side to move) W {:.1f}% D {:.1f}% L {:.1f}%\n",
-                      kept, s.train, s.games, s.validation, keptPct(s.wdl[2]), keptPct(s.wdl[1]), keptPct(s.wdl[0]));
+                      kept, s.train - s.mirrored, s.games, s.validation, keptPct(s.wdl[2]),
+                      keptPct(s.wdl[1]), keptPct(s.wdl[0]));
+  if (s.mirrored)
+    text += fmt::format("  mirror: {} training positions without castling rights added mirrored: {} train\n",
+                        s.mirrored, s.train);
   return text;
 }
 

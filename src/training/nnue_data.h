@@ -15,6 +15,12 @@
 //                   score then reflects a tactic the static net cannot see (LoadOptions::keepNoisy
 //                   keeps them)
 //
+// Mirror augmentation (LoadOptions::mirror): chess without castling rights is symmetric under
+// the reflection a-file <-> h-file (square s -> s ^ 7), so such a position and its mirror image
+// have the same evaluation. With `mirror`, every training position without castling rights is
+// added a second time, mirrored (validation positions are not), which doubles the distinct
+// positions the net sees where the data are thin (the middle game and endgame).
+//
 // Validation split: either whole files (LoadOptions::validationFiles) or a deterministic
 // fraction of the games of the training files (LoadOptions::validationFraction, chosen by a hash
 // of the seed, the file index and the game index). Records are stored game by game but the format
@@ -50,7 +56,8 @@ struct Sample {
   u8 wdl = 1;          ///< game result for the side to move: 0 loss, 1 draw, 2 win
   u8 stm = 0;          ///< side to move: 0 White, 1 Black
   u8 pieceCount = 0;   ///< popcount(occupancy), 2..32
-  u8 reserved[3] = {};
+  u8 flags = 0;        ///< kSampleCastling
+  u8 reserved[2] = {};
 
   [[nodiscard]] int piece(int i) const { return (pieces[i / 2] >> (4 * (i & 1))) & 0xF; }
   void setPiece(int i, int nibble) {
@@ -58,6 +65,14 @@ struct Sample {
   }
 };
 static_assert(sizeof(Sample) == 32);
+
+/// Sample::flags bit: the position has a castling right (either side); such a position is not
+/// symmetric under a file mirror.
+inline constexpr u8 kSampleCastling = 0x01;
+
+/// The sample reflected a-file <-> h-file (square s -> s ^ 7); score, result and side to move
+/// unchanged. Only exact for positions without castling rights (kSampleCastling clear).
+[[nodiscard]] Sample mirroredSample(const Sample& s);
 
 /// The pieces of a sample, in occupancy order; returns how many (<= 32) were written to `out`.
 int samplePieces(const Sample& s, PieceSquare out[32]);
@@ -94,6 +109,7 @@ struct LoadOptions {
   u64 seed = 1;                              ///< chooses the validation games
   u64 limit = 0;                             ///< at most this many records per file (0: all)
   bool keepNoisy = false;                    ///< keep positions whose played move was noisy
+  bool mirror = false;                       ///< add the file mirror of each training position without castling rights
 };
 
 /// PackedRecord::flags bit 1 of JANUSDAT version 2 (datagen/format.h): the move played from the
@@ -104,7 +120,8 @@ inline constexpr u8 kRecordFlagNoisyMove = 0x02;
 struct LoadStats {
   u64 records = 0;                                ///< records read (all files)
   u64 dropped[size_t(DropReason::kCount)] = {};   ///< by reason
-  u64 train = 0, validation = 0;                  ///< kept positions
+  u64 train = 0, validation = 0;                  ///< kept positions (train includes the mirrored copies)
+  u64 mirrored = 0;                               ///< mirrored copies added to train
   u64 games = 0;                                  ///< games detected in the training files
   u64 wdl[3] = {};                                ///< kept positions by result, side to move's view
   std::vector<std::string> perFile;               ///< one line per file: name, records, kept

@@ -134,6 +134,60 @@ TEST(TrainingData, LoaderFiltersAndCountsByReason) {
   EXPECT_EQ(loadSamples(o).train.size(), 2u);  // 0 and -7
 }
 
+TEST(TrainingData, MirrorReflectsTheFilesAndKeepsTheLabels) {
+  // Kings, a pawn, a knight and a rook of each side; no castling rights.
+  const Position pos = Position::fromFen("3r2k1/5p2/8/1N6/8/8/6PP/R5K1 b - - 0 30");
+  const Position mirror = Position::fromFen("1k2r3/2p5/8/6N1/8/8/PP6/1K5R b - - 0 30");
+  const Sample s = sampleFromPosition(pos, -35, 0);
+  EXPECT_EQ(s.flags & kSampleCastling, 0);
+  const Sample m = mirroredSample(s);
+  const Sample expected = sampleFromPosition(mirror, -35, 0);
+  EXPECT_EQ(std::memcmp(&m, &expected, sizeof m), 0);
+  const Sample back = mirroredSample(m);
+  EXPECT_EQ(std::memcmp(&back, &s, sizeof s), 0);
+  // The castling flag comes from the position and from a record's castling rooks.
+  EXPECT_NE(sampleFromPosition(Position()).flags & kSampleCastling, 0);
+  Sample fromRecord;
+  ASSERT_TRUE(sampleFromRecord(datagen::packRecord(Position(), 0, datagen::kDraw), fromRecord));
+  EXPECT_NE(fromRecord.flags & kSampleCastling, 0);
+  ASSERT_TRUE(sampleFromRecord(datagen::packRecord(pos, 0, datagen::kDraw), fromRecord));
+  EXPECT_EQ(fromRecord.flags & kSampleCastling, 0);
+}
+
+TEST(TrainingData, MirrorAddsTrainingPositionsWithoutCastlingRightsOnly) {
+  TempDir dir;
+  const std::string path = dir.file("mirror.janusdat");
+  const Position castling = Position::fromFen("r3k2r/pppq1ppp/2n2n2/4p3/4P3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 4 9");
+  const Position plain = Position::fromFen("3r2k1/5p2/8/1N6/8/8/6PP/R5K1 w - - 0 30");
+  {
+    datagen::DataWriter w(path);
+    for (int i = 0; i < 3; ++i) w.write(datagen::packRecord(castling, 10 + i, datagen::kDraw));
+    for (int i = 0; i < 4; ++i) w.write(datagen::packRecord(plain, 20 + i, datagen::kWhiteWin));
+    w.commit();
+  }
+  LoadOptions o;
+  o.files = {path};
+  o.validationFraction = 0;
+  const LoadedSamples without = loadSamples(o);
+  ASSERT_EQ(without.train.size(), 7u);
+  EXPECT_EQ(without.stats.mirrored, 0u);
+  o.mirror = true;
+  const LoadedSamples with = loadSamples(o);
+  ASSERT_EQ(with.train.size(), 11u);
+  EXPECT_EQ(with.stats.mirrored, 4u);
+  EXPECT_EQ(with.stats.train, 11u);
+  for (size_t i = 0; i < 4; ++i) {
+    const Sample& copy = with.train[7 + i];
+    const Sample expected = mirroredSample(without.train[3 + i]);
+    EXPECT_EQ(std::memcmp(&copy, &expected, sizeof copy), 0) << i;
+    EXPECT_EQ(copy.score, 20 + int(i));
+    EXPECT_EQ(copy.wdl, 2);
+  }
+  const std::string text = describeLoad(with.stats);
+  EXPECT_NE(text.find("kept 7: 7 train"), std::string::npos) << text;
+  EXPECT_NE(text.find("mirror: 4 training positions"), std::string::npos) << text;
+}
+
 /// A file of `games` games of positions with increasing plies; each record's score is its game.
 std::string writeGames(const TempDir& dir, const std::string& name, int games, std::mt19937_64& rng) {
   const std::string path = dir.file(name);

@@ -347,6 +347,7 @@ std::map<std::string, std::string> configToMap(const TrainConfig& c) {
   m["max-score"] = std::to_string(c.maxScore);
   m["limit"] = std::to_string(c.limit);
   m["keep-noisy"] = c.keepNoisy ? "true" : "false";
+  m["mirror"] = c.mirror ? "true" : "false";
   m["batch"] = std::to_string(c.batch);
   m["superbatch-size"] = std::to_string(c.superbatchSize);
   m["superbatches"] = std::to_string(c.superbatches);
@@ -407,6 +408,11 @@ TrainConfig configFromMap(const std::map<std::string, std::string>& m) {
     const std::string& v = get("keep-noisy");
     if (v != "true" && v != "false") throw Error(fmt::format("configuration: 'keep-noisy' = '{}' is not true or false", v));
     c.keepNoisy = v == "true";
+  }
+  if (auto it = m.find("mirror"); it != m.end()) {  // absent in checkpoints written before the option
+    if (it->second != "true" && it->second != "false")
+      throw Error(fmt::format("configuration: 'mirror' = '{}' is not true or false", it->second));
+    c.mirror = it->second == "true";
   }
   c.batch = smallInt("batch");
   c.superbatchSize = integer("superbatch-size");

@@ -102,6 +102,7 @@ struct TrainConfig {
   int maxScore = 3000;                  ///< centipawns
   u64 limit = 0;                        ///< records per file (0: all)
   bool keepNoisy = false;               ///< keep positions whose played move was noisy
+  bool mirror = false;                  ///< add file-mirrored copies of training positions without castling rights
   int batch = 16384;                    ///< positions per optimiser step
   u64 superbatchSize = 1'000'000;       ///< positions per superbatch (capped by the training set)
   int superbatches = 40;

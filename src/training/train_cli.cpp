@@ -26,6 +26,8 @@ void addTrainNnueOptions(CLI::App& app, TrainCli& cli) {
   app.add_option("--limit", c.limit, "At most this many records per file (0: all)");
   app.add_flag("--keep-noisy", c.keepNoisy,
                "Keep positions whose played move was a capture or promotion (data format 2 flag; default: drop)");
+  app.add_flag("--mirror", c.mirror,
+               "Also train on the a<->h file mirror of every training position without castling rights");
   app.add_option("--hidden", c.shape.hidden, "Hidden size N (a multiple of 16, 16..2048)");
   app.add_option("--buckets", c.shape.buckets, "Output buckets B by piece count (1..16)");
   app.add_option_function<std::string>(

@@ -143,6 +143,7 @@ RunResult runTraining(const RunOptions& o, std::ostream& out, std::ostream& prog
   load.seed = config.seed;
   load.limit = config.limit;
   load.keepNoisy = config.keepNoisy;
+  load.mirror = config.mirror;
   out << fmt::format("loading {} training file(s){}\n", load.files.size(),
                      load.validationFiles.empty() ? fmt::format(", validation: {} of the games", config.valFraction)
                                                   : fmt::format(" and {} validation file(s)", load.validationFiles.size()));
