@@ -112,6 +112,14 @@ TEST(Match, RandomEnginesWithConcurrencyWritePgn) {
 }
 
 namespace {
+/// R1 (seed `seed`) vs R2 (seed `seed` + 1) for `games` games into the PGN file `pgn`.
+MatchConfig pgnMatch(const std::string& pgn, int seed, int games) {
+  MatchConfig c = baseConfig(fake("R1", {"--seed", std::to_string(seed)}),
+                             fake("R2", {"--seed", std::to_string(seed + 1)}), games);
+  c.pgnOut = pgn;
+  return c;
+}
+
 // Twice the points of engine R1 in `games` (read back from a PGN file).
 int r1Points2(const std::vector<PgnGame>& games) {
   int points2 = 0;
@@ -126,8 +134,7 @@ int r1Points2(const std::vector<PgnGame>& games) {
 
 TEST(Match, ResumeCountsThePgnGamesAndPlaysOnlyTheMissingOnes) {
   std::string pgn = tempPath("resume.pgn");
-  MatchConfig c = baseConfig(fake("R1", {"--seed", "21"}), fake("R2", {"--seed", "22"}), 4);
-  c.pgnOut = pgn;
+  MatchConfig c = pgnMatch(pgn, 21, 4);
   c.resume = true;  // no file yet: a fresh match
   std::ostringstream out1;
   MatchResult first = Match(c, out1).run();
@@ -176,8 +183,7 @@ TEST(Match, ResumeCountsThePgnGamesAndPlaysOnlyTheMissingOnes) {
 
 TEST(Match, ResumePlaysAGameCutOffInThePgnAgain) {
   std::string pgn = tempPath("resume-cut.pgn");
-  MatchConfig c = baseConfig(fake("R1", {"--seed", "31"}), fake("R2", {"--seed", "32"}), 4);
-  c.pgnOut = pgn;
+  MatchConfig c = pgnMatch(pgn, 31, 4);
   std::ostringstream firstOut;
   Match(c, firstOut).run();
   // Cut the file inside the last game's last comment, as a kill during the append would.
@@ -209,8 +215,7 @@ TEST(Match, ResumePlaysAGameCutOffInThePgnAgain) {
 
 TEST(Match, ResumeRejectsAPgnOfAnotherMatch) {
   std::string pgn = tempPath("resume-other.pgn");
-  MatchConfig c = baseConfig(fake("R1", {"--seed", "41"}), fake("R2", {"--seed", "42"}), 4);
-  c.pgnOut = pgn;
+  MatchConfig c = pgnMatch(pgn, 41, 4);
   std::ostringstream out;
   Match(c, out).run();
 
