@@ -8,6 +8,14 @@
 //   * Inputs: 768 = 2 colours x 6 piece types x 64 squares, seen from each side ("perspective").
 //     featureIndex() below gives the index of a piece for one perspective: the perspective's
 //     own pieces first, squares flipped vertically (a1 <-> a8) for Black's perspective.
+//   * King buckets (optional, K = kingBuckets > 1; chessprogramming wiki "NNUE", king-relative
+//     inputs as in HalfKP/HalfKA, here with few buckets as in bullet-trained engines): the
+//     inputs are K x 768, one block of 768 per bucket of the perspective's own king square, so
+//     the weights of a piece can depend on where the own king stands. The board is also
+//     mirrored a <-> h (square ^ 7) for a perspective whose king stands on files e-h, so the
+//     king is always on files a-d and a bucket covers both wings. kingBucket() gives the layout.
+//     A king move that changes its bucket or its half of the board changes every input of that
+//     perspective (the engine then refreshes that accumulator). K = 1: no buckets, no mirror.
 //   * Feature transformer: one weight row of N per input, shared by both perspectives, plus a
 //     bias of N. The accumulator of a perspective = bias + sum of the rows of its active inputs.
 //   * Activation: SCReLU (clamp(x, 0, 1)^2) or CReLU (clamp(x, 0, 1)).
@@ -32,19 +40,20 @@
 //        0    8  magic          "JANUSNN\0"
 //        8    2  version        u16, kNetVersion (1)
 //       10    1  activation     u8, Activation (1 CReLU, 2 SCReLU)
-//       11    1  reserved0      u8, 0
-//       12    2  inputs         u16, kInputs (768)
+//       11    1  kingBuckets    u8, K in {2, 4, 8, 16}, or 0 for none (K = 1; files before king
+//                               buckets existed have 0 here, so they read unchanged)
+//       12    2  inputs         u16, kInputs * K (768 K)
 //       14    2  hidden         u16, N: 16..2048, a multiple of 16
 //       16    2  outputBuckets  u16, B: 1..16
 //       18    2  qa             u16, kQA (255)
 //       20    2  qb             u16, kQB (64)
 //       22    2  evalScale      u16, kEvalScale (400)
-//       24    4  archId         u32, architectureId(activation, hidden, outputBuckets)
+//       24    4  archId         u32, architectureId(activation, hidden, outputBuckets, K)
 //       28    4  reserved1      u32, 0
 //       32    8  payloadBytes   u64, payloadBytes(hidden, outputBuckets)
 //       40    8  contentHash    u64, FNV-1a 64 of the payload bytes (names the file: nn-<16 hex>.jnn)
 //       48   16  description    ASCII, NUL-padded (free text, e.g. the training run's id)
-//       64       payload: ftWeights int16[768][N] (input-major), ftBias int16[N],
+//       64       payload: ftWeights int16[768 K][N] (input-major), ftBias int16[N],
 //                outWeights int16[B][2N], outBias int32[B]
 // A reader rejects a file whose magic, version, sizes, archId, payload size or content hash differ.
 
@@ -57,6 +66,7 @@ namespace janus::nnue {
 
 inline constexpr char kNetMagic[8] = {'J', 'A', 'N', 'U', 'S', 'N', 'N', '\0'};
 inline constexpr std::uint16_t kNetVersion = 1;
+/// Inputs per king bucket (2 colours x 6 piece types x 64 squares); a net has kInputs * K.
 inline constexpr int kInputs = 768;
 inline constexpr int kQA = 255;
 inline constexpr int kQB = 64;
@@ -64,7 +74,10 @@ inline constexpr int kQB = 64;
 inline constexpr int kEvalScale = 400;
 /// Every trained weight and bias is clipped to this range (see the quantisation note above).
 inline constexpr float kWeightClip = 1.98f;
-inline constexpr int kMinHidden = 16, kMaxHidden = 2048, kMaxOutputBuckets = 16;
+inline constexpr int kMinHidden = 16, kMaxHidden = 2048, kMaxOutputBuckets = 16, kMaxKingBuckets = 16;
+
+/// True for the king-bucket counts that have a layout (kingBucket()): 1, 2, 4, 8, 16.
+[[nodiscard]] constexpr bool validKingBuckets(int k) { return k == 1 || k == 2 || k == 4 || k == 8 || k == 16; }
 
 enum class Activation : std::uint8_t { kCReLU = 1, kSCReLU = 2 };
 
@@ -73,7 +86,7 @@ struct NetHeader {
   char magic[8];
   std::uint16_t version;
   std::uint8_t activation;
-  std::uint8_t reserved0;
+  std::uint8_t kingBuckets;  ///< 0 = none (K = 1)
   std::uint16_t inputs;
   std::uint16_t hidden;
   std::uint16_t outputBuckets;
@@ -100,21 +113,57 @@ static_assert(offsetof(NetHeader, contentHash) == 40);
 }
 
 /// Identifier of an architecture: FNV-1a 64 of (kInputs, activation, hidden, outputBuckets, kQA,
-/// kQB, kEvalScale) folded to 32 bits. Two nets with the same id are read the same way.
-[[nodiscard]] constexpr std::uint32_t architectureId(Activation activation, int hidden, int outputBuckets) {
-  const std::uint32_t fields[7] = {std::uint32_t(kInputs), std::uint32_t(activation), std::uint32_t(hidden),
+/// kQB, kEvalScale[, kingBuckets when > 1]) folded to 32 bits. Two nets with the same id are
+/// read the same way; the ids of nets without king buckets are those of version 1 before them.
+[[nodiscard]] constexpr std::uint32_t architectureId(Activation activation, int hidden, int outputBuckets,
+                                                     int kingBuckets = 1) {
+  const std::uint32_t fields[8] = {std::uint32_t(kInputs), std::uint32_t(activation), std::uint32_t(hidden),
                                    std::uint32_t(outputBuckets), std::uint32_t(kQA), std::uint32_t(kQB),
-                                   std::uint32_t(kEvalScale)};
+                                   std::uint32_t(kEvalScale), std::uint32_t(kingBuckets)};
   std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (std::uint32_t f : fields)
-    for (int i = 0; i < 4; ++i) h = (h ^ ((f >> (8 * i)) & 0xFF)) * 0x100000001b3ULL;
+  for (int k = 0; k < (kingBuckets > 1 ? 8 : 7); ++k)
+    for (int i = 0; i < 4; ++i) h = (h ^ ((fields[k] >> (8 * i)) & 0xFF)) * 0x100000001b3ULL;
   return std::uint32_t(h ^ (h >> 32));
 }
 
 /// Bytes of the payload after the header.
-[[nodiscard]] constexpr std::uint64_t payloadBytes(int hidden, int outputBuckets) {
-  return std::uint64_t(kInputs) * hidden * 2 + std::uint64_t(hidden) * 2 + std::uint64_t(outputBuckets) * 2 * hidden * 2 +
-         std::uint64_t(outputBuckets) * 4;
+[[nodiscard]] constexpr std::uint64_t payloadBytes(int hidden, int outputBuckets, int kingBuckets = 1) {
+  return std::uint64_t(kInputs) * kingBuckets * hidden * 2 + std::uint64_t(hidden) * 2 +
+         std::uint64_t(outputBuckets) * 2 * hidden * 2 + std::uint64_t(outputBuckets) * 4;
+}
+
+/// King bucket (0..kingBuckets-1) of a king on `relKingSquare`, seen from its own side (rank 1
+/// = the own back rank) and already mirrored to files a-d (file 0..3). Layouts (rank r 0..7,
+/// file f 0..3), finer near the own back rank where the king spends the middle game:
+///   K = 1:  0
+///   K = 2:  r = 0 -> 0; else 1
+///   K = 4:  r = 0 -> f < 2 ? 0 : 1; r = 1 -> 2; else 3
+///   K = 8:  r = 0 -> f; r = 1 -> 4 + (f >= 2); r = 2, 3 -> 6; else 7
+///   K = 16: r = 0 -> f; r = 1 -> 4 + f; r = 2 -> 8 + (f >= 2); r = 3 -> 10 + (f >= 2); r = 4..7 -> 8 + r
+[[nodiscard]] constexpr int kingBucket(int relKingSquare, int kingBuckets) {
+  const int r = relKingSquare >> 3, f = relKingSquare & 7;
+  switch (kingBuckets) {
+    case 2: return r == 0 ? 0 : 1;
+    case 4: return r == 0 ? (f < 2 ? 0 : 1) : (r == 1 ? 2 : 3);
+    case 8: return r == 0 ? f : (r == 1 ? 4 + (f >= 2) : (r <= 3 ? 6 : 7));
+    case 16: return r == 0 ? f : (r == 1 ? 4 + f : (r == 2 ? 8 + (f >= 2) : (r == 3 ? 10 + (f >= 2) : 8 + r)));
+    default: return 0;
+  }
+}
+
+/// The square of `perspective`'s own king as that perspective sees it (Black's flipped a1 <->
+/// a8), mirrored to files a-d when kingBuckets > 1; bit 6 (64) set when it was mirrored.
+[[nodiscard]] constexpr int relativeKing(int perspective, int kingSquare, int kingBuckets) {
+  const int rel = perspective == 0 ? kingSquare : kingSquare ^ 56;
+  return kingBuckets > 1 && (rel & 7) >= 4 ? (rel ^ 7) | 64 : rel;
+}
+
+/// Identifies what the inputs of `perspective` depend on besides the pieces: its king's bucket
+/// and board half. A king move that changes it changes every input of that perspective.
+[[nodiscard]] constexpr int kingBucketKey(int perspective, int kingSquare, int kingBuckets) {
+  if (kingBuckets <= 1) return 0;
+  const int rk = relativeKing(perspective, kingSquare, kingBuckets);
+  return kingBucket(rk & 63, kingBuckets) * 2 + (rk >> 6);
 }
 
 /// Input index (0..767) of a piece of colour `pieceColor` (0 White, 1 Black) and type
@@ -122,6 +171,17 @@ static_assert(offsetof(NetHeader, contentHash) == 40);
 [[nodiscard]] constexpr int featureIndex(int perspective, int pieceColor, int pieceType, int square) {
   const int relSquare = perspective == 0 ? square : square ^ 56;
   return (pieceColor == perspective ? 0 : 384) + pieceType * 64 + relSquare;
+}
+
+/// Input index (0..768 K - 1) of the same piece in a net with K = `kingBuckets` king buckets,
+/// where `kingSquare` is the square of `perspective`'s own king: the block of its bucket, the
+/// squares mirrored a <-> h when that king stands on files e-h (K > 1). Equals the 4-argument
+/// featureIndex() for K = 1.
+[[nodiscard]] constexpr int featureIndex(int perspective, int pieceColor, int pieceType, int square, int kingSquare,
+                                         int kingBuckets) {
+  const int rk = relativeKing(perspective, kingSquare, kingBuckets);
+  const int sq = (rk & 64) ? square ^ 7 : square;
+  return kingBucket(rk & 63, kingBuckets) * kInputs + featureIndex(perspective, pieceColor, pieceType, sq);
 }
 
 /// Output bucket (0..buckets-1) of a position with `pieceCount` pieces (kings included, 2..32):

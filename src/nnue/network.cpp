@@ -58,7 +58,12 @@ std::shared_ptr<const Network> Network::fromBytes(std::span<const unsigned char>
   std::memcpy(&h, bytes.data(), sizeof h);
   if (std::memcmp(h.magic, kNetMagic, sizeof h.magic) != 0) throw fail("not a Janus NNUE network (bad magic)");
   if (h.version != kNetVersion) throw fail(fmt::format("unsupported version {} (this build reads {})", h.version, kNetVersion));
-  if (h.inputs != kInputs) throw fail(fmt::format("{} inputs, expected {}", h.inputs, kInputs));
+  const int kingBuckets = h.kingBuckets == 0 ? 1 : h.kingBuckets;
+  if (h.kingBuckets == 1 || !validKingBuckets(kingBuckets))
+    throw fail(fmt::format("{} king buckets, expected 0 (none), 2, 4, 8 or 16", h.kingBuckets));
+  if (h.inputs != kInputs * kingBuckets)
+    throw fail(fmt::format("{} inputs, expected {} ({} x {} king buckets)", h.inputs, kInputs * kingBuckets, kInputs,
+                           kingBuckets));
   if (h.hidden < kMinHidden || h.hidden > kMaxHidden || h.hidden % 16 != 0)
     throw fail(fmt::format("hidden size {} is not a multiple of 16 in {}..{}", h.hidden, kMinHidden, kMaxHidden));
   if (h.outputBuckets < 1 || h.outputBuckets > kMaxOutputBuckets)
@@ -68,10 +73,10 @@ std::shared_ptr<const Network> Network::fromBytes(std::span<const unsigned char>
   if (h.qa != kQA || h.qb != kQB || h.evalScale != kEvalScale)
     throw fail(fmt::format("quantisation QA {} QB {} scale {}, this build uses {} {} {}", h.qa, h.qb, h.evalScale, kQA, kQB,
                            kEvalScale));
-  if (h.reserved0 != 0 || h.reserved1 != 0) throw fail("reserved header fields are not zero");
-  const std::uint32_t arch = architectureId(Activation(h.activation), h.hidden, h.outputBuckets);
+  if (h.reserved1 != 0) throw fail("reserved header field is not zero");
+  const std::uint32_t arch = architectureId(Activation(h.activation), h.hidden, h.outputBuckets, kingBuckets);
   if (h.archId != arch) throw fail(fmt::format("architecture id {:08x} does not match its fields ({:08x})", h.archId, arch));
-  const std::uint64_t expected = payloadBytes(h.hidden, h.outputBuckets);
+  const std::uint64_t expected = payloadBytes(h.hidden, h.outputBuckets, kingBuckets);
   if (h.payloadBytes != expected)
     throw fail(fmt::format("header declares {} payload bytes, the architecture needs {}", h.payloadBytes, expected));
   const std::uint64_t present = bytes.size() - sizeof(NetHeader);
@@ -84,11 +89,12 @@ std::shared_ptr<const Network> Network::fromBytes(std::span<const unsigned char>
   std::shared_ptr<Network> net(new Network());
   net->m_hidden = h.hidden;
   net->m_buckets = h.outputBuckets;
+  net->m_kingBuckets = kingBuckets;
   net->m_activation = Activation(h.activation);
   net->m_hash = h.contentHash;
   net->m_description.assign(h.description, strnlen(h.description, sizeof h.description));
   const unsigned char* p = payload.data();
-  readArray(net->m_ftWeights, std::size_t(kInputs) * h.hidden, p);
+  readArray(net->m_ftWeights, std::size_t(kInputs) * kingBuckets * h.hidden, p);
   readArray(net->m_ftBias, h.hidden, p);
   readArray(net->m_outWeights, std::size_t(h.outputBuckets) * 2 * h.hidden, p);
   readArray(net->m_outBias, h.outputBuckets, p);
@@ -108,9 +114,10 @@ std::shared_ptr<const Network> Network::fromFile(const std::string& path) {
 std::string Network::name() const { return fmt::format("nn-{:016x}", m_hash); }
 
 std::string Network::describe() const {
-  return fmt::format("{} (768x2->{}->{}{}, {}{}{})", name(), m_hidden, m_buckets, m_buckets > 1 ? " buckets" : "",
-                     m_activation == Activation::kSCReLU ? "SCReLU" : "CReLU", m_description.empty() ? "" : ", ",
-                     m_description);
+  return fmt::format("{} ({}768x2->{}->{}{}, {}{}{})", name(),
+                     m_kingBuckets > 1 ? fmt::format("{} king buckets x ", m_kingBuckets) : "", m_hidden, m_buckets,
+                     m_buckets > 1 ? " buckets" : "", m_activation == Activation::kSCReLU ? "SCReLU" : "CReLU",
+                     m_description.empty() ? "" : ", ", m_description);
 }
 
 int Network::output(const std::int16_t* stmAcc, const std::int16_t* otherAcc, int bucket) const {

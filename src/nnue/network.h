@@ -36,7 +36,8 @@ class Network {
  public:
   /// Parses and validates a network file image. Throws janus::Error naming `source` and the
   /// problem: shorter than a header, bad magic ("not a Janus NNUE network"), unsupported
-  /// version, inputs other than 768, hidden size not a multiple of 16 in 16..2048, output
+  /// version, a king-bucket count without a layout (not 0, 2, 4, 8, 16), inputs other than
+  /// 768 x king buckets, hidden size not a multiple of 16 in 16..2048, output
   /// buckets outside 1..16, unknown activation, quantisation constants other than the
   /// built-in ones, an architecture id that does not match the fields, a payload size that
   /// differs from the header or the file ("truncated" / "trailing bytes"), or a content hash
@@ -47,14 +48,16 @@ class Network {
 
   [[nodiscard]] int hidden() const { return m_hidden; }
   [[nodiscard]] int outputBuckets() const { return m_buckets; }
+  /// K: king buckets of the inputs (1 = none; format.h featureIndex()).
+  [[nodiscard]] int kingBuckets() const { return m_kingBuckets; }
   [[nodiscard]] Activation activation() const { return m_activation; }
   [[nodiscard]] std::uint64_t contentHash() const { return m_hash; }
   /// "nn-<16 hex digits of the content hash>", the name the file is committed under.
   [[nodiscard]] std::string name() const;
-  /// One line: name, "768x2->N->B", activation, description.
+  /// One line: name, "[K king buckets x ]768x2->N->B", activation, description.
   [[nodiscard]] std::string describe() const;
 
-  /// Feature-transformer row of input `feature` (0..767): hidden() int16 values (scale QA).
+  /// Feature-transformer row of input `feature` (0..768 K - 1): hidden() int16 values (scale QA).
   [[nodiscard]] const std::int16_t* ftRow(int feature) const { return m_ftWeights.get() + std::size_t(feature) * m_hidden; }
   /// Feature-transformer bias: hidden() int16 values (scale QA).
   [[nodiscard]] const std::int16_t* ftBias() const { return m_ftBias.get(); }
@@ -65,7 +68,7 @@ class Network {
 
  private:
   Network() = default;
-  int m_hidden = 0, m_buckets = 0;
+  int m_hidden = 0, m_buckets = 0, m_kingBuckets = 1;
   Activation m_activation = Activation::kSCReLU;
   std::uint64_t m_hash = 0;
   std::string m_description;

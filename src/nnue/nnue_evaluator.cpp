@@ -11,8 +11,8 @@ namespace janus::nnue {
 namespace {
 constexpr size_t kInitialPlies = kMaxPly + 16;
 
-int featureOf(Color perspective, Piece piece, Square square) {
-  return featureIndex(perspective, colorOf(piece), typeOf(piece), square);
+int featureOf(Color perspective, Piece piece, Square square, Square king, int kingBuckets) {
+  return featureIndex(perspective, colorOf(piece), typeOf(piece), square, king, kingBuckets);
 }
 }  // namespace
 
@@ -38,9 +38,11 @@ void NnueEvaluator::refresh(const Position& pos, Color perspective, std::int16_t
   std::memcpy(out, m_net->ftBias(), size_t(n) * sizeof(std::int16_t));
   const std::int16_t* rows[32];
   int count = 0;
+  const Square king = pos.kingSquare(perspective);
+  const int kb = m_net->kingBuckets();
   for (Bitboard b = pos.pieces(); b; b &= b - 1) {
     Square s = lsb(b);
-    rows[count++] = m_net->ftRow(featureOf(perspective, pos.pieceOn(s), s));
+    rows[count++] = m_net->ftRow(featureOf(perspective, pos.pieceOn(s), s, king, kb));
   }
   simd::updateAccumulator(out, out, rows, count, nullptr, 0, n);
 }
@@ -58,9 +60,15 @@ void NnueEvaluator::onMakeMove(const Position& pos, Move m) {
   Entry& e = m_entries[++m_top];
   e.nAdded = e.nRemoved = 0;
   e.computed[kWhite] = e.computed[kBlack] = false;
+  e.refresh[kWhite] = e.refresh[kBlack] = false;
   if (m == Move::null()) return;
   const Color us = pos.sideToMove();
   const Piece moved = pos.movedPiece(m);
+  if (typeOf(moved) == kKing && m_net->kingBuckets() > 1) {
+    const int kb = m_net->kingBuckets();
+    const Square to = m.isCastling() ? castlingKingTo(us, m.to() > m.from()) : m.to();
+    e.refresh[us] = kingBucketKey(us, m.from(), kb) != kingBucketKey(us, to, kb);
+  }
   auto add = [&](Piece p, Square s) { e.added[e.nAdded++] = {p, s}; };
   auto remove = [&](Piece p, Square s) { e.removed[e.nRemoved++] = {p, s}; };
   if (m.isCastling()) {
@@ -86,18 +94,26 @@ void NnueEvaluator::onUnmakeMove(const Position& /*pos*/, Move /*m*/) {
 
 void NnueEvaluator::bringUpToDate(const Position& pos, Color p) {
   size_t j = m_top;
-  while (j > 0 && !m_entries[j].computed[p]) --j;
-  if (!m_entries[j].computed[p]) {  // no base on the stack (no reset() yet): refresh the top
+  bool kingCrossed = false;  // a king move of p between the base and the top changed p's bucket
+  while (j > 0 && !m_entries[j].computed[p]) kingCrossed |= m_entries[j--].refresh[p];
+  if (!m_entries[j].computed[p] || kingCrossed) {
+    // No base on the stack (no reset() yet), or every input of p changed since the base: the
+    // top is refreshed from the position; the entries in between stay not computed, and a
+    // later evaluate() at one of them (after unmakes) crosses the same king move and refreshes.
     refresh(pos, p, acc(m_top, p));
     m_entries[m_top].computed[p] = true;
     return;
   }
-  const int n = m_net->hidden();
+  // Without a crossing, p's king bucket and board half are the same from the base to the top,
+  // so the top's king square gives every changed piece's input.
+  const int n = m_net->hidden(), kb = m_net->kingBuckets();
+  const Square king = pos.kingSquare(p);
   for (size_t k = j + 1; k <= m_top; ++k) {
     const Entry& e = m_entries[k];
     const std::int16_t *adds[2], *subs[2];
-    for (int i = 0; i < e.nAdded; ++i) adds[i] = m_net->ftRow(featureOf(p, e.added[i].piece, e.added[i].square));
-    for (int i = 0; i < e.nRemoved; ++i) subs[i] = m_net->ftRow(featureOf(p, e.removed[i].piece, e.removed[i].square));
+    for (int i = 0; i < e.nAdded; ++i) adds[i] = m_net->ftRow(featureOf(p, e.added[i].piece, e.added[i].square, king, kb));
+    for (int i = 0; i < e.nRemoved; ++i)
+      subs[i] = m_net->ftRow(featureOf(p, e.removed[i].piece, e.removed[i].square, king, kb));
     simd::updateAccumulator(acc(k, p), acc(k - 1, p), adds, e.nAdded, subs, e.nRemoved, n);
     m_entries[k].computed[p] = true;
   }

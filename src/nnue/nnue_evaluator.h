@@ -8,7 +8,9 @@
 // entry up to date lazily, from the nearest computed entry below it, adding and subtracting
 // only the changed features' rows. Positions that are never evaluated (pruned before their
 // static evaluation) therefore cost no accumulator work. reset() and any evaluate() without a
-// valid stack refresh the accumulator from all pieces.
+// valid stack refresh the accumulator from all pieces. With king buckets (format.h), a king
+// move that changes its side's bucket or board half marks its entry: bringing that
+// perspective up to date across such an entry refreshes it from the position instead.
 
 #include <memory>
 #include <vector>
@@ -48,6 +50,7 @@ class NnueEvaluator final : public Evaluator {
     Change added[2], removed[2];
     u8 nAdded = 0, nRemoved = 0;
     bool computed[2] = {false, false};
+    bool refresh[2] = {false, false};  ///< this move changed the king bucket key of that perspective
   };
 
   std::int16_t* acc(size_t ply, Color perspective) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -115,7 +116,7 @@ void checkIncremental(const FloatNet& fnet, const std::vector<std::string>& fens
   auto net = load(quantise(fnet));
   NnueEvaluator eval(net), fresh(net);
   std::mt19937 rng(seed);
-  int checked = 0, castles = 0, enPassants = 0, promotions = 0;
+  int checked = 0, castles = 0, enPassants = 0, promotions = 0, kingCrossings = 0;
   for (const auto& fen : fens) {
     Position pos = Position::fromFen(fen, chess960);
     eval.reset(pos);
@@ -143,6 +144,11 @@ void checkIncremental(const FloatNet& fnet, const std::vector<std::string>& fens
         castles += m.isCastling();
         enPassants += m.isEnPassant();
         promotions += m.isPromotion();
+        if (typeOf(pos.movedPiece(m)) == kKing) {
+          const Color us = pos.sideToMove();
+          const Square to = m.isCastling() ? castlingKingTo(us, m.to() > m.from()) : m.to();
+          kingCrossings += kingBucketKey(us, m.from(), fnet.kingBuckets) != kingBucketKey(us, to, fnet.kingBuckets);
+        }
         eval.onMakeMove(pos, m);
         pos.makeMove(m);
         line.push_back(m);
@@ -158,6 +164,9 @@ void checkIncremental(const FloatNet& fnet, const std::vector<std::string>& fens
   }
   EXPECT_GT(checked, 100);
   EXPECT_GT(castles + enPassants + promotions, 0) << "the random lines should include special moves";
+  if (fnet.kingBuckets > 1) {
+    EXPECT_GT(kingCrossings, 0) << "the random lines should move kings across buckets";
+  }
 }
 
 TEST(NnueEvaluator, IncrementalEqualsRefreshStandard) {
@@ -167,6 +176,72 @@ TEST(NnueEvaluator, IncrementalEqualsRefreshStandard) {
 
 TEST(NnueEvaluator, IncrementalEqualsRefreshChess960) {
   checkIncremental(randomFloatNet(32, 4, Activation::kSCReLU, 8), perftFens("chess960.epd", 40), true, 9);
+}
+
+TEST(NnueEvaluator, IncrementalEqualsRefreshWithKingBuckets) {
+  checkIncremental(randomFloatNet(32, 8, Activation::kSCReLU, 21, 0.15f, 0.5f, 4), perftFens("standard.epd", 60), false, 22);
+  checkIncremental(randomFloatNet(32, 1, Activation::kCReLU, 23, 0.15f, 0.5f, 16), perftFens("cpw.epd", 10), false, 24);
+  checkIncremental(randomFloatNet(32, 4, Activation::kSCReLU, 25, 0.15f, 0.5f, 8), perftFens("chess960.epd", 40), true, 26);
+}
+
+TEST(NnueFormat, KingBucketLayoutsUseEveryBucketAndStayInRange) {
+  for (int k : {1, 2, 4, 8, 16}) {
+    std::vector<int> used(size_t(k), 0);
+    for (int sq = 0; sq < 64; ++sq) {
+      if ((sq & 7) >= 4) continue;  // the a-d half: the other is mirrored onto it
+      const int b = kingBucket(sq, k);
+      ASSERT_GE(b, 0);
+      ASSERT_LT(b, k) << "K " << k << " square " << sq;
+      ++used[size_t(b)];
+    }
+    for (int b = 0; b < k; ++b) EXPECT_GT(used[size_t(b)], 0) << "K " << k << " bucket " << b << " has no square";
+    for (int persp = 0; persp < 2; ++persp)
+      for (int king = 0; king < 64; ++king)
+        for (int sq = 0; sq < 64; sq += 7) {
+          const int f = featureIndex(persp, 1, 3, sq, king, k);
+          ASSERT_GE(f, 0);
+          ASSERT_LT(f, kInputs * k);
+          if (k == 1) {
+            ASSERT_EQ(f, featureIndex(persp, 1, 3, sq));
+          }
+        }
+  }
+  // White king e1 and Black king e8 see the board alike (each from its own side, mirrored).
+  EXPECT_EQ(featureIndex(0, 0, 1, 6 /*g1*/, 4 /*e1*/, 4), featureIndex(1, 1, 1, 62 /*g8*/, 60 /*e8*/, 4));
+  // A king on e1 mirrors: the knight on g1 is read as on b1.
+  EXPECT_EQ(featureIndex(0, 0, 1, 6, 4, 4), featureIndex(0, 0, 1, 1, 3, 4));
+}
+
+TEST(NnueNetwork, LoadsAKingBucketNetAndRejectsAnUnknownLayout) {
+  const auto good = quantise(randomFloatNet(32, 8, Activation::kSCReLU, 27, 0.15f, 0.5f, 4), "kb");
+  auto net = load(good);
+  EXPECT_EQ(net->kingBuckets(), 4);
+  EXPECT_NE(net->describe().find("4 king buckets x 768x2->32->8"), std::string::npos) << net->describe();
+  auto bad = good;
+  bad[offsetof(NetHeader, kingBuckets)] = 3;
+  EXPECT_NE(loadError(bad).find("3 king buckets"), std::string::npos) << loadError(bad);
+  bad[offsetof(NetHeader, kingBuckets)] = 0;  // a plain net's header over a king-bucket payload
+  EXPECT_NE(loadError(bad).find("inputs"), std::string::npos) << loadError(bad);
+}
+
+// With king buckets the board is mirrored for a king on files e-h, so a position without
+// castling rights and its a <-> h mirror image are the same inputs; a plain net sees them apart.
+TEST(NnueEvaluator, KingBucketNetsEvaluateFileMirroredPositionsAlike) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"8/2k5/3p4/p2P1p2/P2P1P2/8/6K1/8 w - - 0 1", "8/5k2/4p3/2p1P2p/2P1P2P/8/1K6/8 w - - 0 1"},
+      {"r4rk1/1p3ppp/p1n1b3/3p4/3N4/1B2P3/PP3PPP/2R2RK1 b - - 0 1", "1kr4r/ppp3p1/3b1n1p/4p3/4N3/3P2B1/PPP3PP/1KR2R2 b - - 0 1"},
+      {"4k3/8/8/3QK3/8/8/8/5q2 w - - 0 1", "3k4/8/8/3KQ3/8/8/8/2q5 w - - 0 1"},
+  };
+  auto kb = load(quantise(randomFloatNet(32, 8, Activation::kSCReLU, 28, 0.15f, 0.5f, 8)));
+  auto plain = load(quantise(randomFloatNet(32, 8, Activation::kSCReLU, 28)));
+  NnueEvaluator withBuckets(kb), without(plain);
+  int differ = 0;
+  for (const auto& [fen, mirrored] : cases) {
+    const Position a = Position::fromFen(fen), b = Position::fromFen(mirrored);
+    EXPECT_EQ(withBuckets.evaluateFromScratch(a), withBuckets.evaluateFromScratch(b)) << fen;
+    differ += without.evaluateFromScratch(a) != without.evaluateFromScratch(b);
+  }
+  EXPECT_GT(differ, 0) << "a plain net should tell mirrored positions apart (else the test proves nothing)";
 }
 
 TEST(NnueEvaluator, SpecialMovesUpdateExactly) {
@@ -180,8 +255,9 @@ TEST(NnueEvaluator, SpecialMovesUpdateExactly) {
       {"1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8n"},
       {"4k3/8/8/8/8/8/8/R5KR w HA - 0 1", "g1h1"}, {"4k3/8/8/8/8/8/8/R5KR w HA - 0 1", "g1a1"},
   };
-  auto net = load(quantise(randomFloatNet(32, 8, Activation::kSCReLU, 10)));
+  for (int kingBuckets : {1, 4})
   for (const auto& [fen, uci] : cases) {
+    auto net = load(quantise(randomFloatNet(32, 8, Activation::kSCReLU, 10, 0.15f, 0.5f, kingBuckets)));
     Position pos = Position::fromFen(fen);
     NnueEvaluator eval(net);
     eval.reset(pos);
@@ -189,10 +265,10 @@ TEST(NnueEvaluator, SpecialMovesUpdateExactly) {
     ASSERT_TRUE(move.isCastling() || move.isEnPassant() || move.isPromotion()) << fen << " " << uci;
     eval.onMakeMove(pos, move);
     pos.makeMove(move);
-    EXPECT_EQ(eval.evaluate(pos), eval.evaluateFromScratch(pos)) << fen << " " << uci;
+    EXPECT_EQ(eval.evaluate(pos), eval.evaluateFromScratch(pos)) << fen << " " << uci << " K " << kingBuckets;
     pos.unmakeMove(move);
     eval.onUnmakeMove(pos, move);
-    EXPECT_EQ(eval.evaluate(pos), eval.evaluateFromScratch(pos)) << fen << " after unmake";
+    EXPECT_EQ(eval.evaluate(pos), eval.evaluateFromScratch(pos)) << fen << " after unmake, K " << kingBuckets;
   }
 }
 
@@ -200,8 +276,9 @@ TEST(NnueEvaluator, SpecialMovesUpdateExactly) {
 // integer evaluation differs from the float net by a few centipawns. Stated tolerance for these
 // random nets (hidden 64, weights up to +-0.5 at the output): mean |diff| <= 6 cp, max <= 25 cp.
 TEST(NnueEvaluator, QuantisedEqualsFloatWithinTolerance) {
-  for (Activation act : {Activation::kSCReLU, Activation::kCReLU}) {
-    FloatNet fnet = randomFloatNet(64, 8, act, 11);
+  for (auto [act, kingBuckets] : {std::pair{Activation::kSCReLU, 1}, std::pair{Activation::kCReLU, 1},
+                                   std::pair{Activation::kSCReLU, 16}}) {
+    FloatNet fnet = randomFloatNet(64, 8, act, 11, 0.15f, 0.5f, kingBuckets);
     auto net = load(quantise(fnet));
     NnueEvaluator eval(net);
     double sum = 0, worst = 0;

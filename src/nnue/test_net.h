@@ -13,26 +13,28 @@
 
 namespace janus::nnue::testing {
 
-/// Float weights of (768 -> n) x 2 -> buckets -> 1 (format.h order, unquantised).
+/// Float weights of (768 K -> n) x 2 -> buckets -> 1 (format.h order, unquantised).
 struct FloatNet {
-  int hidden = 0, buckets = 1;
+  int hidden = 0, buckets = 1, kingBuckets = 1;
   Activation activation = Activation::kSCReLU;
-  std::vector<float> ftWeights;   ///< [768][hidden]
+  std::vector<float> ftWeights;   ///< [768 kingBuckets][hidden]
   std::vector<float> ftBias;      ///< [hidden]
   std::vector<float> outWeights;  ///< [buckets][2 * hidden]
   std::vector<float> outBias;     ///< [buckets]
 };
 
-/// Weights uniform in +-scale (clipped to kWeightClip), deterministic in `seed`.
+/// Weights uniform in +-scale (clipped to kWeightClip), deterministic in `seed`; `kingBuckets`
+/// K in {1, 2, 4, 8, 16}.
 inline FloatNet randomFloatNet(int hidden, int buckets, Activation act, unsigned seed, float ftScale = 0.15f,
-                               float outScale = 0.5f) {
+                               float outScale = 0.5f, int kingBuckets = 1) {
   std::mt19937 rng(seed);
   auto u = [&](float s) { return std::uniform_real_distribution<float>(-s, s)(rng); };
   FloatNet n;
   n.hidden = hidden;
   n.buckets = buckets;
+  n.kingBuckets = kingBuckets;
   n.activation = act;
-  n.ftWeights.resize(size_t(kInputs) * hidden);
+  n.ftWeights.resize(size_t(kInputs) * kingBuckets * hidden);
   for (float& w : n.ftWeights) w = u(ftScale);
   n.ftBias.resize(size_t(hidden));
   for (float& w : n.ftBias) w = 0.1f + u(0.1f);
@@ -65,13 +67,14 @@ inline std::vector<unsigned char> quantise(const FloatNet& net, const char* desc
   std::memcpy(h.magic, kNetMagic, 8);
   h.version = kNetVersion;
   h.activation = std::uint8_t(net.activation);
-  h.inputs = kInputs;
+  h.kingBuckets = std::uint8_t(net.kingBuckets > 1 ? net.kingBuckets : 0);
+  h.inputs = std::uint16_t(kInputs * net.kingBuckets);
   h.hidden = std::uint16_t(net.hidden);
   h.outputBuckets = std::uint16_t(net.buckets);
   h.qa = kQA;
   h.qb = kQB;
   h.evalScale = kEvalScale;
-  h.archId = architectureId(net.activation, net.hidden, net.buckets);
+  h.archId = architectureId(net.activation, net.hidden, net.buckets, net.kingBuckets);
   h.payloadBytes = payload.size();
   h.contentHash = fnv1a64(payload);
   std::strncpy(h.description, description, sizeof h.description);
@@ -87,11 +90,13 @@ inline double floatEval(const FloatNet& net, const Position& pos) {
   const Color us = pos.sideToMove();
   for (int side = 0; side < 2; ++side) {
     const Color persp = side == 0 ? us : ~us;
+    const Square king = pos.kingSquare(persp);
     acc[side].assign(net.ftBias.begin(), net.ftBias.end());
     for (Bitboard b = pos.pieces(); b; b &= b - 1) {
       Square s = lsb(b);
       Piece p = pos.pieceOn(s);
-      const float* row = &net.ftWeights[size_t(featureIndex(persp, colorOf(p), typeOf(p), s)) * net.hidden];
+      const float* row =
+          &net.ftWeights[size_t(featureIndex(persp, colorOf(p), typeOf(p), s, king, net.kingBuckets)) * net.hidden];
       for (int i = 0; i < net.hidden; ++i) acc[side][size_t(i)] += row[i];
     }
   }

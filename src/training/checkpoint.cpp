@@ -2,6 +2,7 @@
 
 #include "training/checkpoint.h"
 
+#include <algorithm>
 #include <cstring>
 #include <iterator>
 #include <span>
@@ -84,7 +85,7 @@ std::vector<unsigned char> checkpointBytes(const TrainState& s) {
   w.put(u32(s.net.shape.hidden));
   w.put(u32(s.net.shape.buckets));
   w.put(u32(s.net.shape.activation));
-  w.put(u32(0));
+  w.put(u32(s.net.shape.kingBuckets));
   w.put(u64(s.net.params.size()));
   w.putFloats(s.net.params);
   w.putFloats(s.adamM);
@@ -164,7 +165,8 @@ TrainState parseCheckpoint(const std::vector<unsigned char>& bytes, const std::s
   shape.hidden = int(r.get<u32>("the hidden size"));
   shape.buckets = int(r.get<u32>("the bucket count"));
   shape.activation = nnue::Activation(r.get<u32>("the activation"));
-  (void)r.get<u32>("reserved");
+  const u32 kingBuckets = r.get<u32>("the king-bucket count");  // 0 in checkpoints written before king buckets
+  shape.kingBuckets = kingBuckets == 0 ? 1 : int(std::min<u32>(kingBuckets, 1u << 16));
   const u64 count = r.get<u64>("the parameter count");
   if (shape != s.config.shape)
     throw fail(fmt::format("network {} does not match the configuration's {}", describeShape(shape),

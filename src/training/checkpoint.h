@@ -14,7 +14,8 @@
 //                u32 configBytes, config text ("key=value\n" lines, TrainConfig keys)
 //                u32 superbatch, u32 reserved, u64 adamStep, u64 streamPos, f64 seconds,
 //                u64 dataHash, u64 trainCount
-//                u32 hidden, u32 buckets, u32 activation, u32 reserved, u64 paramCount
+//                u32 hidden, u32 buckets, u32 activation, u32 kingBuckets (0 = 1: files from
+//                before king buckets), u64 paramCount
 //                f32 params[paramCount], f32 adamM[paramCount], f32 adamV[paramCount]
 //                u32 metricsRows, u32 reserved, rows of {u32 superbatch, u32 reserved,
 //                u64 positions, f64 trainLoss, f64 valLoss, f64 lr, f64 seconds}

@@ -27,12 +27,21 @@ int samplePieces(const Sample& s, PieceSquare out[32]) {
   return n;
 }
 
-int sampleFeatures(const Sample& s, int perspective, u16 out[32]) {
+int sampleFeatures(const Sample& s, int perspective, int kingBuckets, u16 out[32]) {
+  int king = 0;
+  if (kingBuckets > 1) {
+    const int kingNibble = perspective << 3 | 5;
+    int i = 0;
+    for (Bitboard occ = s.occupancy; occ && i < 32; ++i) {
+      const int sq = popLsb(occ);
+      if (s.piece(i) == kingNibble) king = sq;
+    }
+  }
   int n = 0;
   for (Bitboard occ = s.occupancy; occ && n < 32; ++n) {
     const int sq = popLsb(occ);
     const int nibble = s.piece(n);
-    out[n] = u16(nnue::featureIndex(perspective, nibble >> 3, nibble & 7, sq));
+    out[n] = u16(nnue::featureIndex(perspective, nibble >> 3, nibble & 7, sq, king, kingBuckets));
   }
   return n;
 }

@@ -77,9 +77,9 @@ inline constexpr u8 kSampleCastling = 0x01;
 /// The pieces of a sample, in occupancy order; returns how many (<= 32) were written to `out`.
 int samplePieces(const Sample& s, PieceSquare out[32]);
 
-/// Input indices (nnue::featureIndex, 0..767) of the sample's pieces seen from `perspective`
-/// (0 White, 1 Black); returns the count (= pieceCount) written to `out`.
-int sampleFeatures(const Sample& s, int perspective, u16 out[32]);
+/// Input indices (nnue::featureIndex, 0..768 K - 1 for K = `kingBuckets`) of the sample's pieces
+/// seen from `perspective` (0 White, 1 Black); returns the count (= pieceCount) written to `out`.
+int sampleFeatures(const Sample& s, int perspective, int kingBuckets, u16 out[32]);
 
 /// Why the loader dropped a record.
 enum class DropReason { kNoScore = 0, kMateScore, kLargeScore, kInCheck, kNoisyMove, kCount };

@@ -67,17 +67,19 @@ TEST(TrainingData, FeaturesAndCheckAgreeWithThePosition) {
     ASSERT_TRUE(sampleFromRecord(datagen::packRecord(pos, 0, datagen::kDraw), s));
     EXPECT_EQ(sampleInCheck(s), pos.inCheck()) << pos.fen();
     inCheck += pos.inCheck();
-    for (int perspective = 0; perspective < 2; ++perspective) {
-      u16 features[32];
-      const int n = sampleFeatures(s, perspective, features);
-      std::multiset<int> got(features, features + n), want;
-      for (Bitboard occ = pos.pieces(); occ;) {
-        const Square sq = popLsb(occ);
-        const Piece p = pos.pieceOn(sq);
-        want.insert(nnue::featureIndex(perspective, colorOf(p), typeOf(p), sq));
+    for (int perspective = 0; perspective < 2; ++perspective)
+      for (int kingBuckets : {1, 4, 16}) {
+        u16 features[32];
+        const int n = sampleFeatures(s, perspective, kingBuckets, features);
+        std::multiset<int> got(features, features + n), want;
+        for (Bitboard occ = pos.pieces(); occ;) {
+          const Square sq = popLsb(occ);
+          const Piece p = pos.pieceOn(sq);
+          want.insert(nnue::featureIndex(perspective, colorOf(p), typeOf(p), sq, pos.kingSquare(Color(perspective)),
+                                         kingBuckets));
+        }
+        EXPECT_EQ(got, want) << pos.fen() << " K " << kingBuckets;
       }
-      EXPECT_EQ(got, want) << pos.fen();
-    }
     // The same sample from the position directly.
     const Sample direct = sampleFromPosition(pos, 0, 1);
     EXPECT_EQ(direct.occupancy, s.occupancy);

@@ -49,6 +49,7 @@ QuantisedNetwork quantise(const FloatNetwork& net, std::string_view description)
   q.hidden = s.hidden;
   q.buckets = s.buckets;
   q.activation = s.activation;
+  q.kingBuckets = s.kingBuckets;
   for (size_t i = 0; i < std::min<size_t>(description.size(), sizeof q.description); ++i) {
     const char c = description[i];
     q.description[i] = (c >= 32 && c < 127) ? c : '?';
@@ -71,7 +72,7 @@ QuantisedNetwork quantise(const FloatNetwork& net, std::string_view description)
 }
 
 FloatNetwork dequantise(const QuantisedNetwork& q) {
-  FloatNetwork net(NetworkShape{q.hidden, q.buckets, q.activation});
+  FloatNetwork net(NetworkShape{q.hidden, q.buckets, q.activation, q.kingBuckets});
   const NetworkShape& s = net.shape;
   for (size_t i = 0; i < q.ftWeights.size(); ++i) net.params[i] = float(q.ftWeights[i]) / nnue::kQA;
   for (int i = 0; i < s.hidden; ++i) net.ftBias()[i] = float(q.ftBias[i]) / nnue::kQA;
@@ -82,7 +83,7 @@ FloatNetwork dequantise(const QuantisedNetwork& q) {
 
 std::vector<unsigned char> netPayload(const QuantisedNetwork& q) {
   std::vector<unsigned char> out;
-  out.reserve(size_t(nnue::payloadBytes(q.hidden, q.buckets)));
+  out.reserve(size_t(nnue::payloadBytes(q.hidden, q.buckets, q.kingBuckets)));
   append(out, q.ftWeights);
   append(out, q.ftBias);
   append(out, q.outWeights);
@@ -91,22 +92,24 @@ std::vector<unsigned char> netPayload(const QuantisedNetwork& q) {
 }
 
 std::vector<unsigned char> netFileBytes(const QuantisedNetwork& q) {
-  validateShape(NetworkShape{q.hidden, q.buckets, q.activation});
+  validateShape(NetworkShape{q.hidden, q.buckets, q.activation, q.kingBuckets});
   const std::vector<unsigned char> payload = netPayload(q);
-  if (payload.size() != nnue::payloadBytes(q.hidden, q.buckets))
-    throw Error(fmt::format("network arrays hold {} bytes, the {}x{} architecture needs {}", payload.size(), q.hidden,
-                            q.buckets, nnue::payloadBytes(q.hidden, q.buckets)));
+  const std::uint64_t want = nnue::payloadBytes(q.hidden, q.buckets, q.kingBuckets);
+  if (payload.size() != want)
+    throw Error(fmt::format("network arrays hold {} bytes, the {}x{}x{} architecture needs {}", payload.size(),
+                            q.kingBuckets, q.hidden, q.buckets, want));
   nnue::NetHeader h{};
   std::memcpy(h.magic, nnue::kNetMagic, sizeof h.magic);
   h.version = nnue::kNetVersion;
   h.activation = std::uint8_t(q.activation);
-  h.inputs = nnue::kInputs;
+  h.kingBuckets = std::uint8_t(q.kingBuckets > 1 ? q.kingBuckets : 0);
+  h.inputs = std::uint16_t(nnue::kInputs * q.kingBuckets);
   h.hidden = std::uint16_t(q.hidden);
   h.outputBuckets = std::uint16_t(q.buckets);
   h.qa = nnue::kQA;
   h.qb = nnue::kQB;
   h.evalScale = nnue::kEvalScale;
-  h.archId = nnue::architectureId(q.activation, q.hidden, q.buckets);
+  h.archId = nnue::architectureId(q.activation, q.hidden, q.buckets, q.kingBuckets);
   h.payloadBytes = payload.size();
   h.contentHash = nnue::fnv1a64(payload);
   std::memcpy(h.description, q.description, sizeof h.description);
@@ -125,20 +128,25 @@ QuantisedNetwork parseNetFile(std::span<const unsigned char> bytes, const std::s
   std::memcpy(&h, bytes.data(), sizeof h);
   if (h.version != nnue::kNetVersion)
     throw fail(fmt::format("network version {} is not supported (this build reads version {})", h.version, nnue::kNetVersion));
-  if (h.inputs != nnue::kInputs) throw fail(fmt::format("{} inputs (expected {})", h.inputs, nnue::kInputs));
+  const int kingBuckets = h.kingBuckets == 0 ? 1 : h.kingBuckets;
+  if (h.kingBuckets == 1 || !nnue::validKingBuckets(kingBuckets))
+    throw fail(fmt::format("{} king buckets (expected 0 for none, 2, 4, 8 or 16)", h.kingBuckets));
+  if (h.inputs != nnue::kInputs * kingBuckets)
+    throw fail(fmt::format("{} inputs (expected {})", h.inputs, nnue::kInputs * kingBuckets));
   const auto activation = nnue::Activation(h.activation);
   try {
-    validateShape(NetworkShape{h.hidden, h.outputBuckets, activation});
+    validateShape(NetworkShape{h.hidden, h.outputBuckets, activation, kingBuckets});
   } catch (const Error& e) {
     throw fail(e.what());
   }
   if (h.qa != nnue::kQA || h.qb != nnue::kQB || h.evalScale != nnue::kEvalScale)
     throw fail(fmt::format("quantisation QA {} QB {} eval scale {} (this build uses {} {} {})", h.qa, h.qb, h.evalScale,
                            nnue::kQA, nnue::kQB, nnue::kEvalScale));
-  if (h.archId != nnue::architectureId(activation, h.hidden, h.outputBuckets))
-    throw fail(fmt::format("architecture id {:08x} does not match the header's fields ({:08x})", h.archId,
-                           nnue::architectureId(activation, h.hidden, h.outputBuckets)));
-  const std::uint64_t want = nnue::payloadBytes(h.hidden, h.outputBuckets);
+  if (h.reserved1 != 0) throw fail("reserved header field is not zero");
+  const std::uint32_t arch = nnue::architectureId(activation, h.hidden, h.outputBuckets, kingBuckets);
+  if (h.archId != arch)
+    throw fail(fmt::format("architecture id {:08x} does not match the header's fields ({:08x})", h.archId, arch));
+  const std::uint64_t want = nnue::payloadBytes(h.hidden, h.outputBuckets, kingBuckets);
   if (h.payloadBytes != want)
     throw fail(fmt::format("payload size {} in the header, the architecture needs {}", h.payloadBytes, want));
   std::span<const unsigned char> payload = bytes.subspan(sizeof h);
@@ -151,8 +159,9 @@ QuantisedNetwork parseNetFile(std::span<const unsigned char> bytes, const std::s
   q.hidden = h.hidden;
   q.buckets = h.outputBuckets;
   q.activation = activation;
+  q.kingBuckets = kingBuckets;
   std::memcpy(q.description, h.description, sizeof q.description);
-  take(payload, q.ftWeights, size_t(nnue::kInputs) * q.hidden);
+  take(payload, q.ftWeights, size_t(nnue::kInputs) * kingBuckets * q.hidden);
   take(payload, q.ftBias, size_t(q.hidden));
   take(payload, q.outWeights, size_t(q.buckets) * 2 * q.hidden);
   take(payload, q.outBias, size_t(q.buckets));

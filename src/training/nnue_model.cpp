@@ -22,6 +22,8 @@ void validateShape(const NetworkShape& s) {
     throw Error(fmt::format("output buckets {} not in 1..{}", s.buckets, nnue::kMaxOutputBuckets));
   if (s.activation != nnue::Activation::kSCReLU && s.activation != nnue::Activation::kCReLU)
     throw Error(fmt::format("unknown activation {}", int(s.activation)));
+  if (!nnue::validKingBuckets(s.kingBuckets))
+    throw Error(fmt::format("king buckets {} not 1, 2, 4, 8 or 16", s.kingBuckets));
 }
 
 const char* activationName(nnue::Activation a) {
@@ -37,7 +39,8 @@ nnue::Activation parseActivation(const std::string& name) {
 }
 
 std::string describeShape(const NetworkShape& s) {
-  return fmt::format("768x2->{}->{} {}", s.hidden, s.buckets, activationName(s.activation));
+  return fmt::format("{}768x2->{}->{} {}", s.kingBuckets > 1 ? fmt::format("{}kb x ", s.kingBuckets) : "", s.hidden,
+                     s.buckets, activationName(s.activation));
 }
 
 FloatNetwork::FloatNetwork(const NetworkShape& s) : shape(s) {
@@ -61,12 +64,13 @@ T activate(T x, nnue::Activation a) {
 
 template <typename T>
 T forward(const FloatNetwork& net, std::span<const PieceSquare> pieces, int stm) {
-  const int n = net.shape.hidden;
+  const int n = net.shape.hidden, kb = net.shape.kingBuckets;
+  const int kings[2] = {kingSquareOf(pieces, stm), kingSquareOf(pieces, stm ^ 1)};
   std::vector<T> acc[2] = {std::vector<T>(net.ftBias(), net.ftBias() + n), std::vector<T>(net.ftBias(), net.ftBias() + n)};
   for (const PieceSquare& p : pieces)
     for (int side = 0; side < 2; ++side) {
       const int perspective = side == 0 ? stm : stm ^ 1;
-      const float* row = net.ftRow(nnue::featureIndex(perspective, p.color, p.type, p.square));
+      const float* row = net.ftRow(nnue::featureIndex(perspective, p.color, p.type, p.square, kings[side], kb));
       for (int i = 0; i < n; ++i) acc[side][i] += T(row[i]);
     }
   const int bucket = nnue::outputBucket(int(pieces.size()), net.shape.buckets);

@@ -1,9 +1,10 @@
 #pragma once
 // The float NNUE model that `janus train-nnue` optimises: the architecture of nnue/format.h,
-// (768 -> N) x 2 -> B output buckets -> 1, with float weights, and the training loss.
+// (768 K -> N) x 2 -> B output buckets -> 1 (K king buckets, 1 = none), with float weights, and
+// the training loss.
 //
 // Forward pass of a position with side to move `stm` (F_p = the active inputs seen from p,
-// featureIndex(p, colour, type, square) for each piece):
+// featureIndex(p, colour, type, square, king square of p, K) for each piece):
 //   acc_p  = ftBias + sum_{f in F_p} ftWeights[f]                  (N floats, p = stm, other)
 //   a_p    = act(acc_p), act = SCReLU clamp(x, 0, 1)^2 or CReLU clamp(x, 0, 1)
 //   o      = outWeights[k] . [a_stm, a_other] + outBias[k],  k = outputBucket(pieceCount, B)
@@ -43,33 +44,37 @@ struct AlignedAllocator {
 /// Float array with 64-byte aligned storage.
 using FloatVector = std::vector<float, AlignedAllocator<float>>;
 
-/// Architecture of a net: N, B and the activation (format.h NetHeader fields).
+/// Architecture of a net: N, B, the activation and K (format.h NetHeader fields).
 struct NetworkShape {
   int hidden = 256;                                          ///< N: 16..2048, a multiple of 16
   int buckets = 8;                                           ///< B: 1..16 output buckets
   nnue::Activation activation = nnue::Activation::kSCReLU;
+  int kingBuckets = 1;                                       ///< K: 1 (none), 2, 4, 8 or 16 king buckets
 
+  /// Inputs of the feature transformer: 768 K.
+  [[nodiscard]] int inputs() const { return nnue::kInputs * kingBuckets; }
   // Offsets of the blocks in FloatNetwork::params (floats).
-  [[nodiscard]] std::size_t ftBiasOffset() const { return std::size_t(nnue::kInputs) * hidden; }
+  [[nodiscard]] std::size_t ftBiasOffset() const { return std::size_t(inputs()) * hidden; }
   [[nodiscard]] std::size_t outWeightsOffset() const { return ftBiasOffset() + hidden; }
   [[nodiscard]] std::size_t outBiasOffset() const { return outWeightsOffset() + std::size_t(buckets) * 2 * hidden; }
-  /// Number of floats: 768 N + N + 2 N B + B.
+  /// Number of floats: 768 K N + N + 2 N B + B.
   [[nodiscard]] std::size_t paramCount() const { return outBiasOffset() + buckets; }
   bool operator==(const NetworkShape&) const = default;
 };
 
-/// Throws janus::Error unless hidden is a multiple of 16 in 16..2048 and buckets is in 1..16.
+/// Throws janus::Error unless hidden is a multiple of 16 in 16..2048, buckets is in 1..16 and
+/// kingBuckets is 1, 2, 4, 8 or 16.
 void validateShape(const NetworkShape& shape);
 /// "SCReLU" / "CReLU".
 [[nodiscard]] const char* activationName(nnue::Activation a);
 /// Parses "screlu" / "crelu" (any case); throws janus::Error otherwise.
 [[nodiscard]] nnue::Activation parseActivation(const std::string& name);
-/// "768x2->256->8 SCReLU" style description.
+/// "768x2->256->8 SCReLU" style description ("4kb x 768x2->256->8 SCReLU" with king buckets).
 [[nodiscard]] std::string describeShape(const NetworkShape& shape);
 
 /// A float network. All parameters live in one aligned array (so gradients and Adam moments
 /// have the same layout):
-///   ftWeights  [768][N]  (input-major: row f is the N weights of input f)
+///   ftWeights  [768 K][N] (input-major: row f is the N weights of input f)
 ///   ftBias     [N]
 ///   outWeights [B][2N]   (row k: N weights on the side to move's half, then N on the other's)
 ///   outBias    [B]

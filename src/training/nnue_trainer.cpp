@@ -20,7 +20,7 @@ namespace janus::training {
 
 struct SparseBackend::ThreadState {
   FloatVector grad;          ///< paramCount: this thread's share of the batch gradient
-  std::vector<u8> touched;   ///< 768 flags: feature-transformer rows with a non-zero gradient
+  std::vector<u8> touched;   ///< 768 K flags: feature-transformer rows with a non-zero gradient
   FloatVector scratch;       ///< 4N: the two accumulators, then their gradients
   double loss = 0;
 };
@@ -50,8 +50,8 @@ double processSample(const FloatNetwork& net, const Sample& s, const LossConfig&
   const NetworkShape& shape = net.shape;
   const int n = shape.hidden;
   u16 featStm[32], featOther[32];
-  const int count = sampleFeatures(s, s.stm, featStm);
-  sampleFeatures(s, s.stm ^ 1, featOther);
+  const int count = sampleFeatures(s, s.stm, shape.kingBuckets, featStm);
+  sampleFeatures(s, s.stm ^ 1, shape.kingBuckets, featOther);
 
   // Accumulators: bias + the rows of the active inputs, both perspectives in one pass.
   float* __restrict accStm = scratch;
@@ -137,7 +137,7 @@ SparseBackend::SparseBackend(const NetworkShape& shape, WorkerPool& pool) : m_sh
   for (int t = 0; t < pool.size(); ++t) {
     auto ts = std::make_unique<ThreadState>();
     ts->grad.assign(shape.paramCount(), 0.0f);
-    ts->touched.assign(nnue::kInputs, 0);
+    ts->touched.assign(std::size_t(shape.inputs()), 0);
     ts->scratch.assign(std::size_t(4) * shape.hidden, 0.0f);
     m_threads.push_back(std::move(ts));
   }
@@ -168,7 +168,7 @@ double SparseBackend::gradient(const FloatNetwork& net, std::span<const Sample> 
   const std::size_t tail = m_shape.ftBiasOffset(), total = m_shape.paramCount();
   m_pool.run([&](int t) {
     std::size_t rowBegin, rowEnd;
-    WorkerPool::split(nnue::kInputs, threads, t, rowBegin, rowEnd);
+    WorkerPool::split(std::size_t(m_shape.inputs()), threads, t, rowBegin, rowEnd);
     for (std::size_t r = rowBegin; r < rowEnd; ++r) {
       float* __restrict out = grad.data() + r * n;
       bool any = false;
@@ -288,9 +288,12 @@ void validateConfig(const TrainConfig& c) {
   try {
     validateShape(c.shape);
   } catch (const Error& e) {
-    throw bad(fmt::format("--hidden/--buckets: {}", e.what()));
+    throw bad(fmt::format("--hidden/--buckets/--king-buckets: {}", e.what()));
   }
   if (c.data.empty()) throw bad("no training data (give --data)");
+  if (c.mirror && c.shape.kingBuckets > 1)
+    throw bad("--mirror with --king-buckets > 1: a king-bucket net already reads a position and its a<->h mirror "
+              "image as the same inputs, so the mirror would only duplicate positions");
   if (!(c.loss.lambda >= 0 && c.loss.lambda <= 1)) throw bad(fmt::format("--lambda {} is not in [0, 1]", c.loss.lambda));
   if (!(c.loss.sigmoidScale > 0)) throw bad(fmt::format("--sigmoid-scale {} must be positive", c.loss.sigmoidScale));
   if (!(c.valFraction >= 0 && c.valFraction < 1)) throw bad(fmt::format("--val-fraction {} is not in [0, 1)", c.valFraction));
@@ -339,6 +342,7 @@ std::map<std::string, std::string> configToMap(const TrainConfig& c) {
   m["hidden"] = std::to_string(c.shape.hidden);
   m["buckets"] = std::to_string(c.shape.buckets);
   m["activation"] = c.shape.activation == nnue::Activation::kSCReLU ? "screlu" : "crelu";
+  m["king-buckets"] = std::to_string(c.shape.kingBuckets);
   m["lambda"] = fmt::format("{}", c.loss.lambda);
   m["sigmoid-scale"] = fmt::format("{}", c.loss.sigmoidScale);
   m["data"] = join(c.data);
@@ -397,6 +401,7 @@ TrainConfig configFromMap(const std::map<std::string, std::string>& m) {
   c.shape.hidden = smallInt("hidden");
   c.shape.buckets = smallInt("buckets");
   c.shape.activation = parseActivation(get("activation"));
+  if (m.contains("king-buckets")) c.shape.kingBuckets = smallInt("king-buckets");  // absent before king buckets
   c.loss.lambda = number("lambda");
   c.loss.sigmoidScale = number("sigmoid-scale");
   c.data = splitList(get("data"));

@@ -48,7 +48,7 @@ std::vector<std::size_t> probeIndices(const NetworkShape& shape, std::span<const
   for (int k = 0; k < 24; ++k) {
     const Sample& s = samples[rng() % samples.size()];
     u16 f[32];
-    const int n = sampleFeatures(s, int(rng() % 2), f);
+    const int n = sampleFeatures(s, int(rng() % 2), shape.kingBuckets, f);
     out.push_back(std::size_t(f[rng() % u64(n)]) * shape.hidden + rng() % u64(shape.hidden));
   }
   for (int k = 0; k < 8; ++k) out.push_back(shape.ftBiasOffset() + rng() % u64(shape.hidden));
@@ -60,7 +60,9 @@ std::vector<std::size_t> probeIndices(const NetworkShape& shape, std::span<const
 class TrainingGradient : public ::testing::TestWithParam<nnue::Activation> {};
 
 TEST_P(TrainingGradient, SparseBackendMatchesFiniteDifferences) {
-  const NetworkShape shape{32, 3, GetParam()};
+  for (int kingBuckets : {1, 4}) {
+  SCOPED_TRACE("king buckets " + std::to_string(kingBuckets));
+  const NetworkShape shape{32, 3, GetParam(), kingBuckets};
   std::mt19937_64 rng(2024);
   const FloatNetwork net = test::randomTrainedLikeNetwork(shape, rng, 0.5);
   const std::vector<Sample> samples = test::randomSamples(rng, 240);
@@ -84,21 +86,25 @@ TEST_P(TrainingGradient, SparseBackendMatchesFiniteDifferences) {
   }
   EXPECT_GT(checked, 30);
   // Rows of inputs no sample uses have an exactly zero gradient.
-  std::vector<char> used(nnue::kInputs, 0);
+  std::vector<char> used(std::size_t(shape.inputs()), 0);
   for (const Sample& s : samples)
     for (int p = 0; p < 2; ++p) {
       u16 f[32];
-      const int n = sampleFeatures(s, p, f);
+      const int n = sampleFeatures(s, p, shape.kingBuckets, f);
       for (int j = 0; j < n; ++j) used[f[j]] = 1;
     }
-  for (int f = 0; f < nnue::kInputs; ++f)
-    if (!used[f]) {
+  int unused = 0;
+  for (int f = 0; f < shape.inputs(); ++f)
+    if (!used[std::size_t(f)]) {
+      ++unused;
       for (int i = 0; i < shape.hidden; ++i) ASSERT_EQ(grad[std::size_t(f) * shape.hidden + i], 0.0f);
     }
+  EXPECT_GT(unused, 0);
+  }
 }
 
 TEST_P(TrainingGradient, ThreadCountChangesOnlyTheRounding) {
-  const NetworkShape shape{48, 4, GetParam()};
+  const NetworkShape shape{48, 4, GetParam(), 8};
   std::mt19937_64 rng(5);
   const FloatNetwork net = test::randomTrainedLikeNetwork(shape, rng);
   const std::vector<Sample> samples = test::randomSamples(rng, 301);
@@ -222,7 +228,7 @@ TEST(TrainingLearningRate, CosineAndStepDrops) {
 TEST(TrainingCheckpoint, RoundTripKeepsEverything) {
   TrainConfig c;
   c.data = {"a.janusdat", "b.janusdat.zst"};
-  c.shape = {32, 3, nnue::Activation::kCReLU};
+  c.shape = {32, 3, nnue::Activation::kCReLU, 4};  // king buckets are part of the checkpoint too
   c.lr = 0.0023;
   c.seed = 99;
   std::vector<Sample> train(10);

@@ -4,7 +4,8 @@
 // tested against it. Header-only; depends only on nnue/format.h and the standard library.
 //
 // For a position with side to move `stm`, pieces (colour, type, square) and output bucket
-// k = outputBucket(pieceCount, B):
+// k = outputBucket(pieceCount, B) (F_p: the 6-argument featureIndex of each piece for p, with
+// p's king square and the net's K king buckets):
 //   acc_p[i] = ftBias[i] + sum_{f in F_p} ftWeights[f][i]                    (p = stm, other)
 //   c_p[i]   = clamp(acc_p[i], 0, QA)
 //   SCReLU:  s = (sum_i c_stm[i]^2 * outW[k][i] + c_other[i]^2 * outW[k][N + i]) / QA
@@ -35,23 +36,35 @@ struct PieceSquare {
 struct QuantisedNetwork {
   int hidden = 0;                                            ///< N
   int buckets = 0;                                           ///< B
+  int kingBuckets = 1;                                       ///< K (format.h kingBucket(); 1 = none)
   nnue::Activation activation = nnue::Activation::kSCReLU;
   char description[16] = {};                                 ///< NetHeader::description
-  std::vector<std::int16_t> ftWeights;   ///< [768][N], scale QA
+  std::vector<std::int16_t> ftWeights;   ///< [768 K][N], scale QA
   std::vector<std::int16_t> ftBias;      ///< [N], scale QA
   std::vector<std::int16_t> outWeights;  ///< [B][2N], scale QB
   std::vector<std::int32_t> outBias;     ///< [B], scale QA * QB
 };
 
+/// Square (0..63) of the king of `color` (0 White, 1 Black) among `pieces`; 0 when there is none
+/// (a position without that king has no defined king-bucket inputs).
+inline int kingSquareOf(std::span<const PieceSquare> pieces, int color) {
+  for (const PieceSquare& p : pieces)
+    if (p.type == 5 && p.color == color) return p.square;
+  return 0;
+}
+
 /// The two accumulators (side to move first, N values each) of `pieces` seen by `stm`.
 inline void quantisedAccumulators(const QuantisedNetwork& net, std::span<const PieceSquare> pieces, int stm,
                                   std::vector<std::int32_t>& accStm, std::vector<std::int32_t>& accOther) {
-  const int n = net.hidden;
+  const int n = net.hidden, kb = net.kingBuckets;
+  const int kingStm = kingSquareOf(pieces, stm), kingOther = kingSquareOf(pieces, stm ^ 1);
   accStm.assign(net.ftBias.begin(), net.ftBias.end());
   accOther.assign(net.ftBias.begin(), net.ftBias.end());
   for (const PieceSquare& p : pieces) {
-    const std::int16_t* rowStm = &net.ftWeights[std::size_t(nnue::featureIndex(stm, p.color, p.type, p.square)) * n];
-    const std::int16_t* rowOther = &net.ftWeights[std::size_t(nnue::featureIndex(stm ^ 1, p.color, p.type, p.square)) * n];
+    const std::int16_t* rowStm =
+        &net.ftWeights[std::size_t(nnue::featureIndex(stm, p.color, p.type, p.square, kingStm, kb)) * n];
+    const std::int16_t* rowOther =
+        &net.ftWeights[std::size_t(nnue::featureIndex(stm ^ 1, p.color, p.type, p.square, kingOther, kb)) * n];
     for (int i = 0; i < n; ++i) {
       accStm[i] += rowStm[i];
       accOther[i] += rowOther[i];

@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <random>
 
 #include "nnue/format.h"
 #include "nnue/network.h"
+#include "nnue/nnue_evaluator.h"
 #include "training/nnue_export.h"
 #include "training/quantised_reference.h"
 #include "training/test_support.h"
@@ -72,21 +74,24 @@ double predictedRoundingSigma(const FloatNetwork& net, std::span<const PieceSqua
 struct Case {
   int hidden, buckets;
   nnue::Activation activation;
+  int kingBuckets = 1;
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
-  *os << c.hidden << "x" << c.buckets << " " << activationName(c.activation);
+  *os << c.kingBuckets << "kb " << c.hidden << "x" << c.buckets << " " << activationName(c.activation);
 }
 
 class TrainingQuantised : public ::testing::TestWithParam<Case> {};
 
 TEST_P(TrainingQuantised, IntegerFormulaFloatAndEngineAgree) {
   const Case c = GetParam();
-  const NetworkShape shape{c.hidden, c.buckets, c.activation};
+  const NetworkShape shape{c.hidden, c.buckets, c.activation, c.kingBuckets};
   std::mt19937_64 rng(77 + c.hidden);
   const FloatNetwork net = test::randomTrainedLikeNetwork(shape, rng, 4.0 / std::sqrt(double(c.hidden)));
   const QuantisedNetwork q = quantise(net, "test");
   const auto engine = nnue::Network::fromBytes(netFileBytes(q), "test net");
+  ASSERT_EQ(engine->kingBuckets(), c.kingBuckets);
+  const nnue::NnueEvaluator engineEval(engine);
   double sumDiff = 0, maxDiff = 0, sumRatio = 0, maxRatio = 0, sumSigma = 0;
   int n = 0;
   for (const Position& pos : test::randomPositions(rng, 300)) {
@@ -102,6 +107,9 @@ TEST_P(TrainingQuantised, IntegerFormulaFloatAndEngineAgree) {
     std::vector<std::int16_t> a16[2];
     for (int side = 0; side < 2; ++side) a16[side].assign(acc[side].begin(), acc[side].end());
     EXPECT_EQ(engine->output(a16[0].data(), a16[1].data(), nnue::outputBucket(int(ps.size()), c.buckets)), quantised);
+    // 2b. The engine's own evaluation (its feature indices from the Position, king buckets
+    //     included) gives the trainer's integer too.
+    EXPECT_EQ(engineEval.evaluateFromScratch(pos), quantised) << pos.fen();
     // 3. Float against quantised: within the rounding noise that the quantisation steps predict.
     const double d = std::abs(double(evaluateFloat(net, ps, s.stm)) - quantised);
     const double sigma = predictedRoundingSigma(net, ps, s.stm);
@@ -122,10 +130,13 @@ TEST_P(TrainingQuantised, IntegerFormulaFloatAndEngineAgree) {
 
 INSTANTIATE_TEST_SUITE_P(Shapes, TrainingQuantised,
                          ::testing::Values(Case{32, 1, nnue::Activation::kSCReLU}, Case{64, 4, nnue::Activation::kCReLU},
-                                           Case{256, 8, nnue::Activation::kSCReLU}, Case{128, 3, nnue::Activation::kCReLU}),
+                                           Case{256, 8, nnue::Activation::kSCReLU}, Case{128, 3, nnue::Activation::kCReLU},
+                                           Case{64, 8, nnue::Activation::kSCReLU, 4},
+                                           Case{32, 2, nnue::Activation::kCReLU, 16}),
                          [](const auto& tp) {
                            return std::to_string(tp.param.hidden) + "x" + std::to_string(tp.param.buckets) +
-                                  activationName(tp.param.activation);
+                                  activationName(tp.param.activation) +
+                                  (tp.param.kingBuckets > 1 ? "_kb" + std::to_string(tp.param.kingBuckets) : "");
                          });
 
 TEST(TrainingNetFile, RoundTripAndRejection) {
@@ -146,6 +157,24 @@ TEST(TrainingNetFile, RoundTripAndRejection) {
   EXPECT_EQ(back.outWeights, q.outWeights);
   EXPECT_EQ(back.outBias, q.outBias);
   EXPECT_EQ(back.activation, q.activation);
+  EXPECT_EQ(back.kingBuckets, 1);
+
+  // A king-bucket net: 768 K inputs in the header, K in its byte, and back.
+  const NetworkShape kbShape{32, 2, nnue::Activation::kSCReLU, 8};
+  const QuantisedNetwork kb = quantise(test::randomTrainedLikeNetwork(kbShape, rng), "kb");
+  const std::vector<unsigned char> kbBytes = netFileBytes(kb);
+  ASSERT_EQ(kbBytes.size(), sizeof(nnue::NetHeader) + nnue::payloadBytes(32, 2, 8));
+  nnue::NetHeader kbHeader;
+  std::memcpy(&kbHeader, kbBytes.data(), sizeof kbHeader);
+  EXPECT_EQ(kbHeader.kingBuckets, 8);
+  EXPECT_EQ(kbHeader.inputs, 8 * 768);
+  const QuantisedNetwork kbBack = parseNetFile(kbBytes, "mem");
+  EXPECT_EQ(kbBack.kingBuckets, 8);
+  EXPECT_EQ(kbBack.ftWeights, kb.ftWeights);
+  EXPECT_EQ(dequantise(kbBack).shape, kbShape);
+  auto kbDamaged = kbBytes;
+  kbDamaged[offsetof(nnue::NetHeader, kingBuckets)] = 5;
+  EXPECT_NE(errorOf([&] { (void)parseNetFile(kbDamaged, "mem"); }).find("5 king buckets"), std::string::npos);
 
   auto damaged = bytes;
   damaged[200] ^= 1;

@@ -30,6 +30,10 @@ void addTrainNnueOptions(CLI::App& app, TrainCli& cli) {
                "Also train on the a<->h file mirror of every training position without castling rights");
   app.add_option("--hidden", c.shape.hidden, "Hidden size N (a multiple of 16, 16..2048)");
   app.add_option("--buckets", c.shape.buckets, "Output buckets B by piece count (1..16)");
+  app.add_option("--king-buckets", c.shape.kingBuckets,
+                 "King buckets K of the inputs: 1 (none), 2, 4, 8 or 16, with the a<->h mirror when the king "
+                 "is on files e-h (768 K inputs; layouts in src/nnue/format.h)")
+      ->check(CLI::IsMember({1, 2, 4, 8, 16}));
   app.add_option_function<std::string>(
          "--activation", [&c](const std::string& v) { c.shape.activation = parseActivation(v); },
          "Activation: screlu or crelu")

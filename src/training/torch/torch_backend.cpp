@@ -67,6 +67,7 @@ class TorchBackend final : public GradientBackend {
 
   Inputs makeInputs(std::span<const Sample> batch, const LossConfig& lc) const {
     const auto n = std::int64_t(batch.size());
+    const auto inputs = std::int64_t(m_shape.inputs());
     std::vector<std::int64_t> stm, other, offsets, bucket;
     std::vector<float> target;
     stm.reserve(batch.size() * 32);
@@ -75,21 +76,21 @@ class TorchBackend final : public GradientBackend {
     float* denseStm = nullptr;
     float* denseOther = nullptr;
     if (m_dense) {
-      in.stm = torch::zeros({n, nnue::kInputs}, torch::kFloat32);
-      in.other = torch::zeros({n, nnue::kInputs}, torch::kFloat32);
+      in.stm = torch::zeros({n, inputs}, torch::kFloat32);
+      in.other = torch::zeros({n, inputs}, torch::kFloat32);
       denseStm = in.stm.data_ptr<float>();
       denseOther = in.other.data_ptr<float>();
     }
     for (std::size_t i = 0; i < batch.size(); ++i) {
       const Sample& s = batch[i];
       u16 fs[32], fo[32];
-      const int count = sampleFeatures(s, s.stm, fs);
-      sampleFeatures(s, s.stm ^ 1, fo);
+      const int count = sampleFeatures(s, s.stm, m_shape.kingBuckets, fs);
+      sampleFeatures(s, s.stm ^ 1, m_shape.kingBuckets, fo);
       offsets.push_back(std::int64_t(stm.size()));
       for (int j = 0; j < count; ++j) {
         if (m_dense) {
-          denseStm[i * nnue::kInputs + fs[j]] = 1.0f;
-          denseOther[i * nnue::kInputs + fo[j]] = 1.0f;
+          denseStm[i * inputs + fs[j]] = 1.0f;
+          denseOther[i * inputs + fo[j]] = 1.0f;
         } else {
           stm.push_back(fs[j]);
           other.push_back(fo[j]);
@@ -110,7 +111,7 @@ class TorchBackend final : public GradientBackend {
 
   torch::Tensor forwardLoss(const torch::Tensor& params, const Inputs& in, const LossConfig& lc) const {
     const std::int64_t n = m_shape.hidden, b = m_shape.buckets;
-    const torch::Tensor ftW = params.narrow(0, 0, std::int64_t(m_shape.ftBiasOffset())).view({nnue::kInputs, n});
+    const torch::Tensor ftW = params.narrow(0, 0, std::int64_t(m_shape.ftBiasOffset())).view({std::int64_t(m_shape.inputs()), n});
     const torch::Tensor ftB = params.narrow(0, std::int64_t(m_shape.ftBiasOffset()), n);
     const torch::Tensor outW = params.narrow(0, std::int64_t(m_shape.outWeightsOffset()), b * 2 * n).view({b, 2 * n});
     const torch::Tensor outB = params.narrow(0, std::int64_t(m_shape.outBiasOffset()), b);

@@ -21,17 +21,19 @@ struct Case {
   nnue::Activation activation;
   int buckets;
   const char* input;
+  int kingBuckets = 1;
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
-  *os << activationName(c.activation) << ", " << c.buckets << " buckets, " << c.input << " input";
+  *os << activationName(c.activation) << ", " << c.buckets << " buckets, " << c.input << " input, " << c.kingBuckets
+      << " king buckets";
 }
 
 class TrainingTorch : public ::testing::TestWithParam<Case> {};
 
 TEST_P(TrainingTorch, AutogradGradientsEqualTheSparseBackend) {
   const Case c = GetParam();
-  const NetworkShape shape{32, c.buckets, c.activation};
+  const NetworkShape shape{32, c.buckets, c.activation, c.kingBuckets};
   std::mt19937_64 rng(31);
   const FloatNetwork net = test::randomTrainedLikeNetwork(shape, rng, 0.7);
   const std::vector<Sample> batch = test::randomSamples(rng, 300);
@@ -60,10 +62,11 @@ INSTANTIATE_TEST_SUITE_P(
     Cases, TrainingTorch,
     ::testing::Values(Case{nnue::Activation::kSCReLU, 1, "sparse"}, Case{nnue::Activation::kSCReLU, 4, "sparse"},
                       Case{nnue::Activation::kCReLU, 3, "sparse"}, Case{nnue::Activation::kSCReLU, 3, "dense"},
-                      Case{nnue::Activation::kCReLU, 2, "dense"}),
+                      Case{nnue::Activation::kCReLU, 2, "dense"}, Case{nnue::Activation::kSCReLU, 4, "sparse", 4},
+                      Case{nnue::Activation::kCReLU, 2, "dense", 2}),
     [](const auto& tp) {
       return std::string(activationName(tp.param.activation)) + "_" + std::to_string(tp.param.buckets) + "buckets_" +
-             tp.param.input;
+             tp.param.input + (tp.param.kingBuckets > 1 ? "_kb" + std::to_string(tp.param.kingBuckets) : "");
     });
 
 TEST(TrainingTorchRun, TrainsLikeTheSparseBackend) {
