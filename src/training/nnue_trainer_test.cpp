@@ -354,6 +354,17 @@ TEST(TrainingRun, ResumeChecksTheOptionsAndTheData) {
   EXPECT_NE(e.find("--lr 0.5 (checkpoint: 0.01)"), std::string::npos) << e;
   EXPECT_NE(e.find("--hidden 32"), std::string::npos) << e;
 
+  // King buckets are part of the architecture: a resume with another K is refused.
+  RunOptions otherKing = resume;
+  otherKing.config.shape.kingBuckets = 4;
+  otherKing.given = {"king-buckets"};
+  EXPECT_NE(errorOf([&] { runTraining(otherKing, log, log); }).find("--king-buckets 4"), std::string::npos);
+  // --mirror with king buckets would only duplicate positions: refused before any work.
+  RunOptions mirrorKing = smallRun(data, dir.file("run-kb"));
+  mirrorKing.config.mirror = true;
+  mirrorKing.config.shape.kingBuckets = 2;
+  EXPECT_NE(errorOf([&] { runTraining(mirrorKing, log, log); }).find("--mirror with --king-buckets"), std::string::npos);
+
   RunOptions otherData = resume;
   otherData.config.data = {other};
   otherData.given = {"data"};
