@@ -4,21 +4,26 @@
 #   tools/train-default-net.sh [--chunks N] [--install]
 #
 #   1. data:  tools/gen-nnue-data.sh --chunks N (seed 1000, 200 games of 5000 nodes per chunk,
-#             resumable; skipped when the chunks exist). Chunks of the earlier one-seed-per-chunk
-#             layout in data/nnue/selfplay-5k (seeds 1..14, distinct games) are used as well.
+#             resumable: only missing chunks are played), plus the 14 chunks of the first
+#             layout in data/nnue/selfplay-5k (one datagen run per seed 1..14, 500 games of 5000
+#             nodes each), made here when missing. Only chunks 0..N-1 of the run are trained on,
+#             so a longer data run elsewhere does not change the result.
 #   2. train: janus train-nnue, 768x2->256->8 SCReLU, lambda 0.3, sigmoid scale 187 cp (the
-#             score -> result fit of Janus's own scores, printed by the trainer), 40 superbatches,
-#             seed 1, into data/nnue/runs/default (resumable with the same command).
+#             score -> result fit of Janus's own scores, printed by the trainer), --mirror (a<->h
+#             mirror of positions without castling rights), 60 superbatches, seed 1, into
+#             data/nnue/runs/default-<N> (resumable with the same command).
 #   3. copy the network nn-<hash>.jnn to nets/; with --install also name it in nets/default.txt
-#      (the build embeds it; decide with an SPRT against the hand-crafted evaluation first,
+#      (the build embeds it; decide with an SPRT against the current default first,
 #      docs/nnue.md).
 #
-# Wall time on a 2-core machine: datagen ~450 positions/s (5000 nodes, 2 threads), training
-# ~0.3-0.6 M positions/s (sparse trainer, 2 threads); see docs/nnue.md for measured runs.
+# The default network nn-5c756e31d238b167 was made with --chunks 139 (4.1M records, 3.2M kept
+# by the loader, 6.0M with the mirror). Wall time on a 2-core machine: datagen ~450-690
+# positions/s with 2 threads (about 2 h per 20 chunks), training 1.1-1.3M positions/s (under a
+# minute for 60 superbatches); docs/nnue.md has the measured runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-chunks=500
+chunks=139
 install=0
 while (($#)); do
   case "$1" in
@@ -29,16 +34,32 @@ while (($#)); do
 done
 
 [ -x build/janus ] || { echo "build/janus is missing: run ./dev.sh main or cmake --build build" >&2; exit 1; }
+book=../shared/data/openings/8moves_v3.epd
+bookArgs=()
+[ -f "$book" ] && bookArgs=(--openings "$book")
+
+# The first layout: one datagen run per seed (written atomically by janus datagen --output).
+mkdir -p data/nnue/selfplay-5k
+for s in $(seq 1 14); do
+  file=$(printf 'data/nnue/selfplay-5k/chunk-%06d.janusdat.zst' "$s")
+  [ -f "$file" ] && continue
+  echo "first-layout chunk seed $s -> $file"
+  build/janus datagen --quiet --games 500 --nodes 5000 --threads 2 --seed "$s" "${bookArgs[@]}" --output "$file"
+done
+
 tools/gen-nnue-data.sh --chunks "$chunks" --threads 2 --seed 1000 --out data/nnue/selfplay-5k-v2
 
-shopt -s nullglob
-data=(data/nnue/selfplay-5k-v2/chunk-*.janusdat.zst data/nnue/selfplay-5k/chunk-*.janusdat.zst)
-((${#data[@]})) || { echo "no training data" >&2; exit 1; }
-run=data/nnue/runs/default
+data=()
+for ((k = 0; k < chunks; k++)); do data+=("$(printf 'data/nnue/selfplay-5k-v2/chunk-%06d.janusdat.zst' "$k")"); done
+for s in $(seq 1 14); do data+=("$(printf 'data/nnue/selfplay-5k/chunk-%06d.janusdat.zst' "$s")"); done
+for f in "${data[@]}"; do [ -f "$f" ] || { echo "missing training data: $f" >&2; exit 1; }; done
+
+run=data/nnue/runs/default-$chunks
 resume=()
 [ -f "$run/checkpoint.bin" ] && resume=(--resume)
 build/janus train-nnue --data "${data[@]}" --hidden 256 --buckets 8 --activation screlu --lambda 0.3 \
-  --sigmoid-scale 187 --superbatches 40 --seed 1 --threads 2 --out-dir "$run" --description default "${resume[@]}"
+  --sigmoid-scale 187 --mirror --superbatches 60 --seed 1 --threads 2 --out-dir "$run" --description default \
+  "${resume[@]}"
 
 net=$(ls -t "$run"/nn-*.jnn | head -1)
 mkdir -p nets
