@@ -3,6 +3,7 @@
 #
 #   tools/gen-nnue-data.sh [--chunks N] [--games-per-chunk G] [--nodes K] [--threads T]
 #                          [--seed S] [--out DIR] [--janus BIN] [--book FILE] [--shard I/M]
+#                          [--eval hce|FILE]
 #
 # One run of N chunks of G games with seed S (docs/tuning.md, "Chunked runs"): chunk k is
 # DIR/chunk-<k, 6 digits>.janusdat.zst and holds games k*G .. (k+1)*G-1 of the run, written
@@ -26,7 +27,10 @@
 #
 # Defaults (the default net's data, docs/nnue.md): 1000 chunks of 200 games, 5000 nodes per
 # move, the 8moves_v3 book from ../shared/data/openings when present (else the shipped 300-line
-# book), 4 or 5 random plies checked within ±200 cp, seed 1, data/nnue/selfplay-5k-v2.
+# book), 4 or 5 random plies checked within ±200 cp, seed 1, data/nnue/selfplay-5k-v2, the
+# engine's default evaluation (the built-in network; --eval hce for the hand-crafted one, or a
+# network file). The run records the evaluation: data/nnue/selfplay-5k-v2 was made with the HCE
+# (before a network was built in), so continue it with --eval hce.
 # (data/nnue/selfplay-5k holds the version 1 chunks of the earlier script, one seed per chunk:
 # a different layout that this script does not continue.)
 set -euo pipefail
@@ -41,6 +45,7 @@ out=data/nnue/selfplay-5k-v2
 janus=build/janus
 book=../shared/data/openings/8moves_v3.epd
 shard=1/1
+evalArgs=()
 
 while (($#)); do
   case "$1" in
@@ -53,6 +58,7 @@ while (($#)); do
     --janus) janus=$2; shift 2 ;;
     --book) book=$2; shift 2 ;;
     --shard) shard=$2; shift 2 ;;
+    --eval) evalArgs=(--eval "$2"); shift 2 ;;
     *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -68,7 +74,7 @@ stamp() { while IFS= read -r line; do printf '%s %s\n' "$(date -u +%FT%TZ)" "$li
 echo "shard $shard of a run of $chunks chunks x $games games, $nodes nodes/move, seed $seed, into $out" | stamp | tee -a "$log"
 status=0
 "$janus" datagen --output-dir "$out" --resume --shard "$shard" --games $((chunks * games)) --chunk-games "$games" \
-  --nodes "$nodes" --threads "$threads" --seed "$seed" "${bookArgs[@]}" | stamp | tee -a "$log" || status=$?
+  --nodes "$nodes" --threads "$threads" --seed "$seed" "${bookArgs[@]}" "${evalArgs[@]}" | stamp | tee -a "$log" || status=$?
 if ((status != 0)); then
   echo "shard $shard: janus datagen failed (exit $status; its error is above)" | stamp | tee -a "$log" >&2
   exit "$status"

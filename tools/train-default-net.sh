@@ -7,7 +7,8 @@
 #             resumable: only missing chunks are played), plus the 14 chunks of the first
 #             layout in data/nnue/selfplay-5k (one datagen run per seed 1..14, 500 games of 5000
 #             nodes each), made here when missing. Only chunks 0..N-1 of the run are trained on,
-#             so a longer data run elsewhere does not change the result.
+#             so a longer data run elsewhere does not change the result. Both were played with
+#             the hand-crafted evaluation (--eval hce), before the build embedded a network.
 #   2. train: janus train-nnue, 768x2->256->8 SCReLU, lambda 0.3, sigmoid scale 187 cp (the
 #             score -> result fit of Janus's own scores, printed by the trainer), --mirror (a<->h
 #             mirror of positions without castling rights), 60 superbatches, seed 1, into
@@ -44,10 +45,11 @@ for s in $(seq 1 14); do
   file=$(printf 'data/nnue/selfplay-5k/chunk-%06d.janusdat.zst' "$s")
   [ -f "$file" ] && continue
   echo "first-layout chunk seed $s -> $file"
-  build/janus datagen --quiet --games 500 --nodes 5000 --threads 2 --seed "$s" "${bookArgs[@]}" --output "$file"
+  build/janus datagen --quiet --games 500 --nodes 5000 --threads 2 --seed "$s" --eval hce "${bookArgs[@]}" \
+    --output "$file"
 done
 
-tools/gen-nnue-data.sh --chunks "$chunks" --threads 2 --seed 1000 --out data/nnue/selfplay-5k-v2
+tools/gen-nnue-data.sh --chunks "$chunks" --threads 2 --seed 1000 --eval hce --out data/nnue/selfplay-5k-v2
 
 data=()
 for ((k = 0; k < chunks; k++)); do data+=("$(printf 'data/nnue/selfplay-5k-v2/chunk-%06d.janusdat.zst' "$k")"); done

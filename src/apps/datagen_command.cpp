@@ -147,6 +147,9 @@ void addDatagenCommand(CLI::App& app, Commands& out) {
       ->check(CLI::Range(0, 30000));
   cmd->add_option("--seed", c.seed, "Random seed (games are reproducible given seed, nodes and openings)");
   cmd->add_option("--hash", c.hashMiB, "Hash per engine in MiB")->check(CLI::Range(1, 4096));
+  cmd->add_option("--eval", c.evaluation,
+                  "Evaluation of the engines: hce, or an NNUE network file (default: the built-in network, "
+                  "else hce); a chunked run records it");
   cmd->add_option("--adjudicate-win", c.adjudication.winScore, "Win: |score| >= this (cp) ...");
   cmd->add_option("--adjudicate-win-plies", c.adjudication.winPlies, "... for this many consecutive plies");
   cmd->add_option("--adjudicate-draw", c.adjudication.drawScore, "Draw: |score| <= this (cp) ...");

@@ -72,7 +72,8 @@ bool createFileOnce(const std::string& path, const std::string& text) {
 
 /// Checks the existing manifest at `path` against `settings`; throws naming the first difference.
 void checkManifest(const std::string& path, const std::string& tool,
-                   const std::vector<std::pair<std::string, std::string>>& settings) {
+                   const std::vector<std::pair<std::string, std::string>>& settings,
+                   const std::map<std::string, std::string>& legacyDefaults) {
   std::ifstream in(path);
   if (!in) throw Error(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
   std::map<std::string, std::string> found;
@@ -82,6 +83,7 @@ void checkManifest(const std::string& path, const std::string& tool,
     const size_t space = line.find(' ');
     found[line.substr(0, space)] = space == std::string::npos ? "" : line.substr(space + 1);
   }
+  for (const auto& [key, value] : legacyDefaults) found.try_emplace(key, value);
   for (const auto& [key, value] : settings) {
     auto it = found.find(key);
     if (it == found.end())
@@ -123,7 +125,7 @@ ChunkedRunShard::ChunkedRunShard(const ChunkedRun& run, u64 chunks, const RunMan
     throw Error(fmt::format("'{}' holds chunk files but no {}: not a chunked run of this {} version "
                             "(use another --output-dir)",
                             run.dir, manifest.fileName, manifest.tool));
-  if (!createFileOnce(manifestPath, manifest.text)) checkManifest(manifestPath, manifest.tool, manifest.settings);
+  if (!createFileOnce(manifestPath, manifest.text)) checkManifest(manifestPath, manifest.tool, manifest.settings, manifest.legacyDefaults);
 
   // The shard's lock: an exclusive flock(2), released when this object is destroyed.
   const std::string lockPath = (dir / fmt::format("shard-{}-of-{}.lock", run.shard, run.shards)).string();

@@ -11,6 +11,7 @@
 // DIR/shard-I-of-N.lock while it runs.
 
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,6 +46,9 @@ struct RunManifest {
   std::string tool;      ///< the command, for messages, e.g. "janus datagen"
   std::string text;      ///< the whole file (comment lines starting with '#', then "key value" lines)
   std::vector<std::pair<std::string, std::string>> settings;  ///< the key/value lines compared on resume
+  /// Settings added in later versions: the value a manifest without the key was made with (a
+  /// missing key then compares as this value, so older runs can be resumed).
+  std::map<std::string, std::string> legacyDefaults;
 };
 
 /// One shard of a chunked run, opened: the directory exists, the manifest matches, the shard's

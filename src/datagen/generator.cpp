@@ -149,6 +149,24 @@ GameOutcome playGame(Engine& engine, const Position& start, u64 seed, const Star
   return out;
 }
 
+void applyEvaluation(Engine& engine, const std::string& evaluation) {
+  if (evaluation.empty()) return;
+  if (evaluation == "hce")
+    engine.setOption("Use NNUE", "false");
+  else
+    engine.setOption("EvalFile", evaluation);  // throws naming the file when it is not a valid network
+}
+
+std::string evaluationSetting(const std::string& evaluation) {
+  Engine engine;
+  engine.setOption("Hash", "1");
+  applyEvaluation(engine, evaluation);
+  // Engine::evaluationName(): "NNUE nn-<hash> (...)" or "hand-crafted evaluation".
+  const std::string name = engine.evaluationName();
+  if (name.rfind("NNUE ", 0) != 0) return "hce";
+  return "nnue " + name.substr(5, name.find(' ', 5) - 5);
+}
+
 namespace {
 
 void checkConfig(const DatagenConfig& config) {
@@ -158,6 +176,7 @@ void checkConfig(const DatagenConfig& config) {
   if (config.hashMiB < 1) throw Error("datagen: --hash must be at least 1");
   if (config.randomisation.plies < 0) throw Error("datagen: --random-plies must not be negative");
   if (config.randomisation.scoreLimit < 0) throw Error("datagen: --random-score-limit must not be negative");
+  (void)evaluationSetting(config.evaluation);  // a bad network file fails here, before any game
 }
 
 /// The book's start positions (each opening's moves played).
@@ -196,6 +215,7 @@ void playInOrder(const DatagenConfig& config, const std::vector<Position>& start
       Engine engine;
       engine.setOption("Threads", "1");
       engine.setOption("Hash", std::to_string(config.hashMiB));
+      applyEvaluation(engine, config.evaluation);
       while (!abort) {
         const u64 j = nextJob.fetch_add(1);
         if (j >= jobs) break;
@@ -309,7 +329,8 @@ std::vector<std::pair<std::string, std::string>> runSettings(const DatagenConfig
           {"adjudicate-draw", std::to_string(a.drawScore)},
           {"adjudicate-draw-plies", std::to_string(a.drawPlies)},
           {"adjudicate-draw-after", std::to_string(a.drawMinPly)},
-          {"max-plies", std::to_string(a.maxPlies)}};
+          {"max-plies", std::to_string(a.maxPlies)},
+          {"eval", evaluationSetting(c.evaluation)}};
 }
 
 std::string manifestText(const DatagenConfig& c, const std::vector<std::pair<std::string, std::string>>& settings) {
@@ -337,7 +358,8 @@ DatagenProgress generateChunks(const DatagenConfig& config, const ChunkedRun& ru
 
   const auto settings = runSettings(config, run, starts);
   const ChunkedRunShard shard(run, u64(config.games / run.chunkGames),
-                              {kRunManifestName, "janus datagen", manifestText(config, settings), settings}, chunkFileName);
+                              {kRunManifestName, "janus datagen", manifestText(config, settings), settings, {{"eval", "hce"}}},
+                              chunkFileName);
   const std::vector<u64>& todo = shard.todo();
   DatagenProgress progress;
   progress.chunksSkipped = shard.skipped();

@@ -76,7 +76,20 @@ struct DatagenConfig {
   u64 seed = 1;
   int hashMiB = 4;      ///< hash per engine (MiB)
   Adjudication adjudication;
+  /// The evaluation of the engines: "" = the engine's default (the built-in NNUE network, or
+  /// the hand-crafted evaluation in a build without one), "hce" = the hand-crafted evaluation,
+  /// anything else = an NNUE network file (.jnn). A chunked run records the evaluation it
+  /// resolves to (evaluationSetting()), so data of one run come from one evaluation.
+  std::string evaluation;
 };
+
+/// Sets `engine`'s evaluation as DatagenConfig::evaluation says. Throws janus::Error for a
+/// network file that cannot be loaded (the message names the file and the problem).
+void applyEvaluation(Engine& engine, const std::string& evaluation);
+/// What DatagenConfig::evaluation resolves to: "hce" or "nnue nn-<16 hex digits>" (the content
+/// hash of the network). Runs made before the setting existed used "hce" (no build embedded a
+/// network then). Throws as applyEvaluation.
+[[nodiscard]] std::string evaluationSetting(const std::string& evaluation);
 
 /// Why a game ended.
 enum class GameEnd : u8 { kCheckmate, kStalemate, kRepetition, kFiftyMoves, kInsufficientMaterial,

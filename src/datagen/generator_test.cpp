@@ -20,6 +20,7 @@
 #include "datagen/generator.h"
 #include "datagen/record.h"
 #include "engine/engine.h"
+#include "nnue/test_net.h"
 #include "util/error.h"
 
 namespace janus::datagen {
@@ -395,6 +396,69 @@ TEST(DatagenChunks, SettingsAndDirectoryAreChecked) {
   expectChunkError(c, run, "already running");
   ::close(fd);
   EXPECT_EQ(generateChunks(c, run).chunksSkipped, 1u);
+}
+
+// The evaluation is a setting of a run: recorded as "eval hce" / "eval nnue nn-<hash>", checked on
+// resume (a manifest from before the setting counts as hce), and applied to the games.
+TEST(DatagenChunks, EvaluationIsASettingOfTheRunAndChangesTheGames) {
+  TempDir dir;
+  fs::create_directories(dir.path());
+  const std::string netPath = dir.file("tiny.jnn");
+  {
+    const auto bytes = nnue::testing::quantise(nnue::testing::randomFloatNet(32, 1, nnue::Activation::kSCReLU, 5), "dg");
+    std::ofstream(netPath, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  }
+  const std::string netSetting = evaluationSetting(netPath);
+  EXPECT_EQ(netSetting.rfind("nnue nn-", 0), 0u) << netSetting;
+  EXPECT_EQ(netSetting.size(), 5u + 3u + 16u) << netSetting;
+  EXPECT_EQ(evaluationSetting("hce"), "hce");
+
+  const std::string runDir = dir.file("run");
+  ChunkedRun run{.dir = runDir, .chunkGames = 1, .shard = 1, .shards = 1, .resume = true};
+  DatagenConfig hce = shortGames(2);
+  hce.evaluation = "hce";
+  (void)generateChunks(hce, run);
+  const std::string manifest = runDir + "/" + kRunManifestName;
+  std::ifstream manifestIn(manifest);
+  std::string text{std::istreambuf_iterator<char>(manifestIn), std::istreambuf_iterator<char>()};
+  manifestIn.close();
+  EXPECT_NE(text.find("\neval hce\n"), std::string::npos) << text;
+  DatagenConfig withNet = hce;
+  withNet.evaluation = netPath;
+  expectChunkError(withNet, run, "made with eval hce, this command has eval " + netSetting);
+
+  // A run made before the setting existed (no eval line) was made with the HCE.
+  text.erase(text.find("eval hce\n"), 9);
+  std::ofstream(manifest) << text;
+  hce.games = 3;
+  EXPECT_EQ(generateChunks(hce, run).chunksDone, 1u);
+  expectChunkError(withNet, run, "made with eval hce");
+
+  // The evaluation is applied: the same games' scores differ between the HCE and the network.
+  const std::string a = dir.file("a.janusdat"), b = dir.file("b.janusdat");
+  DatagenConfig one = shortGames(1);
+  one.evaluation = "hce";
+  one.output = a;
+  (void)generateData(one);
+  one.evaluation = netPath;
+  one.output = b;
+  (void)generateData(one);
+  const auto ra = readRecords(a), rb = readRecords(b);
+  ASSERT_FALSE(ra.empty());
+  ASSERT_FALSE(rb.empty());
+  EXPECT_NE(ra[0].score, rb[0].score);
+
+  // A file that is not a network fails before any game, naming the file.
+  DatagenConfig bad = shortGames(1);
+  bad.evaluation = dir.file("missing.jnn");
+  bad.output = dir.file("c.janusdat");
+  try {
+    (void)generateData(bad);
+    ADD_FAILURE() << "no error for a missing network";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("missing.jnn"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(dir.file("c.janusdat")));
 }
 
 TEST(DatagenChunks, AnInterruptedRunKeepsItsFinishedChunks) {

@@ -235,7 +235,7 @@ SelfplayProgress generateSelfplay(const SelfplayConfig& config, const datagen::C
   text += fmt::format("# openings {}\n", config.openings.empty() ? "(the standard start position)" : config.openings);
   for (const auto& [k, v] : settings) text += k + " " + v + "\n";
   const datagen::ChunkedRunShard shard(run, u64(config.games / run.chunkGames),
-                                       {kRunManifestName, "janus selfplay", text, settings}, chunkFileName);
+                                       {kRunManifestName, "janus selfplay", text, settings, {}}, chunkFileName);
 
   SelfplayProgress progress;
   progress.chunksSkipped = shard.skipped();
