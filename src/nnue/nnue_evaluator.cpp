@@ -119,7 +119,12 @@ void NnueEvaluator::bringUpToDate(const Position& pos, Color p) {
   }
 }
 
+bool NnueEvaluator::loneKing(const Position& pos) {
+  return pos.pieces(kWhite) == pos.pieces(kWhite, kKing) || pos.pieces(kBlack) == pos.pieces(kBlack, kKing);
+}
+
 int NnueEvaluator::evaluate(const Position& pos) {
+  if (loneKing(pos)) return m_loneKing.evaluate(pos);
   bringUpToDate(pos, kWhite);
   bringUpToDate(pos, kBlack);
   const Color us = pos.sideToMove();
@@ -128,6 +133,7 @@ int NnueEvaluator::evaluate(const Position& pos) {
 }
 
 int NnueEvaluator::evaluateFromScratch(const Position& pos) const {
+  if (loneKing(pos)) return m_loneKing.evaluate(pos);
   const size_t n = m_stride;
   AlignedArray<std::int16_t> both(2 * n);
   const Color us = pos.sideToMove();

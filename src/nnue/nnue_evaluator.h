@@ -11,11 +11,19 @@
 // valid stack refresh the accumulator from all pieces. With king buckets (format.h), a king
 // move that changes its side's bucket or board half marks its entry: bringing that
 // perspective up to date across such an entry refreshes it from the position instead.
+//
+// Lone king: when one side has nothing but its king, evaluate() returns the hand-crafted
+// evaluation instead (eval/hce.h: its mop-up terms drive the lone king to the edge and the
+// other king towards it). The nets are trained on self-play data whose games are adjudicated at
+// 1000 cp, so they have seen few such positions and give no gradient towards the mate: a
+// 1000-level Janus (few nodes) failed to mate with K+R vs K in 200 plies with the net alone.
+// The classical engines' endgame functions for KXK served the same purpose.
 
 #include <memory>
 #include <vector>
 
 #include "eval/evaluator.h"
+#include "eval/hce.h"
 #include "nnue/network.h"
 
 namespace janus::nnue {
@@ -60,7 +68,11 @@ class NnueEvaluator final : public Evaluator {
   void bringUpToDate(const Position& pos, Color perspective);
   void grow();
 
+  /// True if one side has only its king: evaluate() uses m_loneKing then.
+  [[nodiscard]] static bool loneKing(const Position& pos);
+
   std::shared_ptr<const Network> m_net;
+  mutable HceEvaluator m_loneKing{EvalWeights::defaults(), 0};  ///< no pawn hash: stateless
   std::vector<Entry> m_entries;          ///< one per ply of the stack
   AlignedArray<std::int16_t> m_values;   ///< [ply][perspective][m_stride]
   size_t m_stride = 0;                   ///< int16 per accumulator: hidden() rounded up to 32 (64 bytes)
