@@ -49,6 +49,9 @@ class NnueEvaluator final : public Evaluator {
 
   [[nodiscard]] const Network& network() const { return *m_net; }
 
+  /// True if one side has only its king: evaluate() answers with the hand-crafted evaluation.
+  [[nodiscard]] static bool loneKing(const Position& pos);
+
  private:
   struct Change {
     Piece piece;
@@ -67,9 +70,6 @@ class NnueEvaluator final : public Evaluator {
   void refresh(const Position& pos, Color perspective, std::int16_t* out) const;
   void bringUpToDate(const Position& pos, Color perspective);
   void grow();
-
-  /// True if one side has only its king: evaluate() uses m_loneKing then.
-  [[nodiscard]] static bool loneKing(const Position& pos);
 
   std::shared_ptr<const Network> m_net;
   mutable HceEvaluator m_loneKing{EvalWeights::defaults(), 0};  ///< no pawn hash: stateless
