@@ -460,14 +460,20 @@ function render(): void {
   $('footer').textContent = st.gameFile ? `Saved as ${st.gameFile} in ${app.info?.dataDir ?? 'the data folder'}` : '';
 }
 
+/** Whether the analysis shows alpha-beta's lines (faces "alphabeta" and "both", engine on). */
+function alphaBetaShown(st: State): boolean {
+  return st.mode === 'analysis' && st.analysis.on && st.analysis.face !== 'mcts';
+}
+
 function arrows(): DrawShape[] {
   const st = app.state!;
   const shapes: DrawShape[] = [];
   if (app.hint && app.hint.ply === app.viewPly) {
     shapes.push({ orig: app.hint.uci.slice(0, 2) as Key, dest: app.hint.uci.slice(2, 4) as Key, brush: 'blue' });
   }
-  // Lines and their arrows only while the engine analyses (a review or a stop ends both).
-  if (st.mode === 'analysis' && st.analysis.on && app.linesFen === viewedFen()) {
+  // Lines and their arrows only while the engine analyses (a review or a stop ends both), and only
+  // with alpha-beta's face shown: info events of a search stopped by a face switch may still arrive.
+  if (alphaBetaShown(st) && app.linesFen === viewedFen()) {
     const lines = [...app.lines.values()].sort((a, b) => a.multipv - b.multipv);
     lines.forEach((l, i) => {
       const u = l.pv[0];
@@ -609,7 +615,7 @@ function renderAnalysis(st: State): void {
   const first = lines[0];
   const running = st.mode === 'analysis' && st.analysis.on;
   document.body.dataset.analysisFace = running ? st.analysis.face : '';
-  const abShown = running && st.analysis.face !== 'mcts';
+  const abShown = alphaBetaShown(st);
   $('analysis-stats').textContent =
     abShown && first
       ? `${st.analysis.face === 'both' ? 'Alpha-beta: ' : ''}depth ${first.depth}/${first.seldepth} · ${(first.nps / 1000).toFixed(0)} kn/s · ${(first.nodes / 1e6).toFixed(2)} M nodes`

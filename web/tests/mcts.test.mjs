@@ -140,6 +140,59 @@ test('MCTS analysis: visits, shares, priors and PVs live, next to alpha-beta wit
   await page.close();
 });
 
+test('alpha-beta info events that arrive after a switch to MCTS draw no arrows and no lines', async () => {
+  // The server stops alpha-beta's search when the face changes, but info events it sent just
+  // before may arrive after the new state (seen in CI: 3 green arrows next to the MCTS table).
+  // The page records the session's EventSource and alpha-beta's last analysis lines, then the
+  // test delivers those lines again once the MCTS face is shown: a late event, made deterministic.
+  const page = await context.newPage();
+  page.setDefaultTimeout(lib.timeout);
+  await page.addInitScript(() => {
+    const Native = window.EventSource;
+    window.EventSource = class extends Native {
+      constructor(...args) {
+        super(...args);
+        window.__janusEvents = this;
+        window.__alphaBetaLines = {};
+        this.addEventListener('info', (ev) => {
+          const info = JSON.parse(ev.data);
+          if (info.kind === 'analysis' && info.face === 'alphabeta') window.__alphaBetaLines[info.multipv] = ev.data;
+        });
+      }
+    };
+  });
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]');
+  await newGame(page, { color: 'white', level: '1' });
+  await page.keyboard.press('a');
+  await page.waitForFunction(() => document.body.dataset.mode === 'analysis');
+  await settled(page);
+  await page.selectOption('#analysis-face', 'alphabeta');
+  await page.waitForFunction(() => document.body.dataset.analysisFace === 'alphabeta');
+  await page.waitForFunction(() => document.querySelectorAll('#lines li').length >= 2);
+  await page.waitForFunction((c) => document.querySelectorAll(`#board svg.cg-shapes line[stroke="${c}"]`).length > 0, kGreen);
+
+  await page.selectOption('#analysis-face', 'mcts');
+  await page.waitForFunction(() => document.body.dataset.analysisFace === 'mcts');
+  await page.waitForFunction((c) => document.querySelectorAll(`#board svg.cg-shapes line[stroke="${c}"]`).length > 0, kPurple);
+  const replayed = await page.evaluate(() => {
+    const lines = Object.values(window.__alphaBetaLines);
+    for (const data of lines) window.__janusEvents.dispatchEvent(new MessageEvent('info', { data }));
+    return lines.length;
+  });
+  assert.ok(replayed >= 2, `${replayed} alpha-beta lines recorded`);
+  // The MCTS table still updates (the page processed events after the replay).
+  const before = await page.$$eval('#mcts-table tbody tr', (trs) => trs.reduce((n, r) => n + Number(r.dataset.visits), 0));
+  await page.waitForFunction(
+    (v) => [...document.querySelectorAll('#mcts-table tbody tr')].reduce((n, r) => n + Number(r.dataset.visits), 0) > v,
+    before,
+  );
+  assert.equal(await arrows(page, kGreen), 0);
+  assert.equal(await page.locator('#lines li').count(), 0);
+  assert.ok(await arrows(page, kPurple) > 0);
+  await page.close();
+});
+
 test('the API refuses a bad face with 400 and a JSON error naming the field', async () => {
   const page = await openPage();
   const answers = await page.evaluate(async () => {
