@@ -161,6 +161,12 @@ match::EngineConfig mctsEngine(const RlConfig& c, const std::string& name, const
   return e;
 }
 
+/// Whether generation `gen` gets a match against the anchor: generation 0 (the baseline), every
+/// --anchor-every generations and the last one (--generations), when the run has an anchor.
+bool anchorDue(const RlConfig& c, int gen) {
+  return !c.anchor.empty() && (gen % c.anchorEvery == 0 || gen == c.generations);
+}
+
 void checkConfig(const RlConfig& c) {
   auto fail = [](const std::string& what) { return Error("rl: " + what); };
   if (c.dir.empty()) throw fail("no run directory (--dir)");
@@ -308,11 +314,13 @@ RlState runLoop(const RlConfig& c, std::ostream& out) {
     out << fmt::format("rl: new run in {}, generation 0 = {}\n", c.dir, shortNet(s.best)) << std::flush;
     saveState(c.dir, s);
   }
-  // The baseline: generation 0 against the anchor, once (also when a run gets an anchor later).
-  if (!c.anchor.empty() && !s.history.front().anchorElo) {
-    anchorMatch(s.history.front(), s.history.front().net);
-    saveState(c.dir, s);
-  }
+  // Generation 0 (the baseline) and every finished generation due an anchor match that has none:
+  // a run that gets --anchor later is measured as if it had had it from the start.
+  for (Generation& done : s.history)
+    if (anchorDue(c, done.number) && !done.anchorElo) {
+      anchorMatch(done, done.net);
+      saveState(c.dir, s);
+    }
   writeReport(c, s);
 
 
@@ -431,7 +439,7 @@ RlState runLoop(const RlConfig& c, std::ostream& out) {
     }
 
     if (s.step == "anchor") {
-      if (!c.anchor.empty() && (gen % c.anchorEvery == 0 || gen == c.generations)) anchorMatch(g, s.best);
+      if (anchorDue(c, gen)) anchorMatch(g, s.best);
       s.history.push_back(g);
       s.current = Generation{};
       s.current.number = gen + 1;

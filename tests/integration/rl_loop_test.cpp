@@ -80,6 +80,28 @@ TEST(RlLoop, TwoTinyGenerationsWriteStateReportAndNetworks) {
   EXPECT_NE(slurp(dir / "rl-report.md").find("| 2 |"), std::string::npos);
   EXPECT_NE(slurp(dir / "rl-elo.svg").find("<svg"), std::string::npos);
   EXPECT_NE(slurp(dir / "gen-002" / "train.log").find("JANUSSP"), std::string::npos);
+
+  // The finished run given an anchor later: generation 0 (the baseline) and every finished
+  // generation due an anchor match (--anchor-every 2: generation 2, also the last) get theirs;
+  // generation 1 is not due. A second resume plays nothing again.
+  std::vector<std::string> anchored = tinyArgs(dir, 2, 4);
+  anchored.insert(anchored.end(), {"--anchor", "name=anchor cmd=" + std::string(JANUS_BINARY) + " nodes=64", "--anchor-games", "2",
+                                   "--anchor-tc", "1+0.01", "--anchor-every", "2"});
+  ASSERT_EQ(wait(start(anchored, dir / "anchor.log")), 0) << slurp(dir / "anchor.log");
+  const nlohmann::json after = nlohmann::json::parse(slurp(dir / "rl-state.json"));
+  ASSERT_EQ(after["history"].size(), 3u);
+  auto anchorGames = [](const nlohmann::json& h) {
+    return h["anchor_wins"].get<int>() + h["anchor_draws"].get<int>() + h["anchor_losses"].get<int>();
+  };
+  EXPECT_EQ(anchorGames(after["history"][0]), 2) << after.dump();
+  EXPECT_FALSE(after["history"][1].contains("anchor_elo")) << after.dump();
+  EXPECT_EQ(anchorGames(after["history"][1]), 0);
+  EXPECT_EQ(anchorGames(after["history"][2]), 2) << after.dump();
+  EXPECT_TRUE(after["history"][2].contains("anchor_elo"));
+  EXPECT_TRUE(fs::exists(dir / "gen-002" / "anchor.pgn"));
+  EXPECT_NE(slurp(dir / "anchor.log").find("generation 2 anchor"), std::string::npos) << slurp(dir / "anchor.log");
+  ASSERT_EQ(wait(start(anchored, dir / "again.log")), 0) << slurp(dir / "again.log");
+  EXPECT_EQ(slurp(dir / "again.log").find("anchor:"), std::string::npos) << slurp(dir / "again.log");
   fs::remove_all(dir);
 }
 
