@@ -1,7 +1,8 @@
 #pragma once
 // Janus NNUE network file ("JANUSNN"), version 1: the one definition of the bytes that
 // `janus train-nnue` exports and the engine loads (STYLE.md practice 13: one header for both
-// sides). Header-only and free of engine code, so the trainer includes it on its own.
+// sides). Header-only and free of engine code, so the trainer includes it on its own; the
+// one validation of a file's bytes, checkNetFile(), serves the engine's loader and the trainer's.
 //
 // Architecture (chessprogramming wiki "NNUE"; the perspective net of bullet/Stormphrax-style
 // engines): (768 -> N) x 2 -> B output buckets -> 1.
@@ -60,7 +61,12 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
+
+#include <fmt/format.h>
+
+#include "util/error.h"
 
 namespace janus::nnue {
 
@@ -189,6 +195,51 @@ static_assert(offsetof(NetHeader, contentHash) == 40);
 [[nodiscard]] constexpr int outputBucket(int pieceCount, int buckets) {
   const int b = ((pieceCount - 2) * buckets) / 31;
   return b < 0 ? 0 : (b >= buckets ? buckets - 1 : b);
+}
+
+/// Validates a whole network file (header and payload) and returns its header: magic, version,
+/// king buckets (0, 2, 4, 8 or 16), inputs (768 K), hidden size (a multiple of 16 in
+/// kMinHidden..kMaxHidden), output buckets (1..kMaxOutputBuckets), activation, quantisation
+/// constants (kQA, kQB, kEvalScale), the reserved field, the architecture id against the fields,
+/// the payload size (neither truncated nor trailing bytes) and the FNV-1a content hash.
+/// Throws janus::Error naming the first thing wrong (without the file name: callers add it).
+inline NetHeader checkNetFile(std::span<const unsigned char> bytes) {
+  NetHeader h{};
+  if (bytes.size() >= sizeof h.magic && std::memcmp(bytes.data(), kNetMagic, sizeof h.magic) != 0)
+    throw Error("not a Janus NNUE network (bad magic, expected \"JANUSNN\")");
+  if (bytes.size() < sizeof h)
+    throw Error(fmt::format("truncated: {} bytes, shorter than the {}-byte header", bytes.size(), sizeof h));
+  std::memcpy(&h, bytes.data(), sizeof h);
+  if (h.version != kNetVersion) throw Error(fmt::format("unsupported version {} (this build reads {})", h.version, kNetVersion));
+  const int kingBuckets = h.kingBuckets == 0 ? 1 : h.kingBuckets;
+  if (h.kingBuckets == 1 || !validKingBuckets(kingBuckets))
+    throw Error(fmt::format("{} king buckets, expected 0 (none), 2, 4, 8 or 16", h.kingBuckets));
+  if (h.inputs != kInputs * kingBuckets)
+    throw Error(fmt::format("{} inputs, expected {} ({} x {} king buckets)", h.inputs, kInputs * kingBuckets, kInputs,
+                            kingBuckets));
+  if (h.hidden < kMinHidden || h.hidden > kMaxHidden || h.hidden % 16 != 0)
+    throw Error(fmt::format("hidden size {} is not a multiple of 16 in {}..{}", h.hidden, kMinHidden, kMaxHidden));
+  if (h.outputBuckets < 1 || h.outputBuckets > kMaxOutputBuckets)
+    throw Error(fmt::format("{} output buckets, expected 1..{}", h.outputBuckets, kMaxOutputBuckets));
+  if (h.activation != std::uint8_t(Activation::kCReLU) && h.activation != std::uint8_t(Activation::kSCReLU))
+    throw Error(fmt::format("unknown activation {}", h.activation));
+  if (h.qa != kQA || h.qb != kQB || h.evalScale != kEvalScale)
+    throw Error(fmt::format("quantisation QA {} QB {} scale {}, this build uses {} {} {}", h.qa, h.qb, h.evalScale, kQA,
+                            kQB, kEvalScale));
+  if (h.reserved1 != 0) throw Error("reserved header field is not zero");
+  const std::uint32_t arch = architectureId(Activation(h.activation), h.hidden, h.outputBuckets, kingBuckets);
+  if (h.archId != arch)
+    throw Error(fmt::format("architecture id {:08x} does not match its fields ({:08x})", h.archId, arch));
+  const std::uint64_t expected = payloadBytes(h.hidden, h.outputBuckets, kingBuckets);
+  if (h.payloadBytes != expected)
+    throw Error(fmt::format("header declares {} payload bytes, the architecture needs {}", h.payloadBytes, expected));
+  const std::uint64_t present = bytes.size() - sizeof h;
+  if (present < expected) throw Error(fmt::format("truncated: {} of {} payload bytes", present, expected));
+  if (present > expected) throw Error(fmt::format("{} trailing bytes after the payload", present - expected));
+  const std::uint64_t hash = fnv1a64(bytes.subspan(sizeof h));
+  if (hash != h.contentHash)
+    throw Error(fmt::format("corrupted: content hash {:016x}, header says {:016x}", hash, h.contentHash));
+  return h;
 }
 
 }  // namespace janus::nnue

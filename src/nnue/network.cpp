@@ -52,39 +52,14 @@ void readArray(AlignedArray<T>& out, std::size_t n, const unsigned char*& p) {
 
 std::shared_ptr<const Network> Network::fromBytes(std::span<const unsigned char> bytes, const std::string& source) {
   auto fail = [&](const std::string& why) { return Error("NNUE network '" + source + "': " + why); };
-  if (bytes.size() < sizeof(NetHeader))
-    throw fail(fmt::format("truncated: {} bytes, shorter than the {}-byte header", bytes.size(), sizeof(NetHeader)));
   NetHeader h;
-  std::memcpy(&h, bytes.data(), sizeof h);
-  if (std::memcmp(h.magic, kNetMagic, sizeof h.magic) != 0) throw fail("not a Janus NNUE network (bad magic)");
-  if (h.version != kNetVersion) throw fail(fmt::format("unsupported version {} (this build reads {})", h.version, kNetVersion));
+  try {
+    h = checkNetFile(bytes);
+  } catch (const Error& e) {
+    throw fail(e.what());
+  }
   const int kingBuckets = h.kingBuckets == 0 ? 1 : h.kingBuckets;
-  if (h.kingBuckets == 1 || !validKingBuckets(kingBuckets))
-    throw fail(fmt::format("{} king buckets, expected 0 (none), 2, 4, 8 or 16", h.kingBuckets));
-  if (h.inputs != kInputs * kingBuckets)
-    throw fail(fmt::format("{} inputs, expected {} ({} x {} king buckets)", h.inputs, kInputs * kingBuckets, kInputs,
-                           kingBuckets));
-  if (h.hidden < kMinHidden || h.hidden > kMaxHidden || h.hidden % 16 != 0)
-    throw fail(fmt::format("hidden size {} is not a multiple of 16 in {}..{}", h.hidden, kMinHidden, kMaxHidden));
-  if (h.outputBuckets < 1 || h.outputBuckets > kMaxOutputBuckets)
-    throw fail(fmt::format("{} output buckets, expected 1..{}", h.outputBuckets, kMaxOutputBuckets));
-  if (h.activation != std::uint8_t(Activation::kCReLU) && h.activation != std::uint8_t(Activation::kSCReLU))
-    throw fail(fmt::format("unknown activation {}", h.activation));
-  if (h.qa != kQA || h.qb != kQB || h.evalScale != kEvalScale)
-    throw fail(fmt::format("quantisation QA {} QB {} scale {}, this build uses {} {} {}", h.qa, h.qb, h.evalScale, kQA, kQB,
-                           kEvalScale));
-  if (h.reserved1 != 0) throw fail("reserved header field is not zero");
-  const std::uint32_t arch = architectureId(Activation(h.activation), h.hidden, h.outputBuckets, kingBuckets);
-  if (h.archId != arch) throw fail(fmt::format("architecture id {:08x} does not match its fields ({:08x})", h.archId, arch));
-  const std::uint64_t expected = payloadBytes(h.hidden, h.outputBuckets, kingBuckets);
-  if (h.payloadBytes != expected)
-    throw fail(fmt::format("header declares {} payload bytes, the architecture needs {}", h.payloadBytes, expected));
-  const std::uint64_t present = bytes.size() - sizeof(NetHeader);
-  if (present < expected) throw fail(fmt::format("truncated: {} of {} payload bytes", present, expected));
-  if (present > expected) throw fail(fmt::format("{} trailing bytes after the payload", present - expected));
   const auto payload = bytes.subspan(sizeof(NetHeader));
-  if (fnv1a64(payload) != h.contentHash)
-    throw fail(fmt::format("corrupted: content hash {:016x}, header says {:016x}", fnv1a64(payload), h.contentHash));
 
   std::shared_ptr<Network> net(new Network());
   net->m_hidden = h.hidden;

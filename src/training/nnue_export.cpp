@@ -121,40 +121,15 @@ std::vector<unsigned char> netFileBytes(const QuantisedNetwork& q) {
 
 QuantisedNetwork parseNetFile(std::span<const unsigned char> bytes, const std::string& source) {
   auto fail = [&](const std::string& what) { return Error(fmt::format("'{}': {}", source, what)); };
-  nnue::NetHeader h{};
-  if (bytes.size() >= sizeof h.magic && std::memcmp(bytes.data(), nnue::kNetMagic, sizeof h.magic) != 0)
-    throw fail("bad magic (expected \"JANUSNN\"): not a Janus NNUE network");
-  if (bytes.size() < sizeof h) throw fail(fmt::format("truncated header ({} of {} bytes)", bytes.size(), sizeof h));
-  std::memcpy(&h, bytes.data(), sizeof h);
-  if (h.version != nnue::kNetVersion)
-    throw fail(fmt::format("network version {} is not supported (this build reads version {})", h.version, nnue::kNetVersion));
-  const int kingBuckets = h.kingBuckets == 0 ? 1 : h.kingBuckets;
-  if (h.kingBuckets == 1 || !nnue::validKingBuckets(kingBuckets))
-    throw fail(fmt::format("{} king buckets (expected 0 for none, 2, 4, 8 or 16)", h.kingBuckets));
-  if (h.inputs != nnue::kInputs * kingBuckets)
-    throw fail(fmt::format("{} inputs (expected {})", h.inputs, nnue::kInputs * kingBuckets));
-  const auto activation = nnue::Activation(h.activation);
+  nnue::NetHeader h;
   try {
-    validateShape(NetworkShape{h.hidden, h.outputBuckets, activation, kingBuckets});
+    h = nnue::checkNetFile(bytes);
   } catch (const Error& e) {
     throw fail(e.what());
   }
-  if (h.qa != nnue::kQA || h.qb != nnue::kQB || h.evalScale != nnue::kEvalScale)
-    throw fail(fmt::format("quantisation QA {} QB {} eval scale {} (this build uses {} {} {})", h.qa, h.qb, h.evalScale,
-                           nnue::kQA, nnue::kQB, nnue::kEvalScale));
-  if (h.reserved1 != 0) throw fail("reserved header field is not zero");
-  const std::uint32_t arch = nnue::architectureId(activation, h.hidden, h.outputBuckets, kingBuckets);
-  if (h.archId != arch)
-    throw fail(fmt::format("architecture id {:08x} does not match the header's fields ({:08x})", h.archId, arch));
-  const std::uint64_t want = nnue::payloadBytes(h.hidden, h.outputBuckets, kingBuckets);
-  if (h.payloadBytes != want)
-    throw fail(fmt::format("payload size {} in the header, the architecture needs {}", h.payloadBytes, want));
+  const int kingBuckets = h.kingBuckets == 0 ? 1 : h.kingBuckets;
+  const auto activation = nnue::Activation(h.activation);
   std::span<const unsigned char> payload = bytes.subspan(sizeof h);
-  if (payload.size() < want) throw fail(fmt::format("truncated payload ({} of {} bytes)", payload.size(), want));
-  if (payload.size() > want) throw fail(fmt::format("{} trailing bytes after the payload", payload.size() - want));
-  if (nnue::fnv1a64(payload) != h.contentHash)
-    throw fail(fmt::format("content hash {:016x} does not match the payload ({:016x}): corrupted", h.contentHash,
-                           nnue::fnv1a64(payload)));
   QuantisedNetwork q;
   q.hidden = h.hidden;
   q.buckets = h.outputBuckets;
