@@ -47,8 +47,11 @@ int runEval(const EvalArgs& a) {
     return 0;
   }
   const int stm = nnue::NnueEvaluator(net).evaluateFromScratch(pos);
-  std::cout << fmt::format("NNUE: {} cp (White's view), {} cp (side to move's view); network {}\n",
-                           pos.sideToMove() == kWhite ? stm : -stm, stm, net->describe());
+  std::cout << fmt::format("NNUE: {} cp (White's view), {} cp (side to move's view); network {}{}\n",
+                           pos.sideToMove() == kWhite ? stm : -stm, stm, net->describe(),
+                           nnue::NnueEvaluator::loneKing(pos)
+                               ? "; a side has only its king, so this is the hand-crafted evaluation (the network is not used there)"
+                               : "");
   return 0;
 }
 }  // namespace

@@ -442,6 +442,13 @@ TEST_F(ServerTest, HintEvaluateAndHceBreakdown) {
   if (nnue::defaultNetwork()) {
     EXPECT_GT(ev["static"]["nnue"]["whiteCp"].get<int>(), 0) << "a rook against three pawns";
     EXPECT_EQ(ev["static"]["nnue"]["network"].get<std::string>().rfind("nn-", 0), 0u);
+    EXPECT_FALSE(ev["static"]["nnue"]["loneKing"].get<bool>());
+    // Black has only its king: the NNUE evaluator hands over to the hand-crafted one, and says so.
+    post(base + "/new", R"({"color": "white", "level": 1, "fen": "8/8/8/4k3/8/8/8/K2R4 w - - 0 1"})");
+    auto [s3, lone] = post(base + "/evaluate");
+    ASSERT_EQ(s3, 200) << lone.dump();
+    EXPECT_TRUE(lone["static"]["nnue"]["loneKing"].get<bool>()) << lone.dump();
+    EXPECT_EQ(lone["static"]["nnue"]["whiteCp"], lone["static"]["whiteCp"]) << lone.dump();
   } else {
     EXPECT_TRUE(ev["static"]["nnue"].is_null());
   }

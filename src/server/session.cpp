@@ -29,13 +29,17 @@ int clampedWhite(int score, Color stm) {
 
 Json taperedJson(TaperedScore s, int phase) { return {{"mg", s.mg()}, {"eg", s.eg()}, {"cp", taper(s, phase)}}; }
 
-/// The built-in NNUE network's static evaluation ({"whiteCp", "network"}), or null when the
-/// binary embeds no network.
+/// The built-in NNUE network's static evaluation ({"whiteCp", "network", "loneKing"}), or null
+/// when the binary embeds no network. loneKing: a side has only its king, where the NNUE
+/// evaluator hands over to the hand-crafted evaluation (NnueEvaluator::loneKing), so whiteCp is
+/// that evaluation's.
 Json nnueEvalJson(const Position& pos) {
   auto net = nnue::defaultNetwork();
   if (!net) return nullptr;
   const int stm = nnue::NnueEvaluator(net).evaluateFromScratch(pos);
-  return {{"whiteCp", pos.sideToMove() == kWhite ? stm : -stm}, {"network", net->describe()}};
+  return {{"whiteCp", pos.sideToMove() == kWhite ? stm : -stm},
+          {"network", net->describe()},
+          {"loneKing", nnue::NnueEvaluator::loneKing(pos)}};
 }
 
 /// The hand-crafted evaluation term by term (eval/trace.h EvalBreakdown), as JSON.

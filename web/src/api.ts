@@ -150,7 +150,7 @@ export interface Evaluation {
     whiteCp: number;
     sideToMoveCp: number;
     /** The built-in NNUE network's static evaluation; null when the binary embeds none. */
-    nnue: { whiteCp: number; network: string } | null;
+    nnue: { whiteCp: number; network: string; loneKing: boolean } | null;
   };
 }
 

@@ -705,9 +705,12 @@ function renderEvalPanel(): void {
   $('eval-notes').textContent =
     `Static (hand-crafted) evaluation: ${formatScore({ cp: ev.static.whiteCp })} for White; ` +
     `phase ${ev.static.phase}/${ev.static.phaseMax}, endgame scale ${ev.static.scale}/${ev.static.scaleNormal}.` +
-    (ev.static.nnue
-      ? ` NNUE evaluation: ${formatScore({ cp: ev.static.nnue.whiteCp })} for White (${ev.static.nnue.network}).`
-      : ' NNUE: no network built in.');
+    (!ev.static.nnue
+      ? ' NNUE: no network built in.'
+      : ev.static.nnue.loneKing
+        ? ' NNUE evaluation: a side has only its king, so the engine uses the hand-crafted evaluation here, not the network' +
+          ` (${ev.static.nnue.network}).`
+        : ` NNUE evaluation: ${formatScore({ cp: ev.static.nnue.whiteCp })} for White (${ev.static.nnue.network}).`);
 }
 
 function renderGameOver(st: State): void {
