@@ -5,6 +5,7 @@
 #include <charconv>
 #include <sstream>
 
+#include "core/fen.h"
 #include "core/zobrist.h"
 #include "util/error.h"
 
@@ -228,21 +229,9 @@ Position Position::fromFen(std::string_view fen, bool chess960) {
 }
 
 std::string Position::fen() const {
-  std::string s;
-  for (int r = 7; r >= 0; --r) {
-    int emptyRun = 0;
-    for (int f = 0; f < 8; ++f) {
-      Piece p = m_board[makeSquare(f, r)];
-      if (p == kNoPiece) {
-        ++emptyRun;
-        continue;
-      }
-      if (emptyRun) s += char('0' + emptyRun), emptyRun = 0;
-      s += kPieceChars[p];
-    }
-    if (emptyRun) s += char('0' + emptyRun);
-    if (r) s += '/';
-  }
+  char board[64];
+  for (int sq = 0; sq < 64; ++sq) board[sq] = m_board[sq] == kNoPiece ? '.' : kPieceChars[m_board[sq]];
+  std::string s = fenPlacement(board);
   s += m_sideToMove == kWhite ? " w " : " b ";
   CastlingRights cr = castlingRights();
   if (!cr) s += '-';

@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <random>
 
+#include "core/fen.h"
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "util/error.h"
@@ -30,6 +33,21 @@ TEST(Position, FenRoundTripsForVariousPositions) {
        }) {
     EXPECT_EQ(Position::fromFen(fen).fen(), fen);
   }
+}
+
+TEST(Fen, PlacementOfACharacterBoard) {
+  char board[64];
+  std::fill(std::begin(board), std::end(board), '.');
+  EXPECT_EQ(fenPlacement(board), "8/8/8/8/8/8/8/8");
+  board[4] = 'K';   // e1
+  board[7] = 'R';   // h1
+  board[60] = 'k';  // e8
+  board[48] = 'p';  // a7
+  board[55] = 'p';  // h7
+  EXPECT_EQ(fenPlacement(board), "4k3/p6p/8/8/8/8/8/4K2R");
+  // The start position's board, read back from Position::fen().
+  const std::string start = Position::fromFen(Position::kStartFen).fen();
+  EXPECT_EQ(start.substr(0, start.find(' ')), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR");
 }
 
 TEST(Position, EnPassantSquareKeptOnlyWhenCaptureIsLegal) {

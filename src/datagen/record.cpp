@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/bitboard.h"
+#include "core/fen.h"
 #include "util/error.h"
 
 namespace janus::datagen {
@@ -91,21 +92,7 @@ std::string recordFen(const PackedRecord& r) {
     board[s] = colour ? char(ch - 'A' + 'a') : ch;
   }
 
-  std::string fen;
-  for (int rank = 7; rank >= 0; --rank) {
-    int empty = 0;
-    for (int file = 0; file < 8; ++file) {
-      char c = board[rank * 8 + file];
-      if (c == '.') {
-        ++empty;
-        continue;
-      }
-      if (empty) fen += char('0' + empty), empty = 0;
-      fen += c;
-    }
-    if (empty) fen += char('0' + empty);
-    if (rank) fen += '/';
-  }
+  std::string fen = fenPlacement(board);
   fen += r.blackToMove() ? " b " : " w ";
   // Castling in Shredder-FEN (rook files), which names every rook unambiguously (Chess960 too).
   std::string castling;

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/fen.h"
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "util/error.h"
@@ -89,21 +90,7 @@ std::vector<Position> randomPositions(const std::string& whitePieces, int count,
       board[s] = p;
     }
     if (!ok) continue;
-    std::string f;
-    for (int rank = 7; rank >= 0; --rank) {
-      int empty = 0;
-      for (int file = 0; file < 8; ++file) {
-        char c = board[rank * 8 + file];
-        if (c == '.') {
-          ++empty;
-          continue;
-        }
-        if (empty) f += char('0' + empty), empty = 0;
-        f += c;
-      }
-      if (empty) f += char('0' + empty);
-      if (rank) f += '/';
-    }
+    std::string f = fenPlacement(board);
     f += (rng() & 1) ? " w - - 0 1" : " b - - 0 1";
     try {
       out.push_back(Position::fromFen(f));
