@@ -91,11 +91,13 @@ export async function launchBrowser(options = {}) {
   return context;
 }
 
-/** Opens the GUI in a new tab of `context` and waits until it is ready. */
-export async function openPage(context, url) {
+/** Opens the GUI in a new tab of `context` and waits until it is ready; `initScript` (a function)
+ * runs in the page before its own scripts (Playwright addInitScript). */
+export async function openPage(context, url, { initScript } = {}) {
   const page = await context.newPage();
   page.setDefaultTimeout(timeout);
   page.on('pageerror', (e) => console.error('page error:', e));
+  if (initScript) await page.addInitScript(initScript);
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]');
   return page;

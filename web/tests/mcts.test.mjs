@@ -145,9 +145,7 @@ test('alpha-beta info events that arrive after a switch to MCTS draw no arrows a
   // before may arrive after the new state (seen in CI: 3 green arrows next to the MCTS table).
   // The page records the session's EventSource and alpha-beta's last analysis lines, then the
   // test delivers those lines again once the MCTS face is shown: a late event, made deterministic.
-  const page = await context.newPage();
-  page.setDefaultTimeout(lib.timeout);
-  await page.addInitScript(() => {
+  const recordEvents = () => {
     const Native = window.EventSource;
     window.EventSource = class extends Native {
       constructor(...args) {
@@ -160,9 +158,8 @@ test('alpha-beta info events that arrive after a switch to MCTS draw no arrows a
         });
       }
     };
-  });
-  await page.goto(url);
-  await page.waitForSelector('body[data-ready="true"]');
+  };
+  const page = await lib.openPage(context, url, { initScript: recordEvents });
   await newGame(page, { color: 'white', level: '1' });
   await page.keyboard.press('a');
   await page.waitForFunction(() => document.body.dataset.mode === 'analysis');
