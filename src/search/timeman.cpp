@@ -7,7 +7,7 @@
 namespace janus {
 
 i64 TimeManager::reserveMs(i64 incMs, i64 moveOverheadMs) {
-  return std::max(std::max<i64>(0, incMs) * 10, 5 * moveOverheadMs);
+  return std::max(std::max<i64>(0, incMs) * 3, 5 * moveOverheadMs);
 }
 
 void TimeManager::init(const SearchLimits& limits, Color us, i64 moveOverheadMs, Clock::time_point start) {
