@@ -10,12 +10,15 @@
 # 400 Ethereal games on 2 cores.
 # HOG=none starts no `yes` hog: the caller runs its own always-busy process instead (one
 # process at nice 0 that keeps one core busy, e.g. a 1-thread `janus datagen`).
+# JANUS=PATH checks another binary than build/janus (a copy survives rebuilds); PGN=FILE with
+# `ethereal` names the match's PGN and resumes it if it exists (see tools/match.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 which=${1:-both}
 selfGames=${2:-1000}
 etherealGames=${3:-400}
-[[ -x build/janus ]] || { echo "build/janus is missing: build Release first" >&2; exit 2; }
+janus=${JANUS:-build/janus}
+[[ -x $janus ]] || { echo "$janus is missing: build Release first" >&2; exit 2; }
 if [[ ${HOG:-yes} != none ]]; then
   yes > /dev/null &
   hog=$!
@@ -23,11 +26,15 @@ if [[ ${HOG:-yes} != none ]]; then
 fi
 stamp=$(date +%Y%m%d-%H%M%S)
 if [[ $which == self || $which == both ]]; then
-  build/janus match --engine "name=JanusA cmd=build/janus option.Hash=16" \
-    --engine "name=JanusB cmd=build/janus option.Hash=16" --tc 1+0.01 --games "$selfGames" \
+  "$janus" match --engine "name=JanusA cmd=$janus option.Hash=16" \
+    --engine "name=JanusB cmd=$janus option.Hash=16" --tc 1+0.01 --games "$selfGames" \
     --concurrency 2 --pgnout "results/$stamp-forfeit-self-1+0.01-hog.pgn" 2>&1 |
     tee "results/$stamp-forfeit-self-1+0.01-hog.log"
 fi
 if [[ $which == ethereal || $which == both ]]; then
-  tools/match.sh ethereal "$etherealGames" 10+0.1 2
+  if [[ -n ${PGN:-} && -f $PGN ]]; then
+    JANUS=$janus tools/match.sh ethereal "$etherealGames" 10+0.1 2 --resume
+  else
+    JANUS=$janus tools/match.sh ethereal "$etherealGames" 10+0.1 2
+  fi
 fi

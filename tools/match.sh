@@ -6,6 +6,9 @@
 # Defaults: 100 games, 10+0.1, concurrency 1. PGN and log go to results/.
 # JANUS_SPEC adds spec fields to Janus's side, e.g. JANUS_SPEC="option.UCI_LimitStrength=true
 # option.UCI_Elo=1800" to measure a playing level against stockfish-1800.
+# JANUS=PATH plays another binary than build/janus (a copy, so that a long match survives
+# rebuilds). PGN=FILE names the PGN (log: FILE with .log); with it, extra option --resume
+# continues a stopped match.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 opponent=${1:?usage: tools/match.sh OPPONENT [GAMES] [TC] [CONCURRENCY]}
@@ -26,6 +29,8 @@ case "$opponent" in
 esac
 mkdir -p results
 stamp=$(date +%Y%m%d-%H%M%S)
-pgn="results/$stamp-janus-vs-$opponent.pgn"
-build/janus match --engine "name=Janus cmd=build/janus option.Hash=64 ${JANUS_SPEC:-}" --engine "$spec" \
-  --tc "$tc" --games "$games" --concurrency "$concurrency" --pgnout "$pgn" "$@" 2>&1 | tee "results/$stamp-janus-vs-$opponent.log"
+pgn=${PGN:-results/$stamp-janus-vs-$opponent.pgn}
+janus=${JANUS:-build/janus}
+spec=${spec//cmd=build\/janus/cmd=$janus}
+"$janus" match --engine "name=Janus cmd=$janus option.Hash=64 ${JANUS_SPEC:-}" --engine "$spec" \
+  --tc "$tc" --games "$games" --concurrency "$concurrency" --pgnout "$pgn" "$@" 2>&1 | tee -a "${pgn%.pgn}.log"
