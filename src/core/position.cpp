@@ -392,24 +392,48 @@ bool Position::isLegal(Move m) const {
   return true;
 }
 
-bool Position::givesCheck(Move m) const {
-  Color us = m_sideToMove;
-  Square from = m.from(), to = m.to();
-  Square ksq = kingSquare(~us);
-  Bitboard occ = pieces() ^ squareBB(from);
-  Bitboard bq = pieces(us, kBishop, kQueen) & ~squareBB(from);
-  Bitboard rq = pieces(us, kRook, kQueen) & ~squareBB(from);
+CheckInfo Position::checkInfo() const {
+  const Color them = ~m_sideToMove;
+  const Square ksq = kingSquare(them);
+  const Bitboard occ = pieces();
+  CheckInfo ci;
+  ci.ksq = ksq;
+  ci.checkSquares[kPawn] = pawnAttacks(them, ksq);
+  ci.checkSquares[kKnight] = knightAttacks(ksq);
+  ci.checkSquares[kBishop] = bishopAttacks(ksq, occ);
+  ci.checkSquares[kRook] = rookAttacks(ksq, occ);
+  ci.checkSquares[kQueen] = ci.checkSquares[kBishop] | ci.checkSquares[kRook];
+  ci.checkSquares[kKing] = 0;
+  ci.discoverers = blockersForKing(them) & pieces(m_sideToMove);
+  return ci;
+}
 
+bool Position::givesCheck(Move m, const CheckInfo& ci) const {
+  const Square from = m.from(), to = m.to();
+  if (!m.isCastling() && !m.isEnPassant() && !m.isPromotion()) {
+    // Direct: the occupancy of checkSquares is today's, which is right for the moved piece too
+    // (a slider's own from-square cannot have been the last blocker of its new line to the king,
+    // or it would already be giving check with the opponent to move).
+    if (ci.checkSquares[typeOf(m_board[from])] & squareBB(to)) return true;
+    return (ci.discoverers & squareBB(from)) && !aligned(from, to, ci.ksq);
+  }
+  // Castling, en passant and promotions change the occupancy in more than one way: test the
+  // position after the move directly.
+  const Color us = m_sideToMove;
+  const Square ksq = ci.ksq;
+  Bitboard occ = pieces() ^ squareBB(from);
+  const Bitboard bq = pieces(us, kBishop, kQueen) & ~squareBB(from);
+  const Bitboard rq = pieces(us, kRook, kQueen) & ~squareBB(from);
   if (m.isCastling()) {
-    bool kingSide = to > from;
-    Square kto = castlingKingTo(us, kingSide), rto = castlingRookTo(us, kingSide);
+    const bool kingSide = to > from;
+    const Square kto = castlingKingTo(us, kingSide), rto = castlingRookTo(us, kingSide);
     occ = (occ ^ squareBB(to)) | squareBB(kto) | squareBB(rto);
     return rookAttacks(rto, occ) & squareBB(ksq);
   }
   occ |= squareBB(to);
   if (m.isEnPassant()) occ ^= squareBB(Square(to - pawnPush(us)));
-  PieceType pt = m.isPromotion() ? m.promotion() : typeOf(m_board[from]);
-  Bitboard direct = pt == kPawn ? pawnAttacks(us, to) : attacks(pt, to, occ);
+  const PieceType pt = m.isPromotion() ? m.promotion() : kPawn;
+  const Bitboard direct = pt == kPawn ? pawnAttacks(us, to) : attacks(pt, to, occ);
   if (direct & squareBB(ksq)) return true;
   // Discovered checks (including through the square vacated by an en passant victim).
   return ((bishopAttacks(ksq, occ) & bq) | (rookAttacks(ksq, occ) & rq)) & ~squareBB(to);

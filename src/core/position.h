@@ -41,6 +41,17 @@ struct CastlingGeometry {
   u8 rightsMask[64] = {};      ///< rights lost when a piece moves from/to a square
 };
 
+/// What a move needs to give check (chessprogramming wiki "Check"), for the side to move:
+/// `checkSquares[pt]` = the squares from which a piece of type pt (kPawn..kKing, 6 entries;
+/// kKing's is empty) attacks the opponent's king `ksq` with the current occupancy, and
+/// `discoverers` = the side to move's pieces that are the only blocker between one of its own
+/// sliders and that king (moving one off the line uncovers a check). Computed once per node.
+struct CheckInfo {
+  Bitboard checkSquares[6];
+  Bitboard discoverers;
+  Square ksq;
+};
+
 class Position {
  public:
   static constexpr const char* kStartFen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -120,7 +131,12 @@ class Position {
   /// Full legality test of an arbitrary 16-bit move (e.g. from the transposition table).
   [[nodiscard]] bool isLegal(Move m) const;
   /// True if `m` (legal) gives check.
-  [[nodiscard]] bool givesCheck(Move m) const;
+  [[nodiscard]] bool givesCheck(Move m) const { return givesCheck(m, checkInfo()); }
+  /// The same with the node's CheckInfo (from checkInfo() of this very position), which makes
+  /// the test a few table reads for the usual move: the search asks it of every move it looks at.
+  [[nodiscard]] bool givesCheck(Move m, const CheckInfo& ci) const;
+  /// What makes a move of the side to move give check; see CheckInfo.
+  [[nodiscard]] CheckInfo checkInfo() const;
 
   /// Key after `m`, ignoring castling-right and en passant changes: good enough to prefetch the
   /// transposition table entry of the child before making the move.

@@ -304,5 +304,43 @@ TEST(Position, GivesCheckMatchesMakeMove) {
   }
 }
 
+// Every move of whole perft trees, with one CheckInfo per node as the search uses it: direct,
+// discovered (also by the king and by en passant), promotion and Chess960 castling checks.
+int checkTreeMismatches(Position& pos, int depth, int& checks) {
+  const CheckInfo ci = pos.checkInfo();
+  int mismatches = 0;
+  for (Move m : legalMoves(pos)) {
+    const bool predicted = pos.givesCheck(m, ci);
+    pos.makeMove(m);
+    checks += pos.inCheck();
+    if (predicted != pos.inCheck()) {
+      ++mismatches;
+      ADD_FAILURE() << "after " << toUci(m, pos.isChess960()) << ": predicted " << predicted << ", " << pos.fen();
+    }
+    if (depth > 1) mismatches += checkTreeMismatches(pos, depth - 1, checks);
+    pos.unmakeMove(m);
+  }
+  return mismatches;
+}
+
+TEST(Position, GivesCheckWithCheckInfoMatchesMakeMoveOnPerftTrees) {
+  for (const char* fen : {
+           "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+           "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+           "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+           "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+           "8/8/8/K2pP2q/8/8/8/7k w - d6 0 1",         // en passant that uncovers a rook line
+           "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",          // castling checks along the back rank
+           "3k4/1P6/8/8/8/8/8/4K2B w - - 0 1",          // promotions giving check
+           "7k/8/8/3K4/8/5B2/8/8 w - - 0 1",            // the king moving off a bishop's line
+           "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+       }) {
+    Position pos = Position::fromFen(fen);
+    int checks = 0;
+    EXPECT_EQ(checkTreeMismatches(pos, 3, checks), 0) << fen;
+    EXPECT_GT(checks, 0) << fen;  // the trees hold checks to predict
+  }
+}
+
 }  // namespace
 }  // namespace janus

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <mutex>
+#include <optional>
 
 #include "core/movegen.h"
 #include "search/movepick.h"
@@ -444,6 +445,7 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
   Move bestMove = Move::none();
   Move quiets[64], captures[32];
   const bool ttNoisy = ttMove && m_pos.isNoisy(ttMove);
+  const CheckInfo checkInfo = m_pos.checkInfo();
 
   while (Move m = mp.next()) {
     if (m == excluded) continue;
@@ -452,7 +454,7 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
       continue;
     ++moveCount;
     const bool noisy = m_pos.isNoisy(m);
-    const bool givesCheck = m_pos.givesCheck(m);
+    const bool givesCheck = m_pos.givesCheck(m, checkInfo);
     const Piece moved = m_pos.movedPiece(m);
     const int history = noisy ? 0
                               : m_hist->main[us][m.from() * 64 + m.to()] + contHist[0]->get(moved, m.to()) +
@@ -663,13 +665,15 @@ int AlphaBetaSearch::Worker::qsearch(StackEntry* ss, int alpha, int beta) {
   MovePicker mp(m_pos, ttHit ? tte.move : Move::none(), *m_hist, contHist);
   Move bestMove = Move::none();
   int moveCount = 0;
+  std::optional<CheckInfo> checkInfo;  // made for the first move that needs it
   while (Move m = mp.next()) {
     ++moveCount;
     if (bestScore > -kTbWinInMaxPly) {
       if (!inCheck) {
         if (m.isPromotion() && m.promotion() != kQueen) continue;
         // Delta pruning: even winning the captured piece cannot lift the score to alpha.
-        if (!m_pos.givesCheck(m) && !m.isPromotion()) {
+        if (!checkInfo) checkInfo = m_pos.checkInfo();
+        if (!m.isPromotion() && !m_pos.givesCheck(m, *checkInfo)) {
           int gain = tunables::seeValue(capturedType(m_pos, m));
           if (futilityBase + gain <= alpha) {
             bestScore = std::max(bestScore, futilityBase + gain);
