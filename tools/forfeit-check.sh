@@ -11,7 +11,7 @@
 # HOG=none starts no `yes` hog: the caller runs its own always-busy process instead (one
 # process at nice 0 that keeps one core busy, e.g. a 1-thread `janus datagen`).
 # JANUS=PATH checks another binary than build/janus (a copy survives rebuilds); PGN=FILE with
-# `ethereal` names the match's PGN and resumes it if it exists (see tools/match.sh).
+# `ethereal` names the match's PGN and resumes it (see tools/match.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 which=${1:-both}
@@ -32,9 +32,6 @@ if [[ $which == self || $which == both ]]; then
     tee "results/$stamp-forfeit-self-1+0.01-hog.log"
 fi
 if [[ $which == ethereal || $which == both ]]; then
-  if [[ -n ${PGN:-} && -f $PGN ]]; then
-    JANUS=$janus tools/match.sh ethereal "$etherealGames" 10+0.1 2 --resume
-  else
-    JANUS=$janus tools/match.sh ethereal "$etherealGames" 10+0.1 2
-  fi
+  # With PGN set, --resume plays only the games the file lacks (all of them if it is new).
+  JANUS=$janus tools/match.sh ethereal "$etherealGames" 10+0.1 2 ${PGN:+--resume}
 fi

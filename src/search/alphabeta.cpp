@@ -672,8 +672,7 @@ int AlphaBetaSearch::Worker::qsearch(StackEntry* ss, int alpha, int beta) {
       if (!inCheck) {
         if (m.isPromotion() && m.promotion() != kQueen) continue;
         // Delta pruning: even winning the captured piece cannot lift the score to alpha.
-        if (!checkInfo) checkInfo = m_pos.checkInfo();
-        if (!m.isPromotion() && !m_pos.givesCheck(m, *checkInfo)) {
+        if (!m.isPromotion() && !m_pos.givesCheck(m, checkInfo ? *checkInfo : *(checkInfo = m_pos.checkInfo()))) {
           int gain = tunables::seeValue(capturedType(m_pos, m));
           if (futilityBase + gain <= alpha) {
             bestScore = std::max(bestScore, futilityBase + gain);

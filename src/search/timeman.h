@@ -4,9 +4,9 @@
 // it, scaled by best-move stability) and a maximum time (the search is stopped there).
 //
 // A reserve of the clock is never planned with (reserveMs: three increments or five move
-// overheads, where the overhead grows with the measured lag of a loaded machine). Without it Janus lived on the increment with about
-// 0.2 s left at 10+0.1, and one move delayed by a loaded machine (0.23-0.44 s) lost on time
-// (issue 15). Below the reserve a move is planned shorter than the increment, so the clock
+// overheads, where the overhead grows with the measured lag of a loaded machine). Without it
+// Janus lived on the increment with about 0.2 s left at 10+0.1, and one move delayed by a
+// loaded machine (0.23-0.44 s) lost on time (issue 15). Below the reserve a move is planned shorter than the increment, so the clock
 // grows back instead of staying where one slow move flags.
 
 #include <chrono>
