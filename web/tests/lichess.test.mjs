@@ -30,14 +30,13 @@ const openPage = () => lib.openPage(context, url);
 test("the opening's ECO code and name (Lichess's tables) for the shown position, and in the PGN", async () => {
   const page = await openPage();
   assert.ok(await page.locator('#opening').isHidden(), 'no opening before the first move');
-  await openDialog(page, 'l', 'dlg-load');
-  await page.fill('#dlg-load textarea', '1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 *');
-  await page.check('#dlg-load input[name="analyse"]');
-  await page.click('#load-go');
-  await page.waitForFunction(() => document.body.dataset.ply === '7');
+  // Waits for analysis mode and no request in flight: the move list takes its tree form in
+  // analysis mode, so a click before that could land on a cell that moves under the pointer.
+  await load(page, '1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 *', 7);
   // 4. Ba4 is not a named position of its own: the deepest named one before it is shown.
   assert.equal(await page.textContent('#opening'), 'C70 Ruy Lopez: Morphy Defense');
   await page.click('#moves .move[data-ply="2"]');
+  await page.waitForFunction(() => document.body.dataset.viewPly === '2');
   assert.equal(await page.textContent('#opening'), "C20 King's Pawn Game");
   const pgn = (await state(page)).pgn;
   assert.match(pgn, /\[ECO "C70"\]/);
