@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The recipe of Janus's default NNUE network, end to end, with its seeds:
 #
-#   tools/train-default-net.sh [--chunks N] [--install]
+#   tools/train-default-net.sh [--chunks N] [--nnue-chunks M] [--install]
 #
 #   1. data:  tools/gen-nnue-data.sh --chunks N (seed 1000, 200 games of 5000 nodes per chunk,
 #             resumable: only missing chunks are played), plus the 14 chunks of the first
@@ -9,6 +9,10 @@
 #             nodes each), made here when missing. Only chunks 0..N-1 of the run are trained on,
 #             so a longer data run elsewhere does not change the result. Both were played with
 #             the hand-crafted evaluation (--eval hce), before the build embedded a network.
+#             With --nnue-chunks M > 0 also chunks 0..M-1 of data/nnue/selfplay-nnue-v3: seed
+#             2000, 100 games of 5000 nodes per chunk, played with the first network
+#             nets/nn-5c756e31d238b167.jnn as the evaluation (--eval names the file, so the
+#             result does not depend on the network the build embeds).
 #   2. train: janus train-nnue, 768x2->256->8 SCReLU, lambda 0.3, sigmoid scale 187 cp (the
 #             score -> result fit of Janus's own scores, printed by the trainer), --mirror (a<->h
 #             mirror of positions without castling rights), 60 superbatches, seed 1, into
@@ -17,18 +21,21 @@
 #      (the build embeds it; decide with an SPRT against the current default first,
 #      docs/nnue.md).
 #
-# The default network nn-5c756e31d238b167 was made with --chunks 139 (4.1M records, 3.2M kept
-# by the loader, 6.0M with the mirror). Wall time on a 2-core machine: datagen ~450-690
+# The first default network nn-5c756e31d238b167 was made with --chunks 139 --nnue-chunks 0
+# (4.1M records, 3.2M kept by the loader, 6.0M with the mirror); the defaults below are the
+# current default network's (docs/nnue.md). Wall time on a 2-core machine: datagen ~450-690
 # positions/s with 2 threads (about 2 h per 20 chunks), training 1.1-1.3M positions/s (under a
 # minute for 60 superbatches); docs/nnue.md has the measured runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 chunks=139
+nnueChunks=153
 install=0
 while (($#)); do
   case "$1" in
     --chunks) chunks=$2; shift 2 ;;
+    --nnue-chunks) nnueChunks=$2; shift 2 ;;
     --install) install=1; shift ;;
     *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
   esac
@@ -51,12 +58,19 @@ done
 
 tools/gen-nnue-data.sh --chunks "$chunks" --threads 2 --seed 1000 --eval hce --out data/nnue/selfplay-5k-v2
 
+firstNet=nets/nn-5c756e31d238b167.jnn
+if ((nnueChunks > 0)); then
+  tools/gen-nnue-data.sh --chunks "$nnueChunks" --games-per-chunk 100 --threads 2 --seed 2000 --eval "$firstNet" \
+    --out data/nnue/selfplay-nnue-v3
+fi
+
 data=()
 for ((k = 0; k < chunks; k++)); do data+=("$(printf 'data/nnue/selfplay-5k-v2/chunk-%06d.janusdat.zst' "$k")"); done
 for s in $(seq 1 14); do data+=("$(printf 'data/nnue/selfplay-5k/chunk-%06d.janusdat.zst' "$s")"); done
+for ((k = 0; k < nnueChunks; k++)); do data+=("$(printf 'data/nnue/selfplay-nnue-v3/chunk-%06d.janusdat.zst' "$k")"); done
 for f in "${data[@]}"; do [ -f "$f" ] || { echo "missing training data: $f" >&2; exit 1; }; done
 
-run=data/nnue/runs/default-$chunks
+run=data/nnue/runs/default-$chunks-$nnueChunks
 resume=()
 [ -f "$run/checkpoint.bin" ] && resume=(--resume)
 build/janus train-nnue --data "${data[@]}" --hidden 256 --buckets 8 --activation screlu --lambda 0.3 \
