@@ -30,7 +30,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 chunks=139
-nnueChunks=153
+nnueChunks=0
 install=0
 while (($#)); do
   case "$1" in
