@@ -5,13 +5,19 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string_view>
 #include <limits>
 #include <numbers>
 #include <random>
 
 #include <fmt/format.h>
 
+#include "training/checkpoint.h"
+#include "training/nnue_export.h"
 #include "util/error.h"
 
 namespace janus::training {
@@ -365,6 +371,7 @@ std::map<std::string, std::string> configToMap(const TrainConfig& c) {
   m["beta2"] = fmt::format("{}", c.beta2);
   m["eps"] = fmt::format("{}", c.eps);
   m["seed"] = std::to_string(c.seed);
+  m["init"] = c.init;
   m["threads"] = std::to_string(c.threads);
   m["backend"] = c.backend;
   m["torch-input"] = c.torchInput;
@@ -432,6 +439,7 @@ TrainConfig configFromMap(const std::map<std::string, std::string>& m) {
   c.beta2 = number("beta2");
   c.eps = number("eps");
   c.seed = integer("seed");
+  if (auto it = m.find("init"); it != m.end()) c.init = it->second;  // absent in checkpoints written before the option
   c.threads = smallInt("threads");
   c.backend = get("backend");
   c.torchInput = get("torch-input");
@@ -445,11 +453,30 @@ const std::set<std::string>& resumableKeys() {
   return keys;
 }
 
+FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape) {
+  char magic[8] = {};
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(fmt::format("train-nnue: --init '{}': cannot open: {}", path, std::strerror(errno)));
+    in.read(magic, sizeof magic);
+  }
+  FloatNetwork net;
+  if (std::string_view(magic, sizeof magic) == std::string_view("JANUSCKP", 8))
+    net = readCheckpoint(path).net;
+  else
+    net = dequantise(readNetFile(path));
+  if (!(net.shape == shape))
+    throw Error(fmt::format("train-nnue: --init '{}' is a {} network, but this run trains {} (set --hidden, --buckets, "
+                            "--activation and --king-buckets to the file's)",
+                            path, describeShape(net.shape), describeShape(shape)));
+  return net;
+}
+
 TrainState initialState(const TrainConfig& config, std::span<const Sample> train) {
   validateConfig(config);
   TrainState s;
   s.config = config;
-  s.net = randomNetwork(config.shape, config.seed);
+  s.net = config.init.empty() ? randomNetwork(config.shape, config.seed) : initialNetwork(config.init, config.shape);
   s.adamM.assign(s.net.params.size(), 0.0f);
   s.adamV.assign(s.net.params.size(), 0.0f);
   s.dataHash = hashSamples(train);

@@ -114,6 +114,11 @@ struct TrainConfig {
   double wd = 0.01;                     ///< decoupled weight decay
   double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
   u64 seed = 1;                         ///< initial weights, validation games, shuffle
+  /// Starting weights instead of random ones (warm start, fine-tuning): a network file
+  /// (nn-<hash>.jnn, its integers divided by QA/QB, nnue_export.h dequantise) or a train-nnue
+  /// checkpoint.bin (its float weights; its Adam moments and counters are not taken). Its shape
+  /// must equal --hidden/--buckets/--activation/--king-buckets. Empty: random from `seed`.
+  std::string init;
   int threads = 1;
   std::string backend = "sparse";
   std::string torchInput = "sparse";
@@ -152,8 +157,15 @@ struct TrainState {
   std::vector<MetricsRow> metrics;
 };
 
-/// A fresh state: random network from config.seed, zero moments.
+/// A fresh state: the network of config.init (initialNetwork) or a random one from config.seed,
+/// zero moments, no steps taken.
 [[nodiscard]] TrainState initialState(const TrainConfig& config, std::span<const Sample> train);
+
+/// The float weights of `path` (TrainConfig::init: a network file or a checkpoint.bin, told apart
+/// by their magic), checked against `shape`. Throws janus::Error naming the file when it cannot be
+/// read, is not a valid network or checkpoint (the readers' messages), or has another shape
+/// (both shapes named).
+[[nodiscard]] FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape);
 
 // ---- Trainer ----------------------------------------------------------------------------------------
 

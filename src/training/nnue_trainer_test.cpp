@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -427,6 +428,67 @@ TEST(TrainingRun, LearnsMaterialAndExportsAValidNetwork) {
   const std::string exported = exportCheckpoint(dir.file("run/checkpoint.bin"), dir.file("exported.jnn"),
                                                 "unit-test-net-with-long-name", out);
   EXPECT_EQ(readRaw(exported), bytes);
+}
+
+TEST(TrainingRun, InitStartsFromANetworkFileOrACheckpoint) {
+  TempDir dir;
+  const std::string data = writeMaterialData(dir, "d.janusdat", 2000, 11);
+  RunOptions first = smallRun(data, dir.file("first"));
+  std::ostringstream log;
+  const RunResult trained = runTraining(first, log, log);
+  ASSERT_FALSE(trained.netPath.empty()) << log.str();
+  const std::string fileBytes = readRaw(trained.netPath);
+
+  // From the network file: the integers over their scales, so quantising again gives the same file.
+  TrainConfig c = first.config;
+  c.init = trained.netPath;
+  const std::vector<Sample> none;
+  const TrainState fromNet = initialState(c, none);
+  EXPECT_EQ(fromNet.adamStep, 0u);
+  EXPECT_EQ(fromNet.superbatch, 0);
+  const std::vector<unsigned char> again = netPayload(quantise(fromNet.net, "again"));
+  EXPECT_EQ(std::string(again.begin(), again.end()), fileBytes.substr(sizeof(nnue::NetHeader)));
+  EXPECT_NE(fromNet.net.params, randomNetwork(c.shape, c.seed).params);
+
+  // From a checkpoint: its float weights exactly, fresh moments.
+  c.init = dir.file("first/checkpoint.bin");
+  const TrainState fromCheckpoint = initialState(c, none);
+  EXPECT_EQ(fromCheckpoint.net.params, trained.state.net.params);
+  EXPECT_TRUE(std::all_of(fromCheckpoint.adamV.begin(), fromCheckpoint.adamV.end(), [](float v) { return v == 0.0f; }));
+
+  // A fine-tuning run starts at the network's loss (not a random net's) and records --init, so
+  // --resume keeps it and a resume with another --init is refused.
+  RunOptions tune = smallRun(data, dir.file("tune"));
+  tune.config.init = trained.netPath;
+  tune.config.superbatches = 2;
+  tune.stopAfter = 1;
+  std::ostringstream tuneLog;
+  runTraining(tune, tuneLog, tuneLog);
+  const std::string startLine = tuneLog.str().substr(tuneLog.str().find("start: validation loss"));
+  const double startLoss = std::stod(startLine.substr(std::string("start: validation loss ").size()));
+  EXPECT_NEAR(startLoss, trained.state.metrics.back().valLoss, 0.1 * trained.state.metrics.back().valLoss) << tuneLog.str();
+  RunOptions resume = tune;
+  resume.resume = true;
+  resume.stopAfter = 0;
+  resume.config.init = dir.file("first/checkpoint.bin");
+  resume.given = {"init"};
+  EXPECT_NE(errorOf([&] { runTraining(resume, log, log); }).find("--init"), std::string::npos);
+  resume.given.clear();
+  resume.config.init.clear();
+  const RunResult resumed = runTraining(resume, log, log);
+  EXPECT_EQ(resumed.state.config.init, trained.netPath);
+  EXPECT_EQ(resumed.state.superbatch, 2);
+
+  // Errors name the file: missing, not a network, another shape.
+  c.init = dir.file("missing.jnn");
+  EXPECT_NE(errorOf([&] { (void)initialState(c, none); }).find("missing.jnn"), std::string::npos);
+  c.init = data;
+  EXPECT_NE(errorOf([&] { (void)initialState(c, none); }).find("d.janusdat"), std::string::npos);
+  c.init = trained.netPath;
+  c.shape.hidden = 32;
+  const std::string shapeError = errorOf([&] { (void)initialState(c, none); });
+  EXPECT_NE(shapeError.find("768x2->16->2"), std::string::npos) << shapeError;
+  EXPECT_NE(shapeError.find("768x2->32->2"), std::string::npos) << shapeError;
 }
 
 }  // namespace
