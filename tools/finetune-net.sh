@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# One fine-tuning step of an NNUE network, end to end, with its seeds: new self-play data played
+# with the network itself, then training that starts from its weights (train-nnue --init).
+#
+#   tools/finetune-net.sh --base nets/nn-<hash>.jnn --seed S --chunks M
+#                         [--games-per-chunk 100] [--data-dir DIR] [--superbatches 30]
+#                         [--lr 0.0005] [--threads 2] [--janus BIN] [--data-only]
+#
+#   1. data:  tools/gen-nnue-data.sh --chunks M --games-per-chunk G --seed S --eval BASE
+#             (5000 nodes a move, the 8moves_v3 book, 4-5 random plies; resumable: only missing
+#             chunks are played) into DIR (default data/nnue/ft-<base hash>-s<S>). Chunks
+#             0..M-1 are trained on, so a longer data run does not change the result.
+#   2. train: janus train-nnue --init BASE on those chunks, the base's shape (read from its
+#             header), lambda 0.3, sigmoid scale 187 cp, --mirror, cosine lr from --lr to 1e-5
+#             over --superbatches superbatches of 1M positions, seed 1, --threads T, into
+#             data/nnue/runs/ft-<base hash>-s<S>-<M> (resumable with the same command).
+#   3. copy the network nn-<hash>.jnn to nets/ and print its name. It becomes the default only
+#      after an SPRT against the current default (docs/nnue.md); nets/default.txt is not touched.
+#
+# Why: the data of a session may be gone on the next machine, the committed network is not.
+# Each step carries what the network learnt into the next one, as the Stockfish networks are each
+# trained from the previous one. docs/nnue.md lists the steps made so far (base, seed, chunks,
+# losses, SPRT); the chain of those commands rebuilds the current network from the first one.
+# With --data-only the script stops after step 1 (e.g. to make data on several machines with
+# tools/gen-nnue-data.sh --shard and train once).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+base=""
+seed=""
+chunks=""
+games=100
+dataDir=""
+superbatches=30
+lr=0.0005
+threads=2
+janus=build/janus
+dataOnly=0
+while (($#)); do
+  case "$1" in
+    --base) base=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --chunks) chunks=$2; shift 2 ;;
+    --games-per-chunk) games=$2; shift 2 ;;
+    --data-dir) dataDir=$2; shift 2 ;;
+    --superbatches) superbatches=$2; shift 2 ;;
+    --lr) lr=$2; shift 2 ;;
+    --threads) threads=$2; shift 2 ;;
+    --janus) janus=$2; shift 2 ;;
+    --data-only) dataOnly=1; shift ;;
+    *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
+  esac
+done
+[ -n "$base" ] && [ -n "$seed" ] && [ -n "$chunks" ] || { echo "usage: $0 --base NET --seed S --chunks M (see the header)" >&2; exit 2; }
+[ -f "$base" ] || { echo "no network file '$base'" >&2; exit 1; }
+[ -x "$janus" ] || { echo "no engine binary at $janus (run ./dev.sh main or cmake --build build)" >&2; exit 1; }
+[ "$(head -c 7 "$base")" = "JANUSNN" ] || { echo "'$base' is not a Janus network file (magic JANUSNN)" >&2; exit 1; }
+
+hash=$(basename "$base" .jnn)
+hash=${hash#nn-}
+dataDir=${dataDir:-data/nnue/ft-$hash-s$seed}
+
+tools/gen-nnue-data.sh --chunks "$chunks" --games-per-chunk "$games" --threads "$threads" --seed "$seed" \
+  --eval "$base" --out "$dataDir" --janus "$janus"
+((dataOnly)) && exit 0
+
+# The base's shape from its header (src/nnue/format.h NetHeader): activation byte 10 (1 CReLU,
+# 2 SCReLU), king buckets byte 11 (0 = none), hidden u16 at 14, output buckets u16 at 16.
+read -r activationByte kingByte < <(od -A n -t u1 -j 10 -N 2 "$base")
+read -r hidden outBuckets < <(od -A n -t u2 -j 14 -N 4 "$base")
+activation=screlu
+((activationByte == 1)) && activation=crelu
+kingBuckets=$((kingByte == 0 ? 1 : kingByte))
+mirror=()
+((kingBuckets == 1)) && mirror=(--mirror)
+
+data=()
+for ((k = 0; k < chunks; k++)); do data+=("$(printf '%s/chunk-%06d.janusdat.zst' "$dataDir" "$k")"); done
+for f in "${data[@]}"; do [ -f "$f" ] || { echo "missing training data: $f" >&2; exit 1; }; done
+
+run=data/nnue/runs/ft-$hash-s$seed-$chunks
+resume=()
+[ -f "$run/checkpoint.bin" ] && resume=(--resume)
+"$janus" train-nnue --init "$base" --data "${data[@]}" --hidden "$hidden" --buckets "$outBuckets" \
+  --activation "$activation" --king-buckets "$kingBuckets" --lambda 0.3 --sigmoid-scale 187 "${mirror[@]}" \
+  --superbatches "$superbatches" --lr "$lr" --lr-final 0.00001 --seed 1 --threads "$threads" --out-dir "$run" \
+  --description "ft-s$seed" "${resume[@]}"
+
+net=$(ls -t "$run"/nn-*.jnn | head -1)
+mkdir -p nets
+cp "$net" nets/
+echo "network: nets/$(basename "$net") (fine-tuned from $base on chunks 0..$((chunks - 1)) of $dataDir)"
