@@ -3,8 +3,8 @@
 # with the network itself, then training that starts from its weights (train-nnue --init).
 #
 #   tools/finetune-net.sh --base nets/nn-<hash>.jnn --seed S --chunks M
-#                         [--games-per-chunk 100] [--data-dir DIR] [--superbatches 30]
-#                         [--lr 0.0005] [--threads 2] [--janus BIN] [--data-only]
+#                         [--games-per-chunk 100] [--data-dir DIR] [--superbatches 10]
+#                         [--lr 0.0002] [--threads 2] [--janus BIN] [--data-only]
 #
 #   1. data:  tools/gen-nnue-data.sh --chunks M --games-per-chunk G --seed S --eval BASE
 #             (5000 nodes a move, the 8moves_v3 book, 4-5 random plies; resumable: only missing
@@ -13,7 +13,8 @@
 #   2. train: janus train-nnue --init BASE on those chunks, the base's shape (read from its
 #             header), lambda 0.3, sigmoid scale 187 cp, --mirror, cosine lr from --lr to 1e-5
 #             over --superbatches superbatches of 1M positions, seed 1, --threads T, into
-#             data/nnue/runs/ft-<base hash>-s<S>-<M> (resumable with the same command).
+#             data/nnue/runs/ft-<base hash>-s<S>-<M>-sb<superbatches>-lr<lr> (resumable with the
+#             same command).
 #   3. copy the network nn-<hash>.jnn to nets/ and print its name. It becomes the default only
 #      after an SPRT against the current default (docs/nnue.md); nets/default.txt is not touched.
 #
@@ -31,8 +32,8 @@ seed=""
 chunks=""
 games=100
 dataDir=""
-superbatches=30
-lr=0.0005
+superbatches=10
+lr=0.0002
 threads=2
 janus=build/janus
 dataOnly=0
@@ -78,7 +79,7 @@ data=()
 for ((k = 0; k < chunks; k++)); do data+=("$(printf '%s/chunk-%06d.janusdat.zst' "$dataDir" "$k")"); done
 for f in "${data[@]}"; do [ -f "$f" ] || { echo "missing training data: $f" >&2; exit 1; }; done
 
-run=data/nnue/runs/ft-$hash-s$seed-$chunks
+run=data/nnue/runs/ft-$hash-s$seed-$chunks-sb$superbatches-lr$lr
 resume=()
 [ -f "$run/checkpoint.bin" ] && resume=(--resume)
 "$janus" train-nnue --init "$base" --data "${data[@]}" --hidden "$hidden" --buckets "$outBuckets" \
