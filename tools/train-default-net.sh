@@ -22,8 +22,10 @@
 #      docs/nnue.md).
 #
 # The first default network nn-5c756e31d238b167 was made with --chunks 139 --nnue-chunks 0
-# (4.1M records, 3.2M kept by the loader, 6.0M with the mirror); the defaults below are the
-# current default network's (docs/nnue.md). Wall time on a 2-core machine: datagen ~450-690
+# (4.1M records, 3.2M kept by the loader, 6.0M with the mirror); the defaults below are its
+# recipe. --nnue-chunks 153 gives nn-ab8baee1c03eebca, the base of the current default
+# nn-4dd54cd3281e7a19, which tools/finetune-net.sh --base nets/nn-ab8baee1c03eebca.jnn --seed 3000
+# --chunks 168 makes from it (docs/nnue.md, seventh session). Wall time on a 2-core machine: datagen ~450-690
 # positions/s with 2 threads (about 2 h per 20 chunks), training 1.1-1.3M positions/s (under a
 # minute for 60 superbatches); docs/nnue.md has the measured runs.
 set -euo pipefail
