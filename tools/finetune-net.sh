@@ -5,16 +5,17 @@
 #   tools/finetune-net.sh --base nets/nn-<hash>.jnn --seed S --chunks M
 #                         [--games-per-chunk 100] [--data-dir DIR] [--superbatches 10]
 #                         [--lr 0.0002] [--threads 2] [--janus BIN] [--data-only]
+#                         [--also DIR:K]...
 #
 #   1. data:  tools/gen-nnue-data.sh --chunks M --games-per-chunk G --seed S --eval BASE
 #             (5000 nodes a move, the 8moves_v3 book, 4-5 random plies; resumable: only missing
 #             chunks are played) into DIR (default data/nnue/ft-<base hash>-s<S>). Chunks
 #             0..M-1 are trained on, so a longer data run does not change the result.
-#   2. train: janus train-nnue --init BASE on those chunks, the base's shape (read from its
-#             header), lambda 0.3, sigmoid scale 187 cp, --mirror, cosine lr from --lr to 1e-5
-#             over --superbatches superbatches of 1M positions, seed 1, --threads T, into
-#             data/nnue/runs/ft-<base hash>-s<S>-<M>-sb<superbatches>-lr<lr> (resumable with the
-#             same command).
+#   2. train: janus train-nnue --init BASE on those chunks (and those of --also), the base's
+#             shape, lambda 0.3, sigmoid scale 187 cp, --mirror, cosine lr from --lr to 1e-5 over
+#             --superbatches superbatches of 1M positions, seed 1, --threads T, into
+#             data/nnue/runs/ft-<base hash>-s<S>-<M>[+<also dir>-<K>]-sb<superbatches>-lr<lr>
+#             (resumable with the same command).
 #   3. copy the network nn-<hash>.jnn to nets/ and print its name. It becomes the default only
 #      after an SPRT against the current default (docs/nnue.md); nets/default.txt is not touched.
 #
@@ -22,6 +23,8 @@
 # Each step carries what the network learnt into the next one, as the Stockfish networks are each
 # trained from the previous one. docs/nnue.md lists the steps made so far (base, seed, chunks,
 # losses, SPRT); the chain of those commands rebuilds the current network from the first one.
+# --also DIR:K also trains on chunks 0..K-1 of DIR, e.g. the previous step's data while they exist
+# (repeatable; they are not regenerated, so a step that used them names them in docs/nnue.md).
 # With --data-only the script stops after step 1 (e.g. to make data on several machines with
 # tools/gen-nnue-data.sh --shard and train once).
 set -euo pipefail
@@ -37,6 +40,7 @@ lr=0.0002
 threads=2
 janus=build/janus
 dataOnly=0
+also=()
 while (($#)); do
   case "$1" in
     --base) base=$2; shift 2 ;;
@@ -49,6 +53,7 @@ while (($#)); do
     --threads) threads=$2; shift 2 ;;
     --janus) janus=$2; shift 2 ;;
     --data-only) dataOnly=1; shift ;;
+    --also) also+=("$2"); shift 2 ;;
     *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -65,29 +70,31 @@ tools/gen-nnue-data.sh --chunks "$chunks" --games-per-chunk "$games" --threads "
   --eval "$base" --out "$dataDir" --janus "$janus"
 ((dataOnly)) && exit 0
 
-# The base's shape from its header (src/nnue/format.h NetHeader): activation byte 10 (1 CReLU,
-# 2 SCReLU), king buckets byte 11 (0 = none), hidden u16 at 14, output buckets u16 at 16.
-read -r activationByte kingByte < <(od -A n -t u1 -j 10 -N 2 "$base")
-read -r hidden outBuckets < <(od -A n -t u2 -j 14 -N 4 "$base")
-activation=screlu
-((activationByte == 1)) && activation=crelu
-kingBuckets=$((kingByte == 0 ? 1 : kingByte))
+# train-nnue --init takes the base's shape from the file. King-bucketed networks mirror the board
+# themselves (src/nnue/format.h), so --mirror is for the plain ones: king buckets are header byte 11
+# (src/nnue/format.h NetHeader; 0 = none).
+read -r kingByte < <(od -A n -t u1 -j 11 -N 1 "$base")
 mirror=()
-((kingBuckets == 1)) && mirror=(--mirror)
+((kingByte <= 1)) && mirror=(--mirror)
 
 data=()
 for ((k = 0; k < chunks; k++)); do data+=("$(printf '%s/chunk-%06d.janusdat.zst' "$dataDir" "$k")"); done
+runName=ft-$hash-s$seed-$chunks
+for spec in "${also[@]}"; do
+  [[ "$spec" =~ ^(.+):([0-9]+)$ ]] || { echo "--also wants DIR:K (chunks 0..K-1 of DIR), got '$spec'" >&2; exit 2; }
+  for ((k = 0; k < BASH_REMATCH[2]; k++)); do data+=("$(printf '%s/chunk-%06d.janusdat.zst' "${BASH_REMATCH[1]}" "$k")"); done
+  runName+="+$(basename "${BASH_REMATCH[1]}")-${BASH_REMATCH[2]}"
+done
 for f in "${data[@]}"; do [ -f "$f" ] || { echo "missing training data: $f" >&2; exit 1; }; done
 
-run=data/nnue/runs/ft-$hash-s$seed-$chunks-sb$superbatches-lr$lr
+run=data/nnue/runs/$runName-sb$superbatches-lr$lr
 resume=()
 [ -f "$run/checkpoint.bin" ] && resume=(--resume)
-"$janus" train-nnue --init "$base" --data "${data[@]}" --hidden "$hidden" --buckets "$outBuckets" \
-  --activation "$activation" --king-buckets "$kingBuckets" --lambda 0.3 --sigmoid-scale 187 "${mirror[@]}" \
+"$janus" train-nnue --init "$base" --data "${data[@]}" --lambda 0.3 --sigmoid-scale 187 "${mirror[@]}" \
   --superbatches "$superbatches" --lr "$lr" --lr-final 0.00001 --seed 1 --threads "$threads" --out-dir "$run" \
   --description "ft-s$seed" "${resume[@]}"
 
 net=$(ls -t "$run"/nn-*.jnn | head -1)
 mkdir -p nets
 cp "$net" nets/
-echo "network: nets/$(basename "$net") (fine-tuned from $base on chunks 0..$((chunks - 1)) of $dataDir)"
+echo "network: nets/$(basename "$net") (fine-tuned from $base on chunks 0..$((chunks - 1)) of $dataDir${also[*]:+ and ${also[*]}})"

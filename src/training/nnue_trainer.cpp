@@ -453,7 +453,7 @@ const std::set<std::string>& resumableKeys() {
   return keys;
 }
 
-FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape) {
+FloatNetwork readInitNetwork(const std::string& path) {
   char magic[8] = {};
   {
     std::ifstream in(path, std::ios::binary);
@@ -465,11 +465,30 @@ FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape) 
     net = readCheckpoint(path).net;
   else
     net = dequantise(readNetFile(path));
+  return net;
+}
+
+FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape) {
+  FloatNetwork net = readInitNetwork(path);
   if (!(net.shape == shape))
     throw Error(fmt::format("train-nnue: --init '{}' is a {} network, but this run trains {} (set --hidden, --buckets, "
                             "--activation and --king-buckets to the file's)",
                             path, describeShape(net.shape), describeShape(shape)));
   return net;
+}
+
+const std::set<std::string>& shapeKeys() {
+  static const std::set<std::string> keys = {"hidden", "buckets", "activation", "king-buckets"};
+  return keys;
+}
+
+NetworkShape shapeFromInit(const NetworkShape& shape, const NetworkShape& file, const std::set<std::string>& given) {
+  NetworkShape s = shape;
+  if (!given.contains("hidden")) s.hidden = file.hidden;
+  if (!given.contains("buckets")) s.buckets = file.buckets;
+  if (!given.contains("activation")) s.activation = file.activation;
+  if (!given.contains("king-buckets")) s.kingBuckets = file.kingBuckets;
+  return s;
 }
 
 TrainState initialState(const TrainConfig& config, std::span<const Sample> train) {

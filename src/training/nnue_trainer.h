@@ -161,11 +161,23 @@ struct TrainState {
 /// zero moments, no steps taken.
 [[nodiscard]] TrainState initialState(const TrainConfig& config, std::span<const Sample> train);
 
-/// The float weights of `path` (TrainConfig::init: a network file or a checkpoint.bin, told apart
-/// by their magic), checked against `shape`. Throws janus::Error naming the file when it cannot be
-/// read, is not a valid network or checkpoint (the readers' messages), or has another shape
-/// (both shapes named).
+/// The float weights of `path` (TrainConfig::init: a network file, dequantised, or a
+/// checkpoint.bin, told apart by their magic) with the file's shape. Throws janus::Error naming the
+/// file when it cannot be read or is not a valid network or checkpoint (the readers' messages).
+[[nodiscard]] FloatNetwork readInitNetwork(const std::string& path);
+
+/// readInitNetwork(path), checked against `shape`: throws janus::Error naming the file and both
+/// shapes when they differ.
 [[nodiscard]] FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape);
+
+/// The keys of TrainConfig (configToMap, the option names without "--") that make up the
+/// NetworkShape: hidden, buckets, activation, king-buckets.
+[[nodiscard]] const std::set<std::string>& shapeKeys();
+
+/// `shape` with every field whose key (shapeKeys) is not in `given` taken from `file` (the shape
+/// of an --init network): a fine-tuning run needs no shape options.
+[[nodiscard]] NetworkShape shapeFromInit(const NetworkShape& shape, const NetworkShape& file,
+                                         const std::set<std::string>& given);
 
 // ---- Trainer ----------------------------------------------------------------------------------------
 

@@ -489,6 +489,24 @@ TEST(TrainingRun, InitStartsFromANetworkFileOrACheckpoint) {
   const std::string shapeError = errorOf([&] { (void)initialState(c, none); });
   EXPECT_NE(shapeError.find("768x2->16->2"), std::string::npos) << shapeError;
   EXPECT_NE(shapeError.find("768x2->32->2"), std::string::npos) << shapeError;
+
+  // A run with --init takes the shape options it was not given from the file; a given one that
+  // differs is refused with both shapes named.
+  RunOptions noShape = smallRun(data, dir.file("no-shape"));
+  noShape.config.init = trained.netPath;
+  noShape.config.shape = NetworkShape{};  // the defaults, 768x2->256->8
+  noShape.config.superbatches = 1;
+  std::ostringstream noShapeLog;
+  const RunResult fromFileShape = runTraining(noShape, noShapeLog, noShapeLog);
+  EXPECT_EQ(fromFileShape.state.config.shape, trained.state.config.shape);
+  EXPECT_NE(noShapeLog.str().find("a 768x2->16->2 SCReLU network"), std::string::npos) << noShapeLog.str();
+  RunOptions otherShape = smallRun(data, dir.file("other-shape"));
+  otherShape.config.init = trained.netPath;
+  otherShape.config.shape.hidden = 32;
+  otherShape.given = {"hidden"};
+  const std::string givenError = errorOf([&] { runTraining(otherShape, log, log); });
+  EXPECT_NE(givenError.find("768x2->32->2"), std::string::npos) << givenError;
+  EXPECT_NE(givenError.find("768x2->16->2"), std::string::npos) << givenError;
 }
 
 }  // namespace

@@ -53,8 +53,8 @@ void addTrainNnueOptions(CLI::App& app, TrainCli& cli) {
   app.add_option("--wd", c.wd, "AdamW decoupled weight decay");
   app.add_option("--seed", c.seed, "Seed of the initial weights, the validation games and the shuffle");
   app.add_option("--init", c.init,
-                 "Start from these weights (fine-tuning): a network file nn-<hash>.jnn or a checkpoint.bin of the "
-                 "same shape (default: random weights from --seed)");
+                 "Start from these weights (fine-tuning): a network file nn-<hash>.jnn or a checkpoint.bin; the shape "
+                 "options not given are the file's (default: random weights from --seed)");
   app.add_option("--threads", c.threads, "Threads (default: hardware concurrency)");
   app.add_option("--backend", c.backend, "Gradient backend: sparse (fast CPU) or torch (libtorch reference)");
   app.add_option("--torch-input", c.torchInput, "torch backend input: sparse (embedding_bag) or dense (matmul)");

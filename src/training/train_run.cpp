@@ -124,6 +124,12 @@ RunResult runTraining(const RunOptions& o, std::ostream& out, std::ostream& prog
     config = mergeResumeConfig(o, state, out);
     out << fmt::format("resuming '{}' after superbatch {}/{}\n", checkpointPath, state.superbatch, config.superbatches);
   } else {
+    if (!config.init.empty()) {
+      // Fine-tuning: the shape options not given are the --init network's.
+      const NetworkShape file = readInitNetwork(config.init).shape;
+      out << fmt::format("--init '{}': a {} network\n", config.init, describeShape(file));
+      config.shape = shapeFromInit(config.shape, file, o.given);
+    }
     validateConfig(config);
     if (fs::exists(checkpointPath))
       throw Error(fmt::format("'{}' already holds a checkpoint.bin: continue it with --resume or choose another --out-dir",
