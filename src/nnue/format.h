@@ -25,7 +25,7 @@
 //   * Float evaluation in centipawns = output * kEvalScale (the trainer's sigmoid(output) is the
 //     expected score; see docs/nnue.md).
 //
-// Quantisation (integers in the file):
+// Quantisation (integers in the file; QB is the file's, see below):
 //   ftWeights, ftBias: int16 = round(w * QA)
 //   outWeights:        int16 = round(w * QB)
 //   outBias:           int32 = round(b * QA * QB)
@@ -33,8 +33,12 @@
 //   CReLU:  eval = ( sum_i clamp(acc_i, 0, QA)   * outW_i        + outBias) * kEvalScale / (QA * QB)
 // in 64-bit integers, i over the 2N activations (side to move's accumulator first), each '/'
 // a C++ integer division (truncating toward zero), the result in centipawns.
-// with QA = 255, QB = 64 (the values of most small NNUE engines). The trainer clips every weight
-// to [-kWeightClip, kWeightClip] so that clamp(acc, 0, QA) * outW fits in an int16 (255 * 127).
+// with QA = 255 and QB one of 64, 128, 256, 512 (validQB; 64 is the value of most small NNUE
+// engines). Every output weight is within -127..127 so that clamp(acc, 0, QA) * outW fits in an
+// int16 (255 * 127, the SIMD kernel's trick). The trainer clips every weight to
+// [-kWeightClip, kWeightClip], so QB = 64 always fits; the exporter takes the largest QB whose
+// output weights still fit (a trained layer's largest weight is typically below 1, so QB 128
+// halves the rounding error of the output layer, whose mean |weight| is about 5 steps of 1/64).
 //
 // File layout (little-endian):
 //   offset size  field
@@ -47,9 +51,10 @@
 //       14    2  hidden         u16, N: 16..2048, a multiple of 16
 //       16    2  outputBuckets  u16, B: 1..16
 //       18    2  qa             u16, kQA (255)
-//       20    2  qb             u16, kQB (64)
+//       20    2  qb             u16, QB: 64, 128, 256 or 512 (validQB; kQB = 64 in files
+//                               written before QB was chosen per network)
 //       22    2  evalScale      u16, kEvalScale (400)
-//       24    4  archId         u32, architectureId(activation, hidden, outputBuckets, K)
+//       24    4  archId         u32, architectureId(activation, hidden, outputBuckets, K, QB)
 //       28    4  reserved1      u32, 0
 //       32    8  payloadBytes   u64, payloadBytes(hidden, outputBuckets)
 //       40    8  contentHash    u64, FNV-1a 64 of the payload bytes (names the file: nn-<16 hex>.jnn)
@@ -75,7 +80,10 @@ inline constexpr std::uint16_t kNetVersion = 1;
 /// Inputs per king bucket (2 colours x 6 piece types x 64 squares); a net has kInputs * K.
 inline constexpr int kInputs = 768;
 inline constexpr int kQA = 255;
+/// The smallest output scale QB, the one of every file written before QB was chosen per network.
 inline constexpr int kQB = 64;
+/// The largest |output weight| in a file (clamp(acc, 0, QA) * w must fit an int16).
+inline constexpr int kMaxOutWeight = 127;
 /// Centipawns per unit of network output (float net: eval_cp = output * kEvalScale).
 inline constexpr int kEvalScale = 400;
 /// Every trained weight and bias is clipped to this range (see the quantisation note above).
@@ -84,6 +92,9 @@ inline constexpr int kMinHidden = 16, kMaxHidden = 2048, kMaxOutputBuckets = 16,
 
 /// True for the king-bucket counts that have a layout (kingBucket()): 1, 2, 4, 8, 16.
 [[nodiscard]] constexpr bool validKingBuckets(int k) { return k == 1 || k == 2 || k == 4 || k == 8 || k == 16; }
+
+/// True for the output scales a file may state: 64, 128, 256, 512.
+[[nodiscard]] constexpr bool validQB(int qb) { return qb == 64 || qb == 128 || qb == 256 || qb == 512; }
 
 enum class Activation : std::uint8_t { kCReLU = 1, kSCReLU = 2 };
 
@@ -119,12 +130,13 @@ static_assert(offsetof(NetHeader, contentHash) == 40);
 }
 
 /// Identifier of an architecture: FNV-1a 64 of (kInputs, activation, hidden, outputBuckets, kQA,
-/// kQB, kEvalScale[, kingBuckets when > 1]) folded to 32 bits. Two nets with the same id are
-/// read the same way; the ids of nets without king buckets are those of version 1 before them.
+/// QB, kEvalScale[, kingBuckets when > 1]) folded to 32 bits. Two nets with the same id are
+/// read the same way; the ids of nets without king buckets and with QB 64 are those of version 1
+/// before king buckets and per-network QB existed.
 [[nodiscard]] constexpr std::uint32_t architectureId(Activation activation, int hidden, int outputBuckets,
-                                                     int kingBuckets = 1) {
+                                                     int kingBuckets = 1, int qb = kQB) {
   const std::uint32_t fields[8] = {std::uint32_t(kInputs), std::uint32_t(activation), std::uint32_t(hidden),
-                                   std::uint32_t(outputBuckets), std::uint32_t(kQA), std::uint32_t(kQB),
+                                   std::uint32_t(outputBuckets), std::uint32_t(kQA), std::uint32_t(qb),
                                    std::uint32_t(kEvalScale), std::uint32_t(kingBuckets)};
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (int k = 0; k < (kingBuckets > 1 ? 8 : 7); ++k)
@@ -200,7 +212,7 @@ static_assert(offsetof(NetHeader, contentHash) == 40);
 /// Validates a whole network file (header and payload) and returns its header: magic, version,
 /// king buckets (0, 2, 4, 8 or 16), inputs (768 K), hidden size (a multiple of 16 in
 /// kMinHidden..kMaxHidden), output buckets (1..kMaxOutputBuckets), activation, quantisation
-/// constants (kQA, kQB, kEvalScale), the reserved field, the architecture id against the fields,
+/// constants (kQA, validQB, kEvalScale), the reserved field, the architecture id against the fields,
 /// the payload size (neither truncated nor trailing bytes) and the FNV-1a content hash.
 /// Throws janus::Error naming the first thing wrong (without the file name: callers add it).
 inline NetHeader checkNetFile(std::span<const unsigned char> bytes) {
@@ -223,11 +235,11 @@ inline NetHeader checkNetFile(std::span<const unsigned char> bytes) {
     throw Error(fmt::format("{} output buckets, expected 1..{}", h.outputBuckets, kMaxOutputBuckets));
   if (h.activation != std::uint8_t(Activation::kCReLU) && h.activation != std::uint8_t(Activation::kSCReLU))
     throw Error(fmt::format("unknown activation {}", h.activation));
-  if (h.qa != kQA || h.qb != kQB || h.evalScale != kEvalScale)
-    throw Error(fmt::format("quantisation QA {} QB {} scale {}, this build uses {} {} {}", h.qa, h.qb, h.evalScale, kQA,
-                            kQB, kEvalScale));
+  if (h.qa != kQA || !validQB(h.qb) || h.evalScale != kEvalScale)
+    throw Error(fmt::format("quantisation QA {} QB {} scale {}, this build reads QA {}, QB 64/128/256/512, scale {}", h.qa,
+                            h.qb, h.evalScale, kQA, kEvalScale));
   if (h.reserved1 != 0) throw Error("reserved header field is not zero");
-  const std::uint32_t arch = architectureId(Activation(h.activation), h.hidden, h.outputBuckets, kingBuckets);
+  const std::uint32_t arch = architectureId(Activation(h.activation), h.hidden, h.outputBuckets, kingBuckets, h.qb);
   if (h.archId != arch)
     throw Error(fmt::format("architecture id {:08x} does not match its fields ({:08x})", h.archId, arch));
   const std::uint64_t expected = payloadBytes(h.hidden, h.outputBuckets, kingBuckets);

@@ -66,6 +66,7 @@ std::shared_ptr<const Network> Network::fromBytes(std::span<const unsigned char>
   net->m_buckets = h.outputBuckets;
   net->m_kingBuckets = kingBuckets;
   net->m_activation = Activation(h.activation);
+  net->m_qb = h.qb;
   net->m_hash = h.contentHash;
   net->m_description.assign(h.description, strnlen(h.description, sizeof h.description));
   const unsigned char* p = payload.data();
@@ -74,8 +75,9 @@ std::shared_ptr<const Network> Network::fromBytes(std::span<const unsigned char>
   readArray(net->m_outWeights, std::size_t(h.outputBuckets) * 2 * h.hidden, p);
   readArray(net->m_outBias, h.outputBuckets, p);
   for (std::size_t i = 0; i < net->m_outWeights.size; ++i)
-    if (net->m_outWeights[i] < -127 || net->m_outWeights[i] > 127)
-      throw fail(fmt::format("output weight {} is {}, outside the clipped range -127..127", i, net->m_outWeights[i]));
+    if (net->m_outWeights[i] < -kMaxOutWeight || net->m_outWeights[i] > kMaxOutWeight)
+      throw fail(fmt::format("output weight {} is {}, outside the range -{}..{}", i, net->m_outWeights[i], kMaxOutWeight,
+                             kMaxOutWeight));
   return net;
 }
 
@@ -101,7 +103,7 @@ int Network::output(const std::int16_t* stmAcc, const std::int16_t* otherAcc, in
   std::int64_t sum = simd::dot(stmAcc, w, m_hidden, kQA, screlu) + simd::dot(otherAcc, w + m_hidden, m_hidden, kQA, screlu);
   if (screlu) sum /= kQA;
   sum += m_outBias[std::size_t(bucket)];
-  return int(sum * kEvalScale / (kQA * kQB));
+  return int(sum * kEvalScale / (std::int64_t(kQA) * m_qb));
 }
 
 std::shared_ptr<const Network> defaultNetwork() {

@@ -38,8 +38,8 @@ class Network {
   /// problem: shorter than a header, bad magic ("not a Janus NNUE network"), unsupported
   /// version, a king-bucket count without a layout (not 0, 2, 4, 8, 16), inputs other than
   /// 768 x king buckets, hidden size not a multiple of 16 in 16..2048, output
-  /// buckets outside 1..16, unknown activation, quantisation constants other than the
-  /// built-in ones, an architecture id that does not match the fields, a payload size that
+  /// buckets outside 1..16, unknown activation, quantisation constants other than QA 255,
+  /// QB 64/128/256/512 and scale 400, an output weight outside -127..127, an architecture id that does not match the fields, a payload size that
   /// differs from the header or the file ("truncated" / "trailing bytes"), or a content hash
   /// that does not match the payload ("corrupted").
   static std::shared_ptr<const Network> fromBytes(std::span<const unsigned char> bytes, const std::string& source);
@@ -51,6 +51,8 @@ class Network {
   /// K: king buckets of the inputs (1 = none; format.h featureIndex()).
   [[nodiscard]] int kingBuckets() const { return m_kingBuckets; }
   [[nodiscard]] Activation activation() const { return m_activation; }
+  /// QB: the output layer's scale stated in the file (64, 128, 256 or 512; format.h).
+  [[nodiscard]] int outputScale() const { return m_qb; }
   [[nodiscard]] std::uint64_t contentHash() const { return m_hash; }
   /// "nn-<16 hex digits of the content hash>", the name the file is committed under.
   [[nodiscard]] std::string name() const;
@@ -68,7 +70,7 @@ class Network {
 
  private:
   Network() = default;
-  int m_hidden = 0, m_buckets = 0, m_kingBuckets = 1;
+  int m_hidden = 0, m_buckets = 0, m_kingBuckets = 1, m_qb = kQB;
   Activation m_activation = Activation::kSCReLU;
   std::uint64_t m_hash = 0;
   std::string m_description;

@@ -42,6 +42,14 @@ void take(std::span<const unsigned char>& in, std::vector<T>& values, size_t cou
 
 }  // namespace
 
+int outputScaleFor(std::span<const float> outWeights) {
+  double largest = 0;
+  for (float w : outWeights) largest = std::max(largest, std::abs(double(w)));
+  int qb = nnue::kQB;
+  while (nnue::validQB(2 * qb) && std::round(largest * 2 * qb) <= nnue::kMaxOutWeight) qb *= 2;
+  return qb;
+}
+
 QuantisedNetwork quantise(const FloatNetwork& net, std::string_view description) {
   const NetworkShape& s = net.shape;
   validateShape(s);
@@ -60,14 +68,16 @@ QuantisedNetwork quantise(const FloatNetwork& net, std::string_view description)
   q.ftBias.resize(size_t(s.hidden));
   for (int i = 0; i < s.hidden; ++i) q.ftBias[i] = quantiseValue<std::int16_t>(double(net.ftBias()[i]) * nnue::kQA);
   q.outWeights.resize(size_t(s.buckets) * 2 * s.hidden);
-  // The weight clip keeps |w| * QB <= 127 (the engine's SCReLU kernel relies on it and rejects
+  const std::span<const float> outWeights(p + s.outWeightsOffset(), q.outWeights.size());
+  q.qb = outputScaleFor(outWeights);
+  // The weight clip keeps |w| * 64 <= 127 (the engine's SCReLU kernel relies on it and rejects
   // larger output weights); clamp for networks that did not come from the trainer.
   for (size_t i = 0; i < q.outWeights.size(); ++i)
-    q.outWeights[i] = std::clamp<std::int16_t>(quantiseValue<std::int16_t>(double(p[s.outWeightsOffset() + i]) * nnue::kQB),
-                                               -127, 127);
+    q.outWeights[i] = std::clamp<std::int16_t>(quantiseValue<std::int16_t>(double(outWeights[i]) * q.qb),
+                                               -nnue::kMaxOutWeight, nnue::kMaxOutWeight);
   q.outBias.resize(size_t(s.buckets));
   for (int k = 0; k < s.buckets; ++k)
-    q.outBias[k] = quantiseValue<std::int32_t>(double(net.outBias()[k]) * nnue::kQA * nnue::kQB);
+    q.outBias[k] = quantiseValue<std::int32_t>(double(net.outBias()[k]) * nnue::kQA * q.qb);
   return q;
 }
 
@@ -76,8 +86,8 @@ FloatNetwork dequantise(const QuantisedNetwork& q) {
   const NetworkShape& s = net.shape;
   for (size_t i = 0; i < q.ftWeights.size(); ++i) net.params[i] = float(q.ftWeights[i]) / nnue::kQA;
   for (int i = 0; i < s.hidden; ++i) net.ftBias()[i] = float(q.ftBias[i]) / nnue::kQA;
-  for (size_t i = 0; i < q.outWeights.size(); ++i) net.params[s.outWeightsOffset() + i] = float(q.outWeights[i]) / nnue::kQB;
-  for (int k = 0; k < s.buckets; ++k) net.outBias()[k] = float(double(q.outBias[k]) / (nnue::kQA * nnue::kQB));
+  for (size_t i = 0; i < q.outWeights.size(); ++i) net.params[s.outWeightsOffset() + i] = float(q.outWeights[i]) / q.qb;
+  for (int k = 0; k < s.buckets; ++k) net.outBias()[k] = float(double(q.outBias[k]) / (double(nnue::kQA) * q.qb));
   return net;
 }
 
@@ -107,9 +117,10 @@ std::vector<unsigned char> netFileBytes(const QuantisedNetwork& q) {
   h.hidden = std::uint16_t(q.hidden);
   h.outputBuckets = std::uint16_t(q.buckets);
   h.qa = nnue::kQA;
-  h.qb = nnue::kQB;
+  if (!nnue::validQB(q.qb)) throw Error(fmt::format("output scale QB {} is not 64, 128, 256 or 512", q.qb));
+  h.qb = std::uint16_t(q.qb);
   h.evalScale = nnue::kEvalScale;
-  h.archId = nnue::architectureId(q.activation, q.hidden, q.buckets, q.kingBuckets);
+  h.archId = nnue::architectureId(q.activation, q.hidden, q.buckets, q.kingBuckets, q.qb);
   h.payloadBytes = payload.size();
   h.contentHash = nnue::fnv1a64(payload);
   std::memcpy(h.description, q.description, sizeof h.description);
@@ -135,6 +146,7 @@ QuantisedNetwork parseNetFile(std::span<const unsigned char> bytes, const std::s
   q.buckets = h.outputBuckets;
   q.activation = activation;
   q.kingBuckets = kingBuckets;
+  q.qb = h.qb;
   std::memcpy(q.description, h.description, sizeof q.description);
   take(payload, q.ftWeights, size_t(nnue::kInputs) * kingBuckets * q.hidden);
   take(payload, q.ftBias, size_t(q.hidden));

@@ -12,9 +12,14 @@
 
 namespace janus::training {
 
+/// The output scale QB for output weights `outWeights` (floats): the largest of 64, 128, 256, 512
+/// with every round(|w| * QB) <= 127 (format.h kMaxOutWeight), 64 when none is larger.
+[[nodiscard]] int outputScaleFor(std::span<const float> outWeights);
+
 /// Quantises `net` by format.h: ftWeights/ftBias round(w * QA) (int16, clamped to the int16
-/// range), outWeights round(w * QB) clamped to -127..127 (the range the weight clip gives and
-/// the engine's loader accepts), outBias round(b * QA * QB) (int32, clamped). `description` is
+/// range), QB = outputScaleFor(output weights), outWeights round(w * QB) clamped to -127..127
+/// (the range the weight clip gives at QB 64 and the engine's loader accepts), outBias
+/// round(b * QA * QB) (int32, clamped). `description` is
 /// cut to 16 bytes; bytes outside printable ASCII become '?'.
 [[nodiscard]] QuantisedNetwork quantise(const FloatNetwork& net, std::string_view description);
 

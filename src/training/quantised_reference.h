@@ -11,6 +11,7 @@
 //   SCReLU:  s = (sum_i c_stm[i]^2 * outW[k][i] + c_other[i]^2 * outW[k][N + i]) / QA
 //   CReLU:   s =  sum_i c_stm[i]   * outW[k][i] + c_other[i]   * outW[k][N + i]
 //   eval     = (s + outBias[k]) * kEvalScale / (QA * QB)                     centipawns
+// (QB: the network's output scale, QuantisedNetwork::qb).
 // Every division is C++ integer division (truncation toward zero); the sums are 64-bit, so no
 // intermediate overflows for any N <= 2048. The accumulators are exact here; the engine keeps
 // them in int16, which gives the same numbers because the trainer's weight clip (+-1.98, i.e.
@@ -38,11 +39,12 @@ struct QuantisedNetwork {
   int buckets = 0;                                           ///< B
   int kingBuckets = 1;                                       ///< K (format.h kingBucket(); 1 = none)
   nnue::Activation activation = nnue::Activation::kSCReLU;
+  int qb = nnue::kQB;                                        ///< QB, the output layer's scale (format.h validQB)
   char description[16] = {};                                 ///< NetHeader::description
   std::vector<std::int16_t> ftWeights;   ///< [768 K][N], scale QA
   std::vector<std::int16_t> ftBias;      ///< [N], scale QA
-  std::vector<std::int16_t> outWeights;  ///< [B][2N], scale QB
-  std::vector<std::int32_t> outBias;     ///< [B], scale QA * QB
+  std::vector<std::int16_t> outWeights;  ///< [B][2N], scale qb, within -127..127
+  std::vector<std::int32_t> outBias;     ///< [B], scale QA * qb
 };
 
 /// Square (0..63) of the king of `color` (0 White, 1 Black) among `pieces`; 0 when there is none
@@ -87,7 +89,7 @@ inline int quantisedOutput(const QuantisedNetwork& net, const std::int32_t* accS
     }
   }
   if (screlu) sum /= nnue::kQA;
-  return int((sum + net.outBias[bucket]) * nnue::kEvalScale / (std::int64_t(nnue::kQA) * nnue::kQB));
+  return int((sum + net.outBias[bucket]) * nnue::kEvalScale / (std::int64_t(nnue::kQA) * net.qb));
 }
 
 /// Evaluation in centipawns (side to move's view) of `pieces` (at most 32, kings included) with
