@@ -430,6 +430,48 @@ TEST(TrainingRun, LearnsMaterialAndExportsAValidNetwork) {
   EXPECT_EQ(readRaw(exported), bytes);
 }
 
+TEST(TrainingRun, EvaluateNetworksGivesEachNetworksLossOnTheData) {
+  TempDir dir;
+  const std::string data = writeMaterialData(dir, "d.janusdat", 2000, 11);
+  const std::string heldOut = writeMaterialData(dir, "held-out.janusdat", 500, 12);
+  RunOptions run = smallRun(data, dir.file("run"));
+  run.config.loss.lambda = 0.0;  // the material score: learnable from 2000 positions
+  run.config.superbatches = 6;
+  run.config.superbatchSize = 2048;
+  run.config.batch = 256;
+  run.config.lr = 0.02;
+  std::ostringstream log;
+  const RunResult trained = runTraining(run, log, log);
+  ASSERT_FALSE(trained.netPath.empty()) << log.str();
+  const std::string untrained = writeNetFile(quantise(randomNetwork(run.config.shape, 3), "random"), dir.file("r.jnn"));
+
+  TrainConfig c = run.config;
+  c.data = {heldOut};
+  std::ostringstream out;
+  const std::vector<double> losses =
+      evaluateNetworks(c, {trained.netPath, dir.file("run/checkpoint.bin"), untrained}, out);
+  ASSERT_EQ(losses.size(), 3u);
+  // The network file plays what the checkpoint learnt, up to its rounding; both beat random weights.
+  EXPECT_NEAR(losses[0], losses[1], 0.05 * losses[1]);
+  EXPECT_LT(losses[0], 0.8 * losses[2]);
+  // The loss is the trainer's: the held-out file as a run's validation set gives the same number
+  // for the trained network (its start loss with --init).
+  RunOptions check = smallRun(data, dir.file("check"));
+  check.config.init = trained.netPath;
+  check.config.validation = {heldOut};
+  check.config.superbatches = 1;
+  check.config.loss = run.config.loss;
+  std::ostringstream checkLog;
+  runTraining(check, checkLog, checkLog);
+  const std::string startLine = checkLog.str().substr(checkLog.str().find("start: validation loss"));
+  EXPECT_NEAR(std::stod(startLine.substr(std::string("start: validation loss ").size())), losses[0], 1e-6);
+  EXPECT_NE(out.str().find(trained.netPath + ": loss "), std::string::npos) << out.str();
+
+  EXPECT_NE(errorOf([&] { (void)evaluateNetworks(c, {dir.file("missing.jnn")}, out); }).find("missing.jnn"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] { (void)evaluateNetworks(c, {}, out); }).find("no network"), std::string::npos);
+}
+
 TEST(TrainingRun, InitStartsFromANetworkFileOrACheckpoint) {
   TempDir dir;
   const std::string data = writeMaterialData(dir, "d.janusdat", 2000, 11);

@@ -63,6 +63,10 @@ void addTrainNnueOptions(CLI::App& app, TrainCli& cli) {
   app.add_option("--stop-after", cli.run.stopAfter, "End this session after this many superbatches (continue with --resume)");
   app.add_option("--description", cli.run.description, "Description in the network header (16 bytes; default: out-dir name)");
   app.add_option("--export", cli.exportCheckpoint, "Write this checkpoint as a quantised network (with --output) and stop");
+  app.add_option("--evaluate", cli.evaluate,
+                 "Print the loss of these networks (nn-<hash>.jnn or checkpoint.bin) over every position of --data "
+                 "(the training filters and loss options; no validation split) and stop")
+      ->delimiter(',');
   app.add_option("--output", cli.exportOutput, "--export: output file or directory (default: nn-<hash>.jnn here)");
 }
 
@@ -73,6 +77,10 @@ int runTrainNnue(TrainCli& cli) {
     return 0;
   }
   if (!cli.exportOutput.empty()) throw Error("train-nnue: --output goes with --export");
+  if (!cli.evaluate.empty()) {
+    (void)evaluateNetworks(cli.run.config, cli.evaluate, std::cout);
+    return 0;
+  }
   RunOptions options = cli.run;
   options.given.clear();
   if (cli.app) {

@@ -14,6 +14,7 @@ struct TrainCli {
   RunOptions run;
   std::string exportCheckpoint;  ///< --export: write this checkpoint as a .jnn and stop
   std::string exportOutput;      ///< --output: file or directory for --export
+  std::vector<std::string> evaluate;  ///< --evaluate: print these networks' loss on --data and stop
   CLI::App* app = nullptr;       ///< set by addTrainNnueOptions
 };
 
@@ -21,7 +22,7 @@ struct TrainCli {
 /// are the values already in cli.run.config (so janus-train-torch can default to "torch").
 void addTrainNnueOptions(CLI::App& app, TrainCli& cli);
 
-/// Runs what the parsed options ask for (training or --export); returns the exit code. Throws
+/// Runs what the parsed options ask for (training, --export or --evaluate); returns the exit code. Throws
 /// janus::Error for bad input.
 int runTrainNnue(TrainCli& cli);
 

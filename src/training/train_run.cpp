@@ -244,6 +244,38 @@ RunResult runTraining(const RunOptions& o, std::ostream& out, std::ostream& prog
   return result;
 }
 
+std::vector<double> evaluateNetworks(const TrainConfig& config, const std::vector<std::string>& networks,
+                                     std::ostream& out) {
+  if (networks.empty()) throw Error("train-nnue --evaluate: no network given");
+  LoadOptions load;
+  load.files = config.data;
+  load.validationFraction = 0;  // every kept position is evaluated
+  load.maxScore = config.maxScore;
+  load.limit = config.limit;
+  load.keepNoisy = config.keepNoisy;
+  LoadedSamples data = loadSamples(load);
+  out << describeLoad(data.stats);
+  if (data.train.empty()) throw Error("train-nnue --evaluate: no positions left after filtering");
+  WorkerPool pool(config.threads);
+  std::vector<double> losses;
+  for (const std::string& path : networks) {
+    const FloatNetwork net = readInitNetwork(path);
+    SparseBackend backend(net.shape, pool);
+    const std::span<const Sample> all(data.train);
+    double sum = 0;
+    constexpr std::size_t kChunk = 16384;
+    for (std::size_t begin = 0; begin < all.size(); begin += kChunk) {
+      const auto part = all.subspan(begin, std::min(kChunk, all.size() - begin));
+      sum += backend.loss(net, part, config.loss) * double(part.size());
+    }
+    losses.push_back(sum / double(all.size()));
+    out << fmt::format("{}: loss {:.6f} over {} positions ({}, lambda {}, sigmoid scale {} cp)\n", path,
+                       losses.back(), all.size(), describeShape(net.shape), config.loss.lambda,
+                       config.loss.sigmoidScale);
+  }
+  return losses;
+}
+
 std::string exportCheckpoint(const std::string& checkpointPath, const std::string& output,
                              const std::string& description, std::ostream& out) {
   const TrainState state = readCheckpoint(checkpointPath);

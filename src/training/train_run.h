@@ -43,6 +43,14 @@ RunResult runTraining(const RunOptions& options, std::ostream& out, std::ostream
 std::string exportCheckpoint(const std::string& checkpointPath, const std::string& output,
                              const std::string& description, std::ostream& out);
 
+/// The loss (the training loss of config.loss) of each of `networks` (network files, dequantised,
+/// or checkpoint.bin files; readInitNetwork) over every position of config.data kept by the
+/// training filters (max score, noisy moves, limit; no validation split, no mirror), in the order
+/// given; one line per network to `out`. Comparing networks on the same held-out files is what it
+/// is for. Throws janus::Error for an unreadable network or data file or no positions.
+std::vector<double> evaluateNetworks(const TrainConfig& config, const std::vector<std::string>& networks,
+                                     std::ostream& out);
+
 /// metrics.csv text of `rows` (header line + one line per row; NaN written as "nan").
 [[nodiscard]] std::string metricsCsv(const std::vector<MetricsRow>& rows);
 /// SVG (text) of the training and validation loss against the superbatch, with labelled axes.
