@@ -375,6 +375,7 @@ std::map<std::string, std::string> configToMap(const TrainConfig& c) {
   m["threads"] = std::to_string(c.threads);
   m["backend"] = c.backend;
   m["torch-input"] = c.torchInput;
+  m["qat"] = c.qat ? "true" : "false";
   return m;
 }
 
@@ -443,13 +444,20 @@ TrainConfig configFromMap(const std::map<std::string, std::string>& m) {
   c.threads = smallInt("threads");
   c.backend = get("backend");
   c.torchInput = get("torch-input");
+  if (auto it = m.find("qat"); it != m.end()) {  // absent in checkpoints written before the option
+    if (it->second != "true" && it->second != "false")
+      throw Error(fmt::format("configuration: 'qat' = '{}' is not true or false", it->second));
+    c.qat = it->second == "true";
+  }
   return c;
 }
 
 const std::set<std::string>& resumableKeys() {
   // Data paths may change (the data themselves are checked by hash); the thread count and the
-  // backend change only the rounding; more superbatches extend the run.
-  static const std::set<std::string> keys = {"superbatches", "threads", "backend", "torch-input", "data", "validation"};
+  // backend change only the rounding; more superbatches extend the run; quantisation-aware
+  // training is typically switched on for the last superbatches.
+  static const std::set<std::string> keys = {"superbatches", "threads", "backend", "torch-input",
+                                             "data",         "validation", "qat"};
   return keys;
 }
 
@@ -572,7 +580,7 @@ MetricsRow Trainer::runSuperbatch(const std::function<void(const BatchProgress&)
     const double lr = learningRate(global);
     if (b == 0) row.lr = lr;
     fillBatch(m_batchSamples);
-    lossSum += m_backend.gradient(m_state.net, m_batchSamples, m_state.config.loss, m_grad);
+    lossSum += m_backend.gradient(forwardNetwork(), m_batchSamples, m_state.config.loss, m_grad);
     adamwStep(m_state, m_grad, lr, m_pool);
     if (onBatch) {
       const double s = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -592,13 +600,20 @@ MetricsRow Trainer::runSuperbatch(const std::function<void(const BatchProgress&)
   return row;
 }
 
+const FloatNetwork& Trainer::forwardNetwork() {
+  if (!m_state.config.qat) return m_state.net;
+  m_rounded = dequantise(quantise(m_state.net, ""));
+  return m_rounded;
+}
+
 double Trainer::validationLoss() {
   if (m_validation.empty()) return std::numeric_limits<double>::quiet_NaN();
+  const FloatNetwork& net = forwardNetwork();
   const std::size_t chunk = std::max<std::size_t>(std::size_t(m_batch), 16384);
   double sum = 0;
   for (std::size_t begin = 0; begin < m_validation.size(); begin += chunk) {
     const auto part = m_validation.subspan(begin, std::min(chunk, m_validation.size() - begin));
-    sum += m_backend.loss(m_state.net, part, m_state.config.loss) * double(part.size());
+    sum += m_backend.loss(net, part, m_state.config.loss) * double(part.size());
   }
   return sum / double(m_validation.size());
 }

@@ -116,9 +116,16 @@ struct TrainConfig {
   u64 seed = 1;                         ///< initial weights, validation games, shuffle
   /// Starting weights instead of random ones (warm start, fine-tuning): a network file
   /// (nn-<hash>.jnn, its integers divided by QA/QB, nnue_export.h dequantise) or a train-nnue
-  /// checkpoint.bin (its float weights; its Adam moments and counters are not taken). Its shape
-  /// must equal --hidden/--buckets/--activation/--king-buckets. Empty: random from `seed`.
+  /// checkpoint.bin (its float weights; its Adam moments and counters are not taken). The shape
+  /// options not given are the file's (train_run.h); given ones must match. Empty: random from
+  /// `seed`.
   std::string init;
+  /// Quantisation-aware training (--qat): every forward and backward pass, and the validation
+  /// loss, use the network as the exporter rounds it (dequantise(quantise(net)): steps of 1/QA in
+  /// the feature transformer, 1/QB in the output layer); the gradient updates the float weights
+  /// (the straight-through estimator, Bengio et al. 2013, arXiv:1308.3432), so the network learns
+  /// to work around its own rounding. May be switched on at --resume for the last superbatches.
+  bool qat = false;
   int threads = 1;
   std::string backend = "sparse";
   std::string torchInput = "sparse";
@@ -202,7 +209,8 @@ class Trainer {
   /// Runs the next superbatch (the state's superbatch + 1), updates the state (including a
   /// metrics row) and returns that row. `onBatch` (may be empty) is called after each batch.
   MetricsRow runSuperbatch(const std::function<void(const BatchProgress&)>& onBatch = {});
-  /// Mean loss over the validation set (NaN if there is none).
+  /// Mean loss over the validation set (NaN if there is none); with TrainConfig::qat, of the
+  /// rounded network.
   [[nodiscard]] double validationLoss();
   /// Positions per second of the last superbatch's training steps (excluding validation).
   [[nodiscard]] double lastPositionsPerSecond() const { return m_lastSpeed; }
@@ -211,6 +219,8 @@ class Trainer {
 
  private:
   void fillBatch(std::vector<Sample>& out);
+  /// The network the passes use: the state's, or with TrainConfig::qat its rounded copy.
+  const FloatNetwork& forwardNetwork();
   const std::vector<u32>& permutation(u64 epoch);
 
   TrainState& m_state;
@@ -223,6 +233,7 @@ class Trainer {
   u64 m_permEpoch = ~u64(0);
   std::vector<Sample> m_batchSamples;
   FloatVector m_grad;
+  FloatNetwork m_rounded;  ///< qat: dequantise(quantise(state net)), remade before each pass
   double m_lastSpeed = 0;
   double m_lastTrainSeconds = 0;
 };

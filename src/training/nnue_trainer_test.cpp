@@ -406,7 +406,8 @@ TEST(TrainingRun, LearnsMaterialAndExportsAValidNetwork) {
   EXPECT_EQ(h.hidden, 32);
   EXPECT_EQ(h.outputBuckets, 1);
   EXPECT_EQ(h.activation, u8(nnue::Activation::kSCReLU));
-  EXPECT_EQ(h.archId, nnue::architectureId(nnue::Activation::kSCReLU, 32, 1));
+  EXPECT_TRUE(nnue::validQB(h.qb)) << h.qb;
+  EXPECT_EQ(h.archId, nnue::architectureId(nnue::Activation::kSCReLU, 32, 1, 1, h.qb));
   EXPECT_EQ(h.payloadBytes, nnue::payloadBytes(32, 1));
   EXPECT_EQ(bytes.size(), sizeof h + h.payloadBytes);
   const auto* payload = reinterpret_cast<const unsigned char*>(bytes.data()) + sizeof h;
@@ -470,6 +471,54 @@ TEST(TrainingRun, EvaluateNetworksGivesEachNetworksLossOnTheData) {
   EXPECT_NE(errorOf([&] { (void)evaluateNetworks(c, {dir.file("missing.jnn")}, out); }).find("missing.jnn"),
             std::string::npos);
   EXPECT_NE(errorOf([&] { (void)evaluateNetworks(c, {}, out); }).find("no network"), std::string::npos);
+}
+
+TEST(TrainingRun, QuantisationAwareRunsReportTheLossOfTheExportedNetwork) {
+  TempDir dir;
+  const std::string data = writeMaterialData(dir, "d.janusdat", 2000, 21);
+  const std::string heldOut = writeMaterialData(dir, "held-out.janusdat", 500, 22);
+  auto run = [&](const std::string& name, bool qat) {
+    RunOptions o = smallRun(data, dir.file(name));
+    o.config.validation = {heldOut};
+    o.config.loss.lambda = 0.0;
+    o.config.superbatchSize = 2048;
+    o.config.batch = 256;
+    o.config.qat = qat;
+    o.stopAfter = 2;
+    std::ostringstream log;
+    RunResult r = runTraining(o, log, log);
+    return std::pair(std::move(r), log.str());
+  };
+  TrainConfig evalConfig = smallRun(data, "").config;
+  evalConfig.data = {heldOut};
+  evalConfig.loss.lambda = 0.0;
+  std::ostringstream out;
+  // With --qat the validation loss after a superbatch is the loss of the network exported from
+  // that checkpoint; without it, the float network's, which rounding changes.
+  for (const bool qat : {true, false}) {
+    const std::string name = qat ? "qat" : "float";
+    const auto [result, log] = run(name, qat);
+    ASSERT_EQ(result.state.metrics.size(), 2u) << log;
+    EXPECT_EQ(log.find("quantisation-aware") != std::string::npos, qat) << log;
+    const std::string exported =
+        exportCheckpoint(dir.file(name + "/checkpoint.bin"), dir.file(name + ".jnn"), name, out);
+    const double exportedLoss = evaluateNetworks(evalConfig, {exported}, out)[0];
+    const double reported = result.state.metrics.back().valLoss;
+    if (qat)
+      EXPECT_NEAR(reported, exportedLoss, 1e-6 * exportedLoss);
+    else
+      EXPECT_GT(std::abs(reported - exportedLoss), 1e-6 * exportedLoss);
+  }
+  // --qat may be switched on when a run is resumed, and the checkpoint keeps it.
+  RunOptions resume = smallRun(data, dir.file("float"));
+  resume.resume = true;
+  resume.config.qat = true;
+  resume.config.superbatches = 3;
+  resume.given = {"qat", "superbatches"};
+  std::ostringstream log;
+  const RunResult resumed = runTraining(resume, log, log);
+  EXPECT_TRUE(resumed.state.config.qat) << log.str();
+  EXPECT_TRUE(readCheckpoint(dir.file("float/checkpoint.bin")).config.qat);
 }
 
 TEST(TrainingRun, InitStartsFromANetworkFileOrACheckpoint) {

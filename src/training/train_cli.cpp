@@ -55,6 +55,9 @@ void addTrainNnueOptions(CLI::App& app, TrainCli& cli) {
   app.add_option("--init", c.init,
                  "Start from these weights (fine-tuning): a network file nn-<hash>.jnn or a checkpoint.bin; the shape "
                  "options not given are the file's (default: random weights from --seed)");
+  app.add_flag("--qat", c.qat,
+               "Quantisation-aware training: passes and validation on the network rounded as the exporter "
+               "rounds it, updates to the float weights (straight-through); may be switched on at --resume");
   app.add_option("--threads", c.threads, "Threads (default: hardware concurrency)");
   app.add_option("--backend", c.backend, "Gradient backend: sparse (fast CPU) or torch (libtorch reference)");
   app.add_option("--torch-input", c.torchInput, "torch backend input: sparse (embedding_bag) or dense (matmul)");

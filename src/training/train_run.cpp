@@ -55,7 +55,7 @@ TrainConfig mergeResumeConfig(const RunOptions& o, const TrainState& saved, std:
     std::string list;
     for (const auto& c : conflicts) list += (list.empty() ? "" : ", ") + c;
     throw Error(fmt::format("--resume: options differ from the checkpoint's: {}; only --superbatches, --threads, "
-                            "--backend, --torch-input and the data paths may change",
+                            "--backend, --torch-input, --qat and the data paths may change",
                             list));
   }
   TrainConfig c = configFromMap(merged);
@@ -188,6 +188,12 @@ RunResult runTraining(const RunOptions& o, std::ostream& out, std::ostream& prog
       config.lrDropEvery > 0 ? fmt::format(", x{} every {} superbatches", config.lrGamma, config.lrDropEvery) : std::string(),
       config.wd, nnue::kEvalScale, config.loss.sigmoidScale, config.loss.lambda, 1 - config.loss.lambda,
       config.loss.sigmoidScale);
+  if (config.qat)
+    out << "quantisation-aware: passes and validation loss on the network rounded as exported (QA 255, QB "
+        << outputScaleFor(std::span<const float>(state.net.params).subspan(config.shape.outWeightsOffset(),
+                                                                          config.shape.outBiasOffset() -
+                                                                              config.shape.outWeightsOffset()))
+        << " now)\n";
   out << std::flush;
   if (!o.resume && !data.validation.empty())
     out << fmt::format("start: validation loss {}\n", lossText(trainer.validationLoss())) << std::flush;
