@@ -5,7 +5,7 @@
 #   tools/finetune-net.sh --base nets/nn-<hash>.jnn --seed S --chunks M
 #                         [--games-per-chunk 100] [--data-dir DIR] [--superbatches 10]
 #                         [--lr 0.0002] [--threads 2] [--janus BIN] [--data-only]
-#                         [--also DIR:K]...
+#                         [--also DIR:K]... [--qat]
 #
 #   1. data:  tools/gen-nnue-data.sh --chunks M --games-per-chunk G --seed S --eval BASE
 #             (5000 nodes a move, the 8moves_v3 book, 4-5 random plies; resumable: only missing
@@ -25,6 +25,7 @@
 # losses, SPRT); the chain of those commands rebuilds the current network from the first one.
 # --also DIR:K also trains on chunks 0..K-1 of DIR, e.g. the previous step's data while they exist
 # (repeatable; they are not regenerated, so a step that used them names them in docs/nnue.md).
+# --qat trains quantisation-aware (train-nnue --qat; the run directory's name ends in -qat).
 # With --data-only the script stops after step 1 (e.g. to make data on several machines with
 # tools/gen-nnue-data.sh --shard and train once).
 set -euo pipefail
@@ -41,6 +42,7 @@ threads=2
 janus=build/janus
 dataOnly=0
 also=()
+qat=()
 while (($#)); do
   case "$1" in
     --base) base=$2; shift 2 ;;
@@ -54,6 +56,7 @@ while (($#)); do
     --janus) janus=$2; shift 2 ;;
     --data-only) dataOnly=1; shift ;;
     --also) also+=("$2"); shift 2 ;;
+    --qat) qat=(--qat); shift ;;
     *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -87,12 +90,12 @@ for spec in "${also[@]}"; do
 done
 for f in "${data[@]}"; do [ -f "$f" ] || { echo "missing training data: $f" >&2; exit 1; }; done
 
-run=data/nnue/runs/$runName-sb$superbatches-lr$lr
+run=data/nnue/runs/$runName-sb$superbatches-lr$lr${qat[*]:+-qat}
 resume=()
 [ -f "$run/checkpoint.bin" ] && resume=(--resume)
 "$janus" train-nnue --init "$base" --data "${data[@]}" --lambda 0.3 --sigmoid-scale 187 "${mirror[@]}" \
   --superbatches "$superbatches" --lr "$lr" --lr-final 0.00001 --seed 1 --threads "$threads" --out-dir "$run" \
-  --description "ft-s$seed" "${resume[@]}"
+  --description "ft-s$seed" "${qat[@]}" "${resume[@]}"
 
 net=$(ls -t "$run"/nn-*.jnn | head -1)
 mkdir -p nets
