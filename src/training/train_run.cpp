@@ -245,8 +245,9 @@ RunResult runTraining(const RunOptions& o, std::ostream& out, std::ostream& prog
                                                                 : std::span<const Sample>(data.validation);
   const QuantisationError qe = quantisationError(state.net, check.first(std::min<std::size_t>(check.size(), 2000)));
   out << fmt::format("wrote {} ({}, description '{}'); quantised vs float eval over {} positions: mean {:.2f} cp, "
-                     "max {:.2f} cp\n",
-                     result.netPath, describeShape(config.shape), description, qe.positions, qe.meanCp, qe.maxCp);
+                     "max {:.2f} cp{}\n",
+                     result.netPath, describeShape(config.shape), description, qe.positions, qe.meanCp, qe.maxCp,
+                     config.qat ? " (--qat: the float weights are the optimiser's; the network is the rounded one)" : "");
   return result;
 }
 
