@@ -39,9 +39,10 @@ class Network {
   /// version, a king-bucket count without a layout (not 0, 2, 4, 8, 16), inputs other than
   /// 768 x king buckets, hidden size not a multiple of 16 in 16..2048, output
   /// buckets outside 1..16, unknown activation, quantisation constants other than QA 255,
-  /// QB 64/128/256/512 and scale 400, an output weight outside -127..127, an architecture id that does not match the fields, a payload size that
-  /// differs from the header or the file ("truncated" / "trailing bytes"), or a content hash
-  /// that does not match the payload ("corrupted").
+  /// QB 64/128/256/512 and scale 400, an output weight outside -127..127, an architecture id
+  /// that does not match the fields, a payload size that differs from the header or the file
+  /// ("truncated" / "trailing bytes"), or a content hash that does not match the payload
+  /// ("corrupted").
   static std::shared_ptr<const Network> fromBytes(std::span<const unsigned char> bytes, const std::string& source);
   /// Reads and validates a file (errors as fromBytes, plus "cannot open").
   static std::shared_ptr<const Network> fromFile(const std::string& path);

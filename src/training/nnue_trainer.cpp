@@ -485,11 +485,6 @@ FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape) 
   return net;
 }
 
-const std::set<std::string>& shapeKeys() {
-  static const std::set<std::string> keys = {"hidden", "buckets", "activation", "king-buckets"};
-  return keys;
-}
-
 NetworkShape shapeFromInit(const NetworkShape& shape, const NetworkShape& file, const std::set<std::string>& given) {
   NetworkShape s = shape;
   if (!given.contains("hidden")) s.hidden = file.hidden;
@@ -606,16 +601,21 @@ const FloatNetwork& Trainer::forwardNetwork() {
   return m_rounded;
 }
 
+double meanLoss(GradientBackend& backend, const FloatNetwork& net, std::span<const Sample> samples,
+                const LossConfig& loss, std::size_t part) {
+  if (samples.empty()) return std::numeric_limits<double>::quiet_NaN();
+  double sum = 0;
+  for (std::size_t begin = 0; begin < samples.size(); begin += part) {
+    const auto slice = samples.subspan(begin, std::min(part, samples.size() - begin));
+    sum += backend.loss(net, slice, loss) * double(slice.size());
+  }
+  return sum / double(samples.size());
+}
+
 double Trainer::validationLoss() {
   if (m_validation.empty()) return std::numeric_limits<double>::quiet_NaN();
-  const FloatNetwork& net = forwardNetwork();
-  const std::size_t chunk = std::max<std::size_t>(std::size_t(m_batch), 16384);
-  double sum = 0;
-  for (std::size_t begin = 0; begin < m_validation.size(); begin += chunk) {
-    const auto part = m_validation.subspan(begin, std::min(chunk, m_validation.size() - begin));
-    sum += m_backend.loss(net, part, m_state.config.loss) * double(part.size());
-  }
-  return sum / double(m_validation.size());
+  return meanLoss(m_backend, forwardNetwork(), m_validation, m_state.config.loss,
+                  std::max<std::size_t>(std::size_t(m_batch), 16384));
 }
 
 }  // namespace janus::training

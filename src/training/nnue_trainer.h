@@ -57,6 +57,11 @@ class GradientBackend {
   virtual double loss(const FloatNetwork& net, std::span<const Sample> samples, const LossConfig& loss) = 0;
 };
 
+/// Mean loss of `net` over `samples` (may be empty: NaN) by `backend`, in parts of at most
+/// `part` positions (the backend's scratch memory grows with the part).
+[[nodiscard]] double meanLoss(GradientBackend& backend, const FloatNetwork& net, std::span<const Sample> samples,
+                              const LossConfig& loss, std::size_t part = 16384);
+
 /// The sparse multi-threaded CPU backend (see the top of this file). Uses the threads of `pool`.
 class SparseBackend final : public GradientBackend {
  public:
@@ -177,12 +182,9 @@ struct TrainState {
 /// shapes when they differ.
 [[nodiscard]] FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape);
 
-/// The keys of TrainConfig (configToMap, the option names without "--") that make up the
-/// NetworkShape: hidden, buckets, activation, king-buckets.
-[[nodiscard]] const std::set<std::string>& shapeKeys();
-
-/// `shape` with every field whose key (shapeKeys) is not in `given` taken from `file` (the shape
-/// of an --init network): a fine-tuning run needs no shape options.
+/// `shape` with every field whose configuration key (configToMap: hidden, buckets, activation,
+/// king-buckets) is not in `given` taken from `file` (the shape of an --init network): a
+/// fine-tuning run needs no shape options.
 [[nodiscard]] NetworkShape shapeFromInit(const NetworkShape& shape, const NetworkShape& file,
                                          const std::set<std::string>& given);
 

@@ -268,16 +268,9 @@ std::vector<double> evaluateNetworks(const TrainConfig& config, const std::vecto
   for (const std::string& path : networks) {
     const FloatNetwork net = readInitNetwork(path);
     SparseBackend backend(net.shape, pool);
-    const std::span<const Sample> all(data.train);
-    double sum = 0;
-    constexpr std::size_t kChunk = 16384;
-    for (std::size_t begin = 0; begin < all.size(); begin += kChunk) {
-      const auto part = all.subspan(begin, std::min(kChunk, all.size() - begin));
-      sum += backend.loss(net, part, config.loss) * double(part.size());
-    }
-    losses.push_back(sum / double(all.size()));
+    losses.push_back(meanLoss(backend, net, data.train, config.loss));
     out << fmt::format("{}: loss {:.6f} over {} positions ({}, lambda {}, sigmoid scale {} cp)\n", path,
-                       losses.back(), all.size(), describeShape(net.shape), config.loss.lambda,
+                       losses.back(), data.train.size(), describeShape(net.shape), config.loss.lambda,
                        config.loss.sigmoidScale);
   }
   return losses;
