@@ -77,10 +77,10 @@ inline std::vector<unsigned char> quantise(const FloatNet& net, const char* desc
   h.archId = architectureId(net.activation, net.hidden, net.buckets, net.kingBuckets);
   h.payloadBytes = payload.size();
   h.contentHash = fnv1a64(payload);
-  std::strncpy(h.description, description, sizeof h.description);
-  std::vector<unsigned char> file(sizeof h);
+  std::memcpy(h.description, description, std::min(std::strlen(description), sizeof h.description));  // NUL-padded by h{}
+  std::vector<unsigned char> file(sizeof h + payload.size());
   std::memcpy(file.data(), &h, sizeof h);
-  file.insert(file.end(), payload.begin(), payload.end());
+  std::memcpy(file.data() + sizeof h, payload.data(), payload.size());
   return file;
 }
 
