@@ -23,9 +23,15 @@
 #
 # The first default network nn-5c756e31d238b167 was made with --chunks 139 --nnue-chunks 0
 # (4.1M records, 3.2M kept by the loader, 6.0M with the mirror); the defaults below are its
-# recipe. --nnue-chunks 153 gives nn-ab8baee1c03eebca, the base of the current default
-# nn-4dd54cd3281e7a19, which tools/finetune-net.sh --base nets/nn-ab8baee1c03eebca.jnn --seed 3000
-# --chunks 168 makes from it (docs/nnue.md, seventh session). Wall time on a 2-core machine: datagen ~450-690
+# recipe. The chain from there to the current default (docs/nnue.md, seventh and eighth sessions):
+#   a. --nnue-chunks 153 gives nn-ab8baee1c03eebca;
+#   b. tools/finetune-net.sh --base nets/nn-ab8baee1c03eebca.jnn --seed 3000 --chunks 168
+#        --data-dir data/nnue/selfplay-nnue-v4 gives nn-4dd54cd3281e7a19;
+#   c. tools/finetune-net.sh --base nets/nn-4dd54cd3281e7a19.jnn --seed 3001 --chunks 150
+#        --data-dir data/nnue/selfplay-nnue-v5 --also data/nnue/selfplay-nnue-v4:168
+#        --superbatches 20 --qat gives nn-f2da73d9ce775d49, the default.
+# Each step plays its own data with its base network and a fixed seed; the steps were run once
+# each (only step a is checked to rebuild the same file). Wall time on a 2-core machine: datagen ~450-690
 # positions/s with 2 threads (about 2 h per 20 chunks), training 1.1-1.3M positions/s (under a
 # minute for 60 superbatches); docs/nnue.md has the measured runs.
 set -euo pipefail
