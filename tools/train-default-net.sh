@@ -30,10 +30,15 @@
 #   c. tools/finetune-net.sh --base nets/nn-4dd54cd3281e7a19.jnn --seed 3001 --chunks 150
 #        --data-dir data/nnue/selfplay-nnue-v5 --also data/nnue/selfplay-nnue-v4:168
 #        --superbatches 20 --qat gives nn-f2da73d9ce775d49, the default.
-# Each step plays its own data with its base network and a fixed seed; the steps were run once
-# each (only step a is checked to rebuild the same file). Wall time on a 2-core machine: datagen ~450-690
-# positions/s with 2 threads (about 2 h per 20 chunks), training 1.1-1.3M positions/s (under a
-# minute for 60 superbatches); docs/nnue.md has the measured runs.
+# Each step plays its own data with its base network and a fixed seed. Rebuilds from these
+# commands with the data present: step a gave the same file (content hash) when checked, and so
+# did step c (tenth session, docs/nnue.md); step b repeats its training exactly (the same
+# metrics.csv), but today's exporter rounds the output layer with a scale per network (eighth
+# session), so it writes nn-b82182dfcf880270 instead of nn-4dd54cd3281e7a19; step c starts from
+# the committed file. Wall time on a 2-core machine: datagen ~450-900 positions/s with 2 threads
+# (about 15 s per chunk of 100 games, 12,000 positions, on the idle machine), training
+# 1.1-1.3M positions/s (under a minute for 60 superbatches, plus 15 s to 2 min of loading);
+# docs/nnue.md has the measured runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
