@@ -29,7 +29,20 @@
 #        --data-dir data/nnue/selfplay-nnue-v4 gives nn-4dd54cd3281e7a19;
 #   c. tools/finetune-net.sh --base nets/nn-4dd54cd3281e7a19.jnn --seed 3001 --chunks 150
 #        --data-dir data/nnue/selfplay-nnue-v5 --also data/nnue/selfplay-nnue-v4:168
-#        --superbatches 20 --qat gives nn-f2da73d9ce775d49, the default.
+#        --superbatches 20 --qat gives nn-f2da73d9ce775d49;
+#   d. tools/finetune-net.sh --base nets/nn-f2da73d9ce775d49.jnn --seed 3002 --chunks 168
+#        --data-dir data/nnue/selfplay-nnue-v6 --also data/nnue/selfplay-nnue-v5:168
+#        --also data/nnue/selfplay-nnue-v4:168 --superbatches 20 --lr 0.0005 --qat
+#        gives nn-bcd830fc38286f06;
+#   e. tools/finetune-net.sh --base nets/nn-bcd830fc38286f06.jnn --seed 3003 --chunks 168
+#        --data-dir data/nnue/selfplay-nnue-v7 --also data/nnue/selfplay-nnue-v6:168
+#        --also data/nnue/selfplay-nnue-v5:168 --also data/nnue/selfplay-nnue-v4:168
+#        --superbatches 20 --lr 0.0005 --qat gives nn-5a0ce0cd7cc4c1c3, the default.
+# The data of steps b-e: tools/gen-nnue-data.sh --chunks 168 --games-per-chunk 100 --threads 2
+#   --seed S --eval nets/NET.jnn --out data/nnue/selfplay-nnue-vK with (S, NET, K) = (3000,
+#   nn-ab8baee1c03eebca, v4), (3001, nn-4dd54cd3281e7a19, v5), (3002, nn-f2da73d9ce775d49, v6),
+#   (3003, nn-bcd830fc38286f06, v7); a chunk depends only on the seed and its index, so
+#   --chunks 176 adds chunks 168-175, the held-out games of docs/nnue.md.
 # Each step plays its own data with its base network and a fixed seed. Rebuilds from these
 # commands with the data present: step a gave the same file (content hash) when checked, and so
 # did step c (tenth session, docs/nnue.md); step b repeats its training exactly (the same
