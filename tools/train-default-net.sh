@@ -50,7 +50,7 @@
 # session), so it writes nn-b82182dfcf880270 instead of nn-4dd54cd3281e7a19; step c starts from
 # the committed file. Wall time on a 2-core machine: datagen ~450-900 positions/s with 2 threads
 # (about 15 s per chunk of 100 games, 12,000 positions, on the idle machine), training
-# 1.1-1.3M positions/s (under a minute for 60 superbatches, plus 15 s to 2 min of loading);
+# 1.1-1.3M positions/s (under a minute for 60 superbatches, plus about 1 s of loading per million records);
 # docs/nnue.md has the measured runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
