@@ -134,7 +134,8 @@ void Dataset::add(std::span<const int> features, std::span<const int> legal, int
 void Dataset::append(const Dataset& other) {
   const u64 base = m_arena.size();
   m_arena.insert(m_arena.end(), other.m_arena.begin(), other.m_arena.end());
-  m_entries.reserve(m_entries.size() + other.m_entries.size());
+  // No exact reserve here: appending many files would reallocate m_entries once per file
+  // (quadratic); push_back grows it geometrically.
   for (Entry e : other.m_entries) {
     e.offset += base;
     m_entries.push_back(e);
