@@ -163,12 +163,8 @@ void loadFile(const std::string& path, const LoadOptions& o, Choose&& toValidati
               std::vector<Sample>& validation, LoadStats& stats) {
   datagen::DataReader reader(path);
   const u64 limit = o.limit;
-  if (auto n = reader.declaredCount()) {
-    // Geometric growth: reserving exactly size + n for each of many files reallocates (and
-    // copies) the whole vector once per file, quadratic in the number of files.
-    const size_t need = train.size() + size_t(limit ? std::min(limit, *n) : *n);
-    if (need > train.capacity()) train.reserve(std::max(need, 2 * train.capacity()));
-  }
+  // No exact reserve per file: with many files it reallocated the whole vector once per file
+  // (quadratic); push_back grows it geometrically.
   datagen::PackedRecord r{};
   u64 read = 0, keptTrain = 0, keptVal = 0, game = 0;
   int lastPly = -1, lastCount = 33;
