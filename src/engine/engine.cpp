@@ -7,6 +7,7 @@
 #include "eval/hce.h"
 #include "mcts/caching_backend.h"
 #include "mcts/mcts.h"
+#include "mcts/nnue_value.h"
 #include "mcts/rn_file.h"
 #include "mcts/uniform_backend.h"
 #include "nnue/nnue_evaluator.h"
@@ -52,6 +53,8 @@ const RealOption kMctsReals[] = {
     {"MCTS CPuct Base", "19652", 1, 1e9, "PUCT c_base: c grows by CPuct Factor * ln((N + base) / base)"},
     {"MCTS CPuct Factor", "2.0", 0, 100, "PUCT c_factor (AlphaZero 1 on a [0,1] value scale = 2 here)"},
     {"MCTS FPU Reduction", "0.44", -10, 10, "First-play urgency: unvisited moves get Q(parent) - this * sqrt(visited policy)"},
+    {"MCTS Time Scale", "1.6", 0.1, 10, "With a clock, MCTS thinks this times alpha-beta's optimum time, scaled 0.5..2 by "
+                                        "the best move's visit share, its changes and a falling value"},
 };
 }  // namespace
 
@@ -112,6 +115,7 @@ void Engine::declareOptions() {
                   if (!net) throw Error("option EvalFile: this build embeds no network; give the path of a .jnn file");
                   m_net = std::move(net);
                   m_options.set("Use NNUE", "true");  // a network was chosen: evaluate with it
+                  if (m_mcts) reinstallMctsBackend();  // MCTS Value nnue evaluates with it too
                 });
   m_options.add({"Use NNUE", Type::kCheck, m_net ? "true" : "false", 0, 0, {},
                  "Evaluate with the NNUE network of EvalFile (false: the hand-crafted evaluation); "
@@ -190,6 +194,19 @@ void Engine::declareOptions() {
                 [this](const std::string& v) {
                   if (m_mcts) installMctsBackend(m_options.value("MCTS Backend"), std::stoll(v), m_mctsBackendOptions);
                 });
+  m_options.add({"MCTS Value", Type::kCombo, m_net ? "nnue" : "net", 0, 0, {"nnue", "net"},
+                 "What values MCTS leaves: nnue = the NNUE network of EvalFile after a quiescence search "
+                 "(MCTS QS Depth), as win/draw/loss by the UCI_ShowWDL model; net = the value head of the "
+                 "MCTS Backend's network (the AlphaZero path, used by self-play RL)"},
+                [this](const std::string& v) {
+                  if (v == "nnue" && !m_net) throw Error("option MCTS Value: nnue needs a network: set EvalFile");
+                  if (m_mcts) reinstallMctsBackend(v);
+                });
+  m_options.add({"MCTS QS Depth", Type::kSpin, "8", 0, 64, {},
+                 "Plies of captures the quiescence search at MCTS leaves looks at with MCTS Value nnue (0: static evaluation)"},
+                [this](const std::string& v) {
+                  if (m_mcts) reinstallMctsBackend({}, int(std::stoll(v)));
+                });
   m_options.add({"MCTS Batch", Type::kSpin, "16", 1, 1024, {},
                  "Leaves each MCTS thread evaluates together in one backend call"});
   for (const RealOption& r : kMctsReals)
@@ -222,10 +239,21 @@ void Engine::selectSearch(const std::string& name) {
   m_search = m_mcts.get();
 }
 
-void Engine::installMctsBackend(const std::string& name, i64 cacheEntries, const mcts::BackendOptions& options) {
+void Engine::reinstallMctsBackend(std::optional<std::string> valueSource, std::optional<int> qsDepth) {
+  installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"), m_mctsBackendOptions,
+                     std::move(valueSource), qsDepth);
+}
+
+void Engine::installMctsBackend(const std::string& name, i64 cacheEntries, const mcts::BackendOptions& options,
+                                std::optional<std::string> valueSource, std::optional<int> qsDepth) {
   // Created first (a bad weights file or setting throws here), so that a failure keeps the
   // previous backend and settings. Before the MCTS face is first used this only validates.
   std::shared_ptr<mcts::Backend> backend = mcts::BackendRegistry::instance().create(name, options);
+  if (valueSource.value_or(m_options.value("MCTS Value")) == "nnue") {
+    mcts::LeafSearchParams leaf;
+    leaf.maxPly = qsDepth.value_or(int(m_options.integer("MCTS QS Depth")));
+    backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), m_net, leaf);
+  }
   if (cacheEntries > 0) backend = std::make_shared<mcts::CachingBackend>(std::move(backend), size_t(cacheEntries));
   m_mctsBackendOptions = options;
   if (m_mcts) m_mcts->setBackend(std::move(backend));
@@ -242,6 +270,7 @@ void Engine::applyMctsOptions() {
   p.noise = m_options.boolean("MCTS Noise");
   p.smartPruning = m_options.boolean("MCTS Smart Pruning");
   p.treeMemoryMiB = size_t(m_options.integer("MCTS Tree MiB"));
+  p.timeScale = parseReal("MCTS Time Scale", m_options.value("MCTS Time Scale"), 0.1, 10);
   m_mcts->setParams(p);
 }
 

@@ -107,7 +107,14 @@ class Engine {
   /// Creates MCTS backend `name` with `options` (behind an evaluation cache of `cacheEntries`
   /// positions when > 0) and, if the MCTS search exists, installs it; then remembers `options`.
   /// Throws janus::Error (unknown name, bad weights file) before changing anything.
-  void installMctsBackend(const std::string& name, i64 cacheEntries, const mcts::BackendOptions& options);
+  /// Creates the MCTS backend `name` with `options`, wrapped in NnueValueBackend when MCTS Value
+  /// (or `valueSource`, the value being set) is nnue, with MCTS QS Depth (or `qsDepth`), and in a
+  /// CachingBackend of `cacheEntries` (0: none). Throws (keeping the previous backend) for a bad
+  /// weights file or setting. Before the MCTS face is first used it only validates.
+  void installMctsBackend(const std::string& name, i64 cacheEntries, const mcts::BackendOptions& options,
+                          std::optional<std::string> valueSource = std::nullopt, std::optional<int> qsDepth = std::nullopt);
+  /// installMctsBackend with the current backend, cache and options.
+  void reinstallMctsBackend(std::optional<std::string> valueSource = std::nullopt, std::optional<int> qsDepth = std::nullopt);
   /// Copies the MCTS options into the search's parameters (at go, STYLE.md practice 14).
   void applyMctsOptions();
 

@@ -1,13 +1,14 @@
 #include "mcts/mcts.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <thread>
 
 #include "core/movegen.h"
-#include "mcts/value.h"
 #include "search/score.h"
 #include "search/tb_root.h"
+#include "search/wdl.h"
 
 namespace janus::mcts {
 
@@ -42,12 +43,14 @@ WdlPermille toPermille(const Wdl& wdl) {
 /// The same for a child node's Wdl, seen from its parent (the player who moved).
 WdlPermille permilleForParent(const Wdl& child) { return toPermille(Wdl{child.loss, child.draw, child.win}); }
 
-/// UCI score of a root move whose child node is `c`, from the root's view.
-int scoreForParent(const Node& c) {
+/// UCI score of a root move whose child node is `c`, from the root's view: exact for proven
+/// and tablebase results, else Q through the score model of search/wdl.h at `material` (the
+/// root's; wdlMaterial), so that a position the NNUE scores +100 cp reads about +100 cp.
+int scoreForParent(const Node& c, int material) {
   const bool tb = c.terminalKind() == TerminalKind::kTablebase;
   if (c.terminal() == Terminal::kLoss) return tb ? tbWinIn(c.terminalPlies() + 1) : mateIn(c.terminalPlies() + 1);
   if (c.terminal() == Terminal::kWin) return tb ? -tbWinIn(c.terminalPlies() + 1) : matedIn(c.terminalPlies() + 1);
-  return qToCentipawns(-c.q());
+  return qToCentipawns(-c.q(), material);
 }
 
 /// Most visited continuation below `node` (proven wins first), at most `maxLength` moves.
@@ -113,9 +116,18 @@ struct MctsSearch::Playout {
 MctsSearch::MctsSearch(std::shared_ptr<Backend> backend, MctsParams params)
     : m_backend(std::move(backend)), m_params(params), m_rng(params.seed ? params.seed : std::random_device{}()) {}
 
-MctsSearch::~MctsSearch() = default;
+MctsSearch::~MctsSearch() {
+  if (m_freeThread.joinable()) m_freeThread.join();
+}
+
+void MctsSearch::freeInBackground(std::vector<std::unique_ptr<Node>> trees) {
+  if (trees.empty()) return;
+  if (m_freeThread.joinable()) m_freeThread.join();  // the previous move's garbage: long gone
+  m_freeThread = std::thread([garbage = std::move(trees)]() mutable { garbage.clear(); });
+}
 
 void MctsSearch::newGame() {
+  m_havePreviousQ = false;
   m_root.reset();
   m_rootPos.reset();
   m_cleanRootPriors.clear();
@@ -138,6 +150,7 @@ void MctsSearch::setParams(const MctsParams& params) {
 
 void MctsSearch::prepareTree(const Position& root) {
   std::unique_ptr<Node> reused;
+  std::vector<std::unique_ptr<Node>> garbage;
   if (m_root && m_rootPos && m_params.treeReuse) {
     // Moves from the old root to the new one, read back from the new position's history.
     const int k = root.gamePly() - m_rootPos->gamePly();
@@ -159,7 +172,11 @@ void MctsSearch::prepareTree(const Position& root) {
       }
       if (ok) {
         reused = std::move(m_root);
-        for (Move m : moves) reused = reused->releaseChild(reused->findEdge(m));  // frees the rest
+        for (Move m : moves) {
+          std::unique_ptr<Node> child = reused->releaseChild(reused->findEdge(m));
+          garbage.push_back(std::move(reused));  // the rest of the old tree
+          reused = std::move(child);
+        }
         // Same root again (k = 0): take the noise out of its priors before new noise goes in.
         if (k == 0 && !m_cleanRootPriors.empty() && size_t(reused->numEdges()) == m_cleanRootPriors.size())
           for (int i = 0; i < reused->numEdges(); ++i) reused->edge(i).prior = m_cleanRootPriors[size_t(i)];
@@ -167,6 +184,8 @@ void MctsSearch::prepareTree(const Position& root) {
     }
   }
   m_cleanRootPriors.clear();
+  if (!reused && m_root) garbage.push_back(std::move(m_root));
+  freeInBackground(std::move(garbage));
   m_root = reused ? std::move(reused) : std::make_unique<Node>();
   m_rootPos = root;
   m_treeNodes = 0;
@@ -210,7 +229,8 @@ std::optional<SearchResult> MctsSearch::probeRootTablebases(const Position& root
 int MctsSearch::gather(std::vector<Playout>& batch) {
   int budget = std::max(1, m_params.batchSize);
   if (m_limits.nodes) budget = int(std::min<u64>(u64(budget), m_limits.nodes - std::min(m_limits.nodes, m_started)));
-  if (m_treeBytes >= m_treeLimitBytes) budget = 0;
+  if (m_treeBytes >= m_treeLimitBytes) recycleTree();
+  if (m_treeBytes >= m_treeLimitBytes) budget = 0;  // nothing left to free: every node is in flight
   if (int(batch.size()) < budget) batch.resize(size_t(budget));
   int count = 0;
   while (count < budget) {
@@ -252,6 +272,49 @@ int MctsSearch::gather(std::vector<Playout>& batch) {
     ++count;
   }
   return count;
+}
+
+void MctsSearch::recycleTree() {
+  // Bytes each node would free if collapsed (its edges and the child nodes it created), by
+  // the bit width of its visits (bucket b holds visits in [2^(b-1), 2^b)). Nodes with a playout
+  // in flight are skipped: their paths are in use (a playout in flight below a node also counts
+  // in flight at the node, so a collapsed subtree never holds one).
+  constexpr int kBuckets = 34;
+  size_t byBucket[kBuckets] = {};
+  std::vector<const Node*> stack{m_root.get()};
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    size_t own = size_t(n->numEdges()) * sizeof(Node::Edge);
+    for (int i = 0; i < n->numEdges(); ++i)
+      if (const Node* c = n->child(i)) {
+        own += sizeof(Node);
+        stack.push_back(c);
+      }
+    if (n != m_root.get() && n->inFlight() == 0) byBucket[std::bit_width(n->visits())] += own;
+  }
+  const size_t need = m_treeBytes - std::min(m_treeBytes, m_treeLimitBytes / 2);
+  int threshold = 0;
+  for (size_t freed = byBucket[0]; threshold + 1 < kBuckets && freed < need;) freed += byBucket[++threshold];
+  // Collapse the topmost nodes at or below the threshold.
+  size_t freedBytes = 0, freedNodes = 0;
+  std::vector<Node*> work{m_root.get()};
+  while (!work.empty()) {
+    Node* n = work.back();
+    work.pop_back();
+    for (int i = 0; i < n->numEdges(); ++i) {
+      Node* c = n->child(i);
+      if (!c) continue;
+      if (c->inFlight() == 0 && c->expanded() && std::bit_width(c->visits()) <= threshold)
+        freedBytes += c->collapse(freedNodes);
+      else
+        work.push_back(c);
+    }
+  }
+  m_treeBytes -= std::min(m_treeBytes, freedBytes);
+  m_treeNodes -= std::min(m_treeNodes, freedNodes);
+  ++m_stats.recycles;
+  m_stats.recycledBytes += freedBytes;
 }
 
 // ---- Step 3b: evaluate ----------------------------------------------------------------------------
@@ -342,7 +405,6 @@ int MctsSearch::bestRootEdge() const {
 bool MctsSearch::shouldStop() {
   if (stopRequested()) return true;
   if (m_limits.nodes && m_stats.playouts >= m_limits.nodes) return true;
-  if (m_treeBytes >= m_treeLimitBytes) return true;
   const double averageDepth = m_stats.playouts ? double(m_cumDepth) / double(m_stats.playouts) : 0.0;
   if (m_limits.depth > 0 && averageDepth >= m_limits.depth) return true;
 
@@ -355,23 +417,52 @@ bool MctsSearch::shouldStop() {
   if (m_limits.infinite || pondering()) return false;
 
   const i64 elapsed = m_time.elapsedMs();
+  if (best != m_lastBest) {
+    m_lastBest = best;
+    m_lastBestChangeMs = elapsed;
+  }
+  i64 deadline = 0;
   if (m_time.enabled()) {
-    if (elapsed >= m_time.optimumMs()) return true;
     if (m_allowedCount == 1) return true;  // one legal move: no need to think
+    deadline = softLimitMs(bestChild);
+    if (elapsed >= deadline) return true;
   }
   if (!m_params.smartPruning || !bestChild) return false;
-  // Smart pruning: can the runner-up still overtake the most visited move?
+  // Smart pruning: can the runner-up still overtake the most visited move before the deadline?
   double remaining = 1e18;
   if (m_limits.nodes) remaining = double(m_limits.nodes - std::min(m_limits.nodes, m_started));
   if (m_time.enabled() && elapsed >= 100) {  // nps is only known after a while
     const double nps = double(m_stats.playouts) * 1000.0 / double(elapsed);
-    remaining = std::min(remaining, nps * double(m_time.optimumMs() - elapsed) / 1000.0 / m_params.smartPruningFactor);
+    remaining = std::min(remaining, nps * double(deadline - elapsed) / 1000.0 / m_params.smartPruningFactor);
   }
   if (remaining >= 1e18) return false;
   u32 bestVisits = bestChild->visits(), second = 0;
   for (int i = 0; i < m_root->numEdges(); ++i)
     if (i != best && m_allowed[size_t(i)] && m_root->child(i)) second = std::max(second, m_root->child(i)->visits());
   return double(second) + remaining < double(bestVisits);
+}
+
+i64 MctsSearch::softLimitMs(const Node* bestChild) const {
+  const i64 hard = m_time.maximumMs();
+  if (m_time.optimumMs() >= hard) return hard;  // movetime: one limit
+  double factor = 1.0;
+  if (bestChild && m_root->visits() > 1) {
+    // Visit share of the best move (the more it dominates, the less there is to decide):
+    // share 0.9 -> 0.6, 0.5 -> 1.0, 0.2 -> 1.3 (Monty's and lc0's time managers use the same
+    // signal; the numbers are Janus's first choice, to be tuned by SPSA).
+    const double share = double(bestChild->visits()) / double(m_root->visits() - 1);
+    factor *= std::clamp(1.5 - share, 0.5, 1.5);
+    // A best move that changed in the second half of the time spent so far: not settled.
+    const i64 elapsed = m_time.elapsedMs();
+    if (elapsed > 0 && m_lastBestChangeMs * 2 > elapsed) factor *= 1.3;
+    // A falling value: the position is worse than the previous search expected.
+    if (m_havePreviousQ) {
+      const double drop = m_previousQ - (-bestChild->q());
+      if (drop > 0.02) factor *= 1.0 + std::min(0.6, 3.0 * drop);
+    }
+  }
+  factor = std::clamp(factor, 0.5, 2.0);
+  return std::min<i64>(hard, std::max<i64>(1, i64(double(m_time.optimumMs()) * m_params.timeScale * factor)));
 }
 
 std::vector<SearchInfo> MctsSearch::makeReport() const {
@@ -392,7 +483,7 @@ std::vector<SearchInfo> MctsSearch::makeReport() const {
     info.depth = std::max(1, int(std::lround(averageDepth)));
     info.selDepth = std::max(info.depth, m_stats.maxDepth);
     info.multiPv = int(lines.size()) + 1;
-    info.score = scoreForParent(*c);
+    info.score = scoreForParent(*c, m_rootMaterial);
     info.wdl = permilleForParent(c->wdl());
     info.nodes = nodes;
     info.timeMs = elapsed;
@@ -406,7 +497,7 @@ std::vector<SearchInfo> MctsSearch::makeReport() const {
   if (lines.empty() && !order.empty()) {  // stopped before any root move was visited
     SearchInfo info;
     info.depth = info.selDepth = 1;
-    info.score = qToCentipawns(m_root->q());
+    info.score = qToCentipawns(m_root->q(), m_rootMaterial);
     info.wdl = toPermille(m_root->wdl());
     info.nodes = nodes;
     info.timeMs = elapsed;
@@ -495,6 +586,9 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
   m_started = 0;
   m_cumDepth = 0;
   m_treeLimitBytes = std::max<size_t>(1, m_params.treeMemoryMiB) << 20;
+  m_rootMaterial = wdlMaterial(root);
+  m_lastBest = -1;
+  m_lastBestChangeMs = 0;
 
   std::vector<Move> rootMoves;
   for (Move m : legalMoves(root))
@@ -551,7 +645,9 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
     const int best = bestRootEdge();
     result.best = m_root->edge(best).move;
     const Node* c = m_root->child(best);
-    result.score = c ? scoreForParent(*c) : qToCentipawns(m_root->q());
+    result.score = c ? scoreForParent(*c, m_rootMaterial) : qToCentipawns(m_root->q(), m_rootMaterial);
+    m_havePreviousQ = c && c->visits() > 0 && !c->isTerminal();
+    if (m_havePreviousQ) m_previousQ = -c->q();
     if (c) {
       std::vector<Move> pv;
       appendPv(c, pv, 1);

@@ -24,6 +24,7 @@
 #include <mutex>
 #include <optional>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "core/movegen.h"
@@ -52,7 +53,14 @@ struct MctsParams {
   /// (lc0 SmartPruningFactor 1.33: the time-based estimate of remaining visits is divided by it).
   bool smartPruning = true;
   double smartPruningFactor = 1.33;
-  /// Tree memory limit in MiB; the search stops when the tree reaches it.
+  /// Time use with a clock (MctsSearch::softLimitMs): the soft limit is TimeManager's optimum
+  /// times this, times a factor from the best move's visit share, its changes and a falling
+  /// value (0.5..2.0), never beyond TimeManager's maximum. 1 with the factor fixed at 1 is the
+  /// alpha-beta face's optimum, which MCTS, having no iterations to finish, undershoots.
+  double timeScale = 1.6;
+  /// Tree memory limit in MiB. When the tree reaches it, the least-visited subtrees are freed
+  /// (their roots keep their statistics and are expanded again when reached: recycleTree), so
+  /// an infinite analysis goes on within the limit.
   size_t treeMemoryMiB = 1024;
   /// Root moves listed in SearchInfo::moveStats (most visited first; 0: none).
   int moveStats = 5;
@@ -71,6 +79,8 @@ struct MctsStats {
   double averageDepth = 0.0;
   size_t treeBytes = 0;   ///< memory of the tree at the end of the search
   size_t treeNodes = 0;   ///< nodes in the tree at the end of the search
+  u64 recycles = 0;       ///< times the tree reached its memory limit and was thinned
+  size_t recycledBytes = 0;  ///< bytes freed by them
 };
 
 /// What the rules (or the tablebases) say about a position without evaluating it.
@@ -95,7 +105,8 @@ class MctsSearch final : public Search {
   /// Blocks; see Search::run. `limits.nodes` counts playouts of this search; `limits.depth`
   /// stops the search when the average playout depth reaches it (what is reported as depth, as
   /// lc0 does); `limits.mate` stops it once a mate in that many moves is proven. With a clock the
-  /// search spends TimeManager's optimum time at most (less with smart pruning).
+  /// search stops at softLimitMs() (between half and twice the scaled optimum, never past
+  /// TimeManager's maximum; earlier with smart pruning); with movetime at that time.
   SearchResult run(const Position& root, const SearchLimits& limits, const SearchConfig& config,
                    const InfoCallback& onInfo, const SearchSignals& signals) override;
   /// Drops the tree and the backend's cache. Not during a search.
@@ -131,11 +142,21 @@ class MctsSearch final : public Search {
   std::optional<SearchResult> probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
                                                   const InfoCallback& onInfo);
 
+  /// Frees about half of the tree: collapses (Node::collapse) every node not on a playout in
+  /// flight whose visits are below the smallest power of two that frees enough, keeping the
+  /// root and the nodes above that threshold (the principal lines). Tree lock held.
+  void recycleTree();
+  /// Frees discarded trees on a thread of their own: freeing hundreds of thousands of nodes
+  /// takes milliseconds that the clock of the move being searched would otherwise pay (lc0
+  /// frees released subtrees on a background thread too).
+  void freeInBackground(std::vector<std::unique_ptr<Node>> trees);
   void workerLoop(bool isMain);
   int gather(std::vector<Playout>& batch);                              // tree lock held
   void evaluate(std::vector<Playout>& batch, int count, Position& pos);  // no lock
   void backup(std::vector<Playout>& batch, int count);                  // tree lock held
   [[nodiscard]] bool shouldStop();                                      // tree lock held
+  /// With a clock: milliseconds after which the search stops (see MctsParams::timeScale).
+  [[nodiscard]] i64 softLimitMs(const Node* bestChild) const;          // tree lock held
   [[nodiscard]] std::vector<SearchInfo> makeReport() const;             // tree lock held
   [[nodiscard]] int bestRootEdge() const;                               // tree lock held
   [[nodiscard]] bool pondering() const {
@@ -152,6 +173,7 @@ class MctsSearch final : public Search {
 
   // The tree, kept between searches for reuse.
   std::unique_ptr<Node> m_root;
+  std::thread m_freeThread;  ///< freeInBackground's thread (joined before the next one and at destruction)
   std::optional<Position> m_rootPos;  ///< the position of m_root
   std::vector<float> m_cleanRootPriors;  ///< m_root's priors before noise (empty: no noise applied)
   MctsStats m_stats;
@@ -171,6 +193,11 @@ class MctsSearch final : public Search {
   size_t m_treeBytes = 0;       ///< (lock)
   size_t m_treeNodes = 0;       ///< (lock)
   size_t m_treeLimitBytes = 0;
+  int m_rootMaterial = 0;       ///< wdlMaterial of the root: the Q -> centipawn mapping's material
+  int m_lastBest = -1;          ///< (lock) the most visited root edge at the last check
+  i64 m_lastBestChangeMs = 0;   ///< (lock) when it last changed
+  double m_previousQ = 0.0;     ///< Q of the move played after the previous search (for a falling value)
+  bool m_havePreviousQ = false;
   std::atomic<u64> m_tbHits{0};
 };
 

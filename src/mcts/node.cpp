@@ -53,6 +53,26 @@ Node& Node::getOrCreateChild(int i, bool* created) {
   return *slot;
 }
 
+size_t Node::collapse(size_t& nodesFreed) {
+  size_t bytes = size_t(m_numEdges) * sizeof(Edge);
+  std::vector<Node*> stack;
+  for (Edge& e : edges())
+    if (e.node) stack.push_back(e.node.get());
+  while (!stack.empty()) {
+    Node* n = stack.back();
+    stack.pop_back();
+    ++nodesFreed;
+    bytes += n->ownBytes();
+    for (Edge& e : n->edges())
+      if (e.node) stack.push_back(e.node.get());
+  }
+  // Destroying the edges frees the subtree; a deep subtree is released bottom-up by the
+  // unique_ptrs, which is fine for MCTS depths (tens of plies).
+  m_edges.reset();
+  m_numEdges = 0;
+  return bytes;
+}
+
 int Node::findEdge(Move m) const {
   for (int i = 0; i < m_numEdges; ++i)
     if (m_edges[size_t(i)].move == m) return i;

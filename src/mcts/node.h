@@ -75,6 +75,11 @@ class Node {
   /// Creates one edge per move with its prior (same length, at least one), sorted by prior,
   /// highest first (stable: equal priors keep the given order). Replaces existing edges.
   void expand(std::span<const Move> moves, std::span<const float> priors);
+  /// Frees the edges and every node below them, keeping this node's own statistics and terminal
+  /// status: the node becomes a leaf again, and is evaluated and expanded anew when a playout
+  /// reaches it (tree recycling). Returns the bytes freed (edges of this node and of every node
+  /// below, plus those nodes) and adds the number of nodes freed to `nodesFreed`.
+  size_t collapse(size_t& nodesFreed);
   /// Detaches the subtree of edge i (for tree reuse).
   [[nodiscard]] std::unique_ptr<Node> releaseChild(int i) { return std::move(m_edges[size_t(i)].node); }
   /// Bytes used by this node and its edges (not its children).

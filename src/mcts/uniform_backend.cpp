@@ -4,8 +4,6 @@
 #include <cmath>
 #include <vector>
 
-#include "mcts/value.h"
-
 namespace janus::mcts {
 
 namespace {
@@ -54,7 +52,11 @@ Wdl UniformBackend::evaluate(const Position& pos, UniformValue value) {
   int balance = 0;
   for (int pt = kPawn; pt <= kQueen; ++pt)
     balance += kValue[pt] * (pos.count(us, PieceType(pt)) - pos.count(~us, PieceType(pt)));
-  const float q = float(centipawnsToQ(100.0 * balance));
+  // A test double's value: the balance (in pawns) squashed into [-1, 1] by
+  // atan(100 balance / 111.7) / 1.5621 (lc0's cp <-> Q curve, which keeps a queen and a pawn
+  // apart better than the game-result model of search/wdl.h that the real values use), as the
+  // win/draw/loss with the most draws that has that Q (a level position is a sure draw).
+  const float q = float(std::atan(100.0 * balance / 111.714640912) / 1.5620688421);
   Wdl w;
   w.win = std::max(q, 0.0f);
   w.loss = std::max(-q, 0.0f);

@@ -33,6 +33,9 @@ WdlPoint parameters(int material) {
   return {material, lo->a + t * (hi->a - lo->a), lo->b + t * (hi->b - lo->b)};
 }
 
+/// Scores beyond +-kModelRange centipawns are evaluated as +-kModelRange.
+constexpr int kModelRange = 4000;
+
 }  // namespace
 
 int wdlMaterial(const Position& pos) {
@@ -41,14 +44,34 @@ int wdlMaterial(const Position& pos) {
 }
 
 WdlPermille scoreToWdl(int score, int material) {
-  if (score >= kTbWinInMaxPly) return {1000, 0, 0};
-  if (score <= -kTbWinInMaxPly) return {0, 0, 1000};
-  const WdlPoint p = parameters(std::clamp(material, 17, 78));
-  const double s = std::clamp(score, -4000, 4000);
-  int win = int(std::lround(1000.0 / (1.0 + std::exp((p.a - s) / p.b))));
-  int loss = int(std::lround(1000.0 / (1.0 + std::exp((p.a + s) / p.b))));
+  const WdlProbability p = scoreToWdlProbability(score, material);
+  int win = int(std::lround(1000.0 * p.win));
+  int loss = int(std::lround(1000.0 * p.loss));
   int draw = std::max(0, 1000 - win - loss);  // rounding must not make it negative
   return {win, draw, 1000 - win - draw};
+}
+
+WdlProbability scoreToWdlProbability(int score, int material) {
+  if (score >= kTbWinInMaxPly) return {1.0, 0.0, 0.0};
+  if (score <= -kTbWinInMaxPly) return {0.0, 0.0, 1.0};
+  const WdlPoint p = parameters(std::clamp(material, 17, 78));
+  const double s = std::clamp(score, -kModelRange, kModelRange);
+  const double win = 1.0 / (1.0 + std::exp((p.a - s) / p.b));
+  const double loss = 1.0 / (1.0 + std::exp((p.a + s) / p.b));
+  return {win, std::max(0.0, 1.0 - win - loss), loss};
+}
+
+int qToCentipawns(double q, int material) {
+  int lo = -kModelRange, hi = kModelRange;
+  if (q <= scoreToWdlProbability(lo, material).q()) return lo;
+  if (q >= scoreToWdlProbability(hi, material).q()) return hi;
+  while (hi - lo > 1) {  // invariant: q(lo) < q <= q(hi)
+    const int mid = lo + (hi - lo) / 2;
+    if (scoreToWdlProbability(mid, material).q() < q) lo = mid;
+    else hi = mid;
+  }
+  // The nearer of the two neighbours.
+  return q - scoreToWdlProbability(lo, material).q() < scoreToWdlProbability(hi, material).q() - q ? lo : hi;
 }
 
 }  // namespace janus

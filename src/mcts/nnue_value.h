@@ -1,0 +1,83 @@
+#pragma once
+// NNUE leaf values for MCTS ("MCTS Value" = nnue): the alpha-beta face's network evaluates each
+// leaf after a short quiescence search, and the centipawn result becomes win/draw/loss through
+// the same score model as UCI_ShowWDL and the training targets (search/wdl.h).
+//
+// Why: an MCTS whose value head is weak plays weak chess however good its policy is. Monty
+// (Jamie Whiting's MCTS engine, https://github.com/official-monty/Monty, its progression
+// tests) measured +270 +- 76 Elo for replacing its own value network with an alpha-beta
+// engine's NNUE and +134 +- 43 for a quiescence search at the leaves; Janus's NNUE is +181 over
+// its hand-crafted evaluation in direct matches (docs/nnue.md).
+//
+// NnueValueBackend is a decorator, like CachingBackend: priors come from the wrapped backend
+// (pvnet, torch, or uniform), only the value is replaced. The quiescence search is a plain
+// fail-hard-free (fail-soft) negamax over captures and promotions (chessprogramming wiki
+// "Quiescence Search"): stand pat on the static evaluation, moves ordered by MVV-LVA, captures
+// that lose material by SEE skipped (search/see.h), under-promotions skipped, all evasions when
+// in check (checkmate found there is a loss). It stops at LeafSearchParams::maxPly plies below
+// the leaf or after `nodeLimit` nodes, where the static evaluation is returned. It knows no
+// repetitions or 50-move rule: the tree decides those (mcts.cpp classifyLeaf), so a leaf's
+// value depends on the position alone and can be cached.
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "mcts/backend.h"
+#include "nnue/network.h"
+#include "nnue/nnue_evaluator.h"
+
+namespace janus::mcts {
+
+/// The quiescence search at MCTS leaves.
+struct LeafSearchParams {
+  /// Plies of captures below the leaf (0: the static evaluation only, no quiescence).
+  int maxPly = 8;
+  /// Nodes per leaf at most (the leaf itself counts); past it every node stands pat.
+  int nodeLimit = 256;
+};
+
+/// Centipawns (side to move's view, within +-kEvalMax, or matedIn(ply) when a checkmate is
+/// found in check) of `pos` by the quiescence search above with `eval` (whose accumulators
+/// follow the moves it makes; reset() is called first). `pos` is restored before returning.
+/// `nodes` (if not null) is increased by the nodes searched.
+[[nodiscard]] int leafQuiescence(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams& params,
+                                 u64* nodes = nullptr);
+
+/// Win/draw/loss (side to move's view) for a centipawn score by search/wdl.h's model at the
+/// material of `pos` (not rounded to per mille).
+[[nodiscard]] Wdl centipawnsToWdl(int cp, const Position& pos);
+
+/// The decorator: priors from `policy`, values from `net` after leafQuiescence. Thread-safe
+/// (each computation borrows an NnueEvaluator from a pool and returns it when destroyed).
+class NnueValueBackend final : public Backend {
+ public:
+  /// Throws janus::Error if `policy` or `net` is null or the params are negative.
+  NnueValueBackend(std::shared_ptr<Backend> policy, std::shared_ptr<const nnue::Network> net,
+                   LeafSearchParams params = {});
+  ~NnueValueBackend() override;
+
+  [[nodiscard]] std::unique_ptr<BackendComputation> newComputation() override;
+  /// The policy backend's attributes (history plies, halfmove clock) with this backend's
+  /// description; cacheable when the policy is.
+  [[nodiscard]] BackendAttributes attributes() const override;
+  void clear() override { m_policy->clear(); }
+
+  [[nodiscard]] const LeafSearchParams& params() const { return m_params; }
+  /// Quiescence nodes searched so far by every computation (for speed reports).
+  [[nodiscard]] u64 leafNodes() const;
+
+ private:
+  class Computation;
+  std::unique_ptr<nnue::NnueEvaluator> borrow();
+  void giveBack(std::unique_ptr<nnue::NnueEvaluator> e, u64 nodes);
+
+  std::shared_ptr<Backend> m_policy;
+  std::shared_ptr<const nnue::Network> m_net;
+  LeafSearchParams m_params;
+  mutable std::mutex m_mutex;
+  std::vector<std::unique_ptr<nnue::NnueEvaluator>> m_pool;  // guarded by m_mutex
+  u64 m_leafNodes = 0;                                       // guarded by m_mutex
+};
+
+}  // namespace janus::mcts

@@ -1,0 +1,159 @@
+// Tests of the NNUE leaf value (nnue_value.h) and of the one Q <-> centipawn mapping (search/wdl.h)
+// that MCTS reports its values through.
+
+#include "mcts/nnue_value.h"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <thread>
+
+#include "core/movegen.h"
+#include "core/notation.h"
+#include "mcts/mcts.h"
+#include "mcts/uniform_backend.h"
+#include "nnue/test_net.h"
+#include "search/score.h"
+#include "search/wdl.h"
+#include "util/error.h"
+
+namespace janus::mcts {
+namespace {
+
+/// A small random network (the tests do not depend on the embedded one).
+std::shared_ptr<const nnue::Network> testNetwork() {
+  static const auto net = [] {
+    const auto bytes = nnue::testing::quantise(nnue::testing::randomFloatNet(32, 8, nnue::Activation::kSCReLU, 7));
+    return nnue::Network::fromBytes(bytes, "test network");
+  }();
+  return net;
+}
+
+TEST(ValueMapping, CentipawnsRoundTripThroughQ) {
+  for (int material : {10, 30, 50, 78})
+    for (int cp : {-1200, -600, -250, -100, -20, 0, 20, 100, 250, 600, 1200}) {
+      const WdlProbability p = scoreToWdlProbability(cp, material);
+      EXPECT_NEAR(p.win + p.draw + p.loss, 1.0, 1e-9);
+      EXPECT_NEAR(qToCentipawns(p.q(), material), cp, 1) << "material " << material << " cp " << cp;
+    }
+  EXPECT_EQ(qToCentipawns(0.0, 40), 0);
+  // Monotonic, and saturating at the model's range for certain results.
+  EXPECT_LT(qToCentipawns(0.3, 40), qToCentipawns(0.31, 40));
+  EXPECT_EQ(qToCentipawns(1.0, 40), 4000);
+  EXPECT_EQ(qToCentipawns(-1.0, 40), -4000);
+  // Mate scores are certain results.
+  EXPECT_DOUBLE_EQ(scoreToWdlProbability(mateIn(3), 40).win, 1.0);
+  EXPECT_DOUBLE_EQ(scoreToWdlProbability(matedIn(2), 40).loss, 1.0);
+}
+
+TEST(ValueMapping, PermilleIsTheRoundedProbability) {
+  for (int cp : {-400, -50, 0, 75, 300}) {
+    const WdlPermille w = scoreToWdl(cp, 60);
+    const WdlProbability p = scoreToWdlProbability(cp, 60);
+    EXPECT_EQ(w.win + w.draw + w.loss, 1000);
+    EXPECT_NEAR(w.win, 1000 * p.win, 1.0);
+    EXPECT_NEAR(w.loss, 1000 * p.loss, 1.0);
+  }
+}
+
+TEST(LeafQuiescence, SeesTheCaptureTheStaticEvaluationMisses) {
+  const auto net = testNetwork();
+  nnue::NnueEvaluator eval(net);
+  // White to move can take the undefended black queen on d5 (Rd1xd5, no check; Black has no
+  // capture after it). The network is random, so the test compares the search with the
+  // network's own numbers: the better of standing pat and the value after the capture.
+  Position pos = Position::fromFen("k7/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+  const Move capture = parseUci(pos, "d1d5", false);
+  Position after = pos;
+  after.makeMove(capture);
+  nnue::NnueEvaluator e2(net);
+  const int afterCapture = -e2.evaluateFromScratch(after);  // White's view; Black has no capture back
+  const int standPat = eval.evaluateFromScratch(pos);
+  LeafSearchParams params;
+  u64 nodes = 0;
+  const Position before = pos;
+  const int q = leafQuiescence(pos, eval, params, &nodes);
+  EXPECT_EQ(pos.fen(), before.fen()) << "the position is restored";
+  EXPECT_EQ(pos.key(), before.key());
+  EXPECT_EQ(q, std::max(standPat, afterCapture)) << "stand pat " << standPat << ", after Rxd5 " << afterCapture;
+  EXPECT_GE(nodes, 2u);
+  // Depth 0: the static evaluation alone.
+  params.maxPly = 0;
+  u64 oneNode = 0;
+  EXPECT_EQ(leafQuiescence(pos, eval, params, &oneNode), std::clamp(standPat, -kEvalMax, kEvalMax));
+  EXPECT_EQ(oneNode, 1u);
+}
+
+TEST(LeafQuiescence, FindsMateWhenInCheckWithoutEvasions) {
+  const auto net = testNetwork();
+  nnue::NnueEvaluator eval(net);
+  // Black is checkmated (back-rank mate): the quiescence search returns a mated score.
+  Position mated = Position::fromFen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+  ASSERT_TRUE(legalMoves(mated).empty());
+  EXPECT_EQ(leafQuiescence(mated, eval, {}), matedIn(0));
+  // The node limit bounds the work.
+  Position busy = Position::fromFen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+  LeafSearchParams tight;
+  tight.nodeLimit = 3;
+  u64 nodes = 0;
+  (void)leafQuiescence(busy, eval, tight, &nodes);
+  EXPECT_LE(nodes, 3u + 64u);  // past the limit every node stands pat without children
+}
+
+TEST(NnueValueBackend, PriorsFromThePolicyAndValuesFromTheNetwork) {
+  const auto net = testNetwork();
+  NnueValueBackend backend(std::make_shared<UniformBackend>(), net, LeafSearchParams{0, 1});
+  EXPECT_NE(backend.attributes().description.find("NNUE"), std::string::npos);
+  auto c = backend.newComputation();
+  const Position start;
+  const MoveList moves = legalMoves(start);
+  const std::vector<Move> list(moves.begin(), moves.end());
+  EXPECT_EQ(c->addInput(start, list), 0);
+  const Position other = Position::fromFen("4k3/8/8/8/8/8/4P3/3QK3 w - - 0 1");
+  const MoveList otherMoves = legalMoves(other);
+  EXPECT_EQ(c->addInput(other, std::vector<Move>(otherMoves.begin(), otherMoves.end())), 1);
+  c->compute();
+  ASSERT_EQ(c->priors(0).size(), 20u);
+  for (float p : c->priors(0)) EXPECT_FLOAT_EQ(p, 1.0f / 20);
+  // The value is the network's static evaluation (depth 0) through the score model.
+  nnue::NnueEvaluator eval(net);
+  for (int i = 0; i < 2; ++i) {
+    const Position& p = i == 0 ? start : other;
+    const int cp = std::clamp(eval.evaluateFromScratch(p), -kEvalMax, kEvalMax);
+    const Wdl w = c->wdl(i);
+    const WdlProbability expected = scoreToWdlProbability(cp, wdlMaterial(p));
+    EXPECT_NEAR(w.win, expected.win, 1e-6);
+    EXPECT_NEAR(w.loss, expected.loss, 1e-6);
+    EXPECT_NEAR(w.win + w.draw + w.loss, 1.0f, 1e-5);
+  }
+  c.reset();
+  EXPECT_EQ(backend.leafNodes(), 2u);
+  EXPECT_THROW(NnueValueBackend(nullptr, net), Error);
+  EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), nullptr), Error);
+  EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, LeafSearchParams{-1, 10}), Error);
+}
+
+TEST(NnueValueBackend, MctsSearchesWithItOnTwoThreads) {
+  auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork());
+  MctsParams params;
+  params.seed = 1;
+  params.smartPruning = false;
+  params.batchSize = 4;
+  MctsSearch search(backend, params);
+  SearchLimits limits;
+  limits.nodes = 400;
+  SearchConfig config;
+  config.threads = 2;
+  SearchSignals signals;
+  std::vector<SearchInfo> infos;
+  const Position root = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  const SearchResult r = search.run(root, limits, config, [&](const SearchInfo& i) { infos.push_back(i); }, signals);
+  EXPECT_TRUE(legalMoves(root).contains(r.best));
+  EXPECT_GE(r.nodes, 400u);
+  EXPECT_GT(backend->leafNodes(), 0u);
+  ASSERT_FALSE(infos.empty());
+  EXPECT_EQ(infos.back().pv.front(), r.best);
+}
+
+}  // namespace
+}  // namespace janus::mcts
