@@ -207,6 +207,12 @@ void Engine::declareOptions() {
                 [this](const std::string& v) {
                   if (m_mcts) reinstallMctsBackend({}, int(std::stoll(v)));
                 });
+  m_options.add({"MCTS Prior Temperature", Type::kSpin, "0", 0, 10000, {},
+                 "With MCTS Value nnue: > 0 searches every move of a leaf one ply deep (NNUE and quiescence), values "
+                 "the leaf by the best and sharpens the priors by softmax(ln prior + score / this, in centipawns); 0: off"},
+                [this](const std::string& v) {
+                  if (m_mcts) reinstallMctsBackend({}, {}, int(std::stoll(v)));
+                });
   m_options.add({"MCTS Batch", Type::kSpin, "16", 1, 1024, {},
                  "Leaves each MCTS thread evaluates together in one backend call"});
   for (const RealOption& r : kMctsReals)
@@ -239,19 +245,22 @@ void Engine::selectSearch(const std::string& name) {
   m_search = m_mcts.get();
 }
 
-void Engine::reinstallMctsBackend(std::optional<std::string> valueSource, std::optional<int> qsDepth) {
+void Engine::reinstallMctsBackend(std::optional<std::string> valueSource, std::optional<int> qsDepth,
+                                  std::optional<int> priorTemperature) {
   installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"), m_mctsBackendOptions,
-                     std::move(valueSource), qsDepth);
+                     std::move(valueSource), qsDepth, priorTemperature);
 }
 
 void Engine::installMctsBackend(const std::string& name, i64 cacheEntries, const mcts::BackendOptions& options,
-                                std::optional<std::string> valueSource, std::optional<int> qsDepth) {
+                                std::optional<std::string> valueSource, std::optional<int> qsDepth,
+                                std::optional<int> priorTemperature) {
   // Created first (a bad weights file or setting throws here), so that a failure keeps the
   // previous backend and settings. Before the MCTS face is first used this only validates.
   std::shared_ptr<mcts::Backend> backend = mcts::BackendRegistry::instance().create(name, options);
   if (valueSource.value_or(m_options.value("MCTS Value")) == "nnue") {
     mcts::LeafSearchParams leaf;
     leaf.maxPly = qsDepth.value_or(int(m_options.integer("MCTS QS Depth")));
+    leaf.priorTemperature = priorTemperature.value_or(int(m_options.integer("MCTS Prior Temperature")));
     backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), m_net, leaf);
   }
   if (cacheEntries > 0) backend = std::make_shared<mcts::CachingBackend>(std::move(backend), size_t(cacheEntries));

@@ -111,10 +111,13 @@ class Engine {
   /// (or `valueSource`, the value being set) is nnue, with MCTS QS Depth (or `qsDepth`), and in a
   /// CachingBackend of `cacheEntries` (0: none). Throws (keeping the previous backend) for a bad
   /// weights file or setting. Before the MCTS face is first used it only validates.
+  /// `priorTemperature` likewise overrides MCTS Prior Temperature.
   void installMctsBackend(const std::string& name, i64 cacheEntries, const mcts::BackendOptions& options,
-                          std::optional<std::string> valueSource = std::nullopt, std::optional<int> qsDepth = std::nullopt);
+                          std::optional<std::string> valueSource = std::nullopt, std::optional<int> qsDepth = std::nullopt,
+                          std::optional<int> priorTemperature = std::nullopt);
   /// installMctsBackend with the current backend, cache and options.
-  void reinstallMctsBackend(std::optional<std::string> valueSource = std::nullopt, std::optional<int> qsDepth = std::nullopt);
+  void reinstallMctsBackend(std::optional<std::string> valueSource = std::nullopt, std::optional<int> qsDepth = std::nullopt,
+                            std::optional<int> priorTemperature = std::nullopt);
   /// Copies the MCTS options into the search's parameters (at go, STYLE.md practice 14).
   void applyMctsOptions();
 

@@ -1,6 +1,7 @@
 #include "mcts/nnue_value.h"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 #include <fmt/format.h>
@@ -81,6 +82,30 @@ struct Quiescence {
 
 }  // namespace
 
+int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams& params, std::span<const Move> moves,
+               std::span<int> scores, u64* nodes) {
+  eval.reset(pos);
+  int best = -kInfinite;
+  u64 searched = 0;
+  // Moves far below the best get almost no prior: a window of 8 temperatures (e^-8 < 0.04%)
+  // lets the quiescence searches of the others fail low early.
+  const int window = 8 * std::max(1, params.priorTemperature);
+  for (size_t i = 0; i < moves.size(); ++i) {
+    const Move m = moves[i];
+    eval.onMakeMove(pos, m);
+    pos.makeMove(m);
+    Quiescence q{pos, eval, params};
+    const int alpha = best == -kInfinite ? -kInfinite : std::max(-kInfinite, best - window);
+    scores[i] = -q.search(-kInfinite, -alpha, 1);
+    searched += q.nodes;
+    pos.unmakeMove(m);
+    eval.onUnmakeMove(pos, m);
+    best = std::max(best, scores[i]);
+  }
+  if (nodes) *nodes += searched;
+  return best;
+}
+
 int leafQuiescence(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams& params, u64* nodes) {
   eval.reset(pos);
   Quiescence q{pos, eval, params};
@@ -104,21 +129,60 @@ class NnueValueBackend::Computation final : public BackendComputation {
 
   int addInput(const Position& pos, std::span<const Move> legalMoves) override {
     const int i = m_policy->addInput(pos, legalMoves);
-    Position scratch = pos;  // the quiescence search makes moves; `pos` is the caller's
-    const int cp = leafQuiescence(scratch, *m_eval, m_owner.m_params, &m_nodes);
-    m_wdl.push_back(centipawnsToWdl(cp, pos));
+    Position scratch = pos;  // the searches make moves; `pos` is the caller's
+    const LeafSearchParams& params = m_owner.m_params;
+    int cp;
+    if (params.priorTemperature > 0) {
+      m_scoreOffsets.push_back(m_scores.size());
+      m_scores.resize(m_scores.size() + legalMoves.size());
+      cp = leafOnePly(scratch, *m_eval, params, legalMoves,
+                      std::span<int>(m_scores).subspan(m_scoreOffsets.back(), legalMoves.size()), &m_nodes);
+    } else {
+      cp = leafQuiescence(scratch, *m_eval, params, &m_nodes);
+    }
+    m_wdl.push_back(centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos));
     return i;
   }
   [[nodiscard]] int size() const override { return m_policy->size(); }
-  void compute() override { m_policy->compute(); }
+  void compute() override {
+    m_policy->compute();
+    if (m_owner.m_params.priorTemperature <= 0) return;
+    // Sharpen the policy's priors with the one-ply scores (LeafSearchParams::priorTemperature).
+    m_priorOffsets.clear();
+    m_priors.clear();
+    const double t = m_owner.m_params.priorTemperature;
+    for (int i = 0; i < size(); ++i) {
+      const std::span<const float> p = m_policy->priors(i);
+      const size_t offset = m_scoreOffsets[size_t(i)];
+      int best = -kInfinite;
+      for (size_t k = 0; k < p.size(); ++k) best = std::max(best, m_scores[offset + k]);
+      m_priorOffsets.push_back(m_priors.size());
+      double sum = 0.0;
+      for (size_t k = 0; k < p.size(); ++k) {
+        const double logit = std::log(double(p[k]) + 0.001) + double(m_scores[offset + k] - best) / t;
+        m_priors.push_back(float(std::exp(logit)));
+        sum += m_priors.back();
+      }
+      for (size_t k = m_priorOffsets.back(); k < m_priors.size(); ++k) m_priors[k] = float(m_priors[k] / sum);
+    }
+    m_priorOffsets.push_back(m_priors.size());
+  }
   [[nodiscard]] Wdl wdl(int i) const override { return m_wdl[size_t(i)]; }
-  [[nodiscard]] std::span<const float> priors(int i) const override { return m_policy->priors(i); }
+  [[nodiscard]] std::span<const float> priors(int i) const override {
+    if (m_owner.m_params.priorTemperature <= 0) return m_policy->priors(i);
+    return std::span<const float>(m_priors).subspan(m_priorOffsets[size_t(i)],
+                                                    m_priorOffsets[size_t(i) + 1] - m_priorOffsets[size_t(i)]);
+  }
 
  private:
   NnueValueBackend& m_owner;
   std::unique_ptr<BackendComputation> m_policy;
   std::unique_ptr<nnue::NnueEvaluator> m_eval;
   std::vector<Wdl> m_wdl;
+  std::vector<int> m_scores;          ///< one-ply scores, input i's at [m_scoreOffsets[i], ...)
+  std::vector<size_t> m_scoreOffsets;
+  std::vector<float> m_priors;        ///< sharpened priors, input i's at [m_priorOffsets[i], m_priorOffsets[i + 1])
+  std::vector<size_t> m_priorOffsets;
   u64 m_nodes = 0;
 };
 
@@ -127,9 +191,10 @@ NnueValueBackend::NnueValueBackend(std::shared_ptr<Backend> policy, std::shared_
     : m_policy(std::move(policy)), m_net(std::move(net)), m_params(params) {
   if (!m_policy) throw Error("nnue value backend: no policy backend");
   if (!m_net) throw Error("nnue value backend: no NNUE network (this build embeds none: set EvalFile)");
-  if (m_params.maxPly < 0 || m_params.nodeLimit < 1)
-    throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0 and its node limit {} >= 1",
-                            m_params.maxPly, m_params.nodeLimit));
+  if (m_params.maxPly < 0 || m_params.nodeLimit < 1 || m_params.priorTemperature < 0)
+    throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0, its node limit {} >= 1 and the prior "
+                            "temperature {} >= 0",
+                            m_params.maxPly, m_params.nodeLimit, m_params.priorTemperature));
 }
 
 NnueValueBackend::~NnueValueBackend() = default;
@@ -138,8 +203,12 @@ std::unique_ptr<BackendComputation> NnueValueBackend::newComputation() { return 
 
 BackendAttributes NnueValueBackend::attributes() const {
   BackendAttributes a = m_policy->attributes();
-  a.description = fmt::format("NNUE {} value (quiescence {} plies) with {} priors", m_net->name(), m_params.maxPly,
-                              a.description);
+  if (m_params.priorTemperature > 0)
+    a.description = fmt::format("NNUE {} one-ply search (quiescence {} plies, prior temperature {} cp) with {} priors",
+                                m_net->name(), m_params.maxPly, m_params.priorTemperature, a.description);
+  else
+    a.description = fmt::format("NNUE {} value (quiescence {} plies) with {} priors", m_net->name(), m_params.maxPly,
+                                a.description);
   return a;
 }
 

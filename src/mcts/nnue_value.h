@@ -21,6 +21,7 @@
 
 #include <memory>
 #include <mutex>
+#include <span>
 #include <vector>
 
 #include "mcts/backend.h"
@@ -29,12 +30,19 @@
 
 namespace janus::mcts {
 
-/// The quiescence search at MCTS leaves.
+/// The search at MCTS leaves.
 struct LeafSearchParams {
   /// Plies of captures below the leaf (0: the static evaluation only, no quiescence).
   int maxPly = 8;
-  /// Nodes per leaf at most (the leaf itself counts); past it every node stands pat.
+  /// Nodes per quiescence search at most (its root counts); past it every node stands pat.
   int nodeLimit = 256;
+  /// One-ply priors: every legal move of the leaf is searched (made, then the quiescence
+  /// search above), the leaf's value is the best of them (a depth-1 search instead of the
+  /// leaf's own quiescence), and the priors become softmax(ln(policy prior + 0.001) + score /
+  /// priorTemperature): the policy network's opinion sharpened by the tactics a one-ply search
+  /// sees (MCTS-minimax hybrids: Baier and Winands, "Monte-Carlo Tree Search and Minimax
+  /// Hybrids", IEEE CIG 2013). 0: priors from the policy alone, the leaf's quiescence value.
+  int priorTemperature = 0;
 };
 
 /// Centipawns (side to move's view, within +-kEvalMax, or matedIn(ply) when a checkmate is
@@ -43,6 +51,13 @@ struct LeafSearchParams {
 /// `nodes` (if not null) is increased by the nodes searched.
 [[nodiscard]] int leafQuiescence(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams& params,
                                  u64* nodes = nullptr);
+
+/// The one-ply search of LeafSearchParams::priorTemperature: scores[i] (centipawns, side to move
+/// of `pos`) of each of `moves` (legal in `pos`, same length as `scores`) by the quiescence
+/// search of the position after it, with a window of 8 temperatures below the best so far (a
+/// score below the window is an upper bound). Returns the best score. `pos` is restored.
+int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams& params, std::span<const Move> moves,
+               std::span<int> scores, u64* nodes = nullptr);
 
 /// Win/draw/loss (side to move's view) for a centipawn score by search/wdl.h's model at the
 /// material of `pos` (not rounded to per mille).

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <thread>
 
@@ -133,8 +135,57 @@ TEST(NnueValueBackend, PriorsFromThePolicyAndValuesFromTheNetwork) {
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, LeafSearchParams{-1, 10}), Error);
 }
 
+TEST(LeafOnePly, ScoresEveryMoveByTheQuiescenceSearchAfterIt) {
+  const auto net = testNetwork();
+  nnue::NnueEvaluator eval(net);
+  Position pos = Position::fromFen("k7/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+  const Position before = pos;
+  const MoveList list = legalMoves(pos);
+  const std::vector<Move> moves(list.begin(), list.end());
+  std::vector<int> scores(moves.size());
+  LeafSearchParams params;
+  params.priorTemperature = 100000;  // a window wide enough that every score is exact
+  const int best = leafOnePly(pos, eval, params, moves, scores);
+  EXPECT_EQ(pos.key(), before.key()) << "the position is restored";
+  EXPECT_EQ(best, *std::max_element(scores.begin(), scores.end()));
+  // After Rxd5 Black has only king moves: the child's quiescence search stands pat.
+  const Move capture = parseUci(pos, "d1d5", false);
+  const size_t k = size_t(std::find(moves.begin(), moves.end(), capture) - moves.begin());
+  ASSERT_LT(k, moves.size());
+  Position after = pos;
+  after.makeMove(capture);
+  EXPECT_EQ(scores[k], -std::clamp(nnue::NnueEvaluator(net).evaluateFromScratch(after), -kEvalMax, kEvalMax));
+}
+
+TEST(NnueValueBackend, OnePlyPriorsFollowTheScoresAndTheValueIsTheBest) {
+  const auto net = testNetwork();
+  LeafSearchParams params;
+  params.priorTemperature = 100000;  // no move falls below the window: the priors are exact softmaxes
+  NnueValueBackend backend(std::make_shared<UniformBackend>(), net, params);
+  Position pos = Position::fromFen("k7/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+  const MoveList list = legalMoves(pos);
+  const std::vector<Move> moves(list.begin(), list.end());
+  auto c = backend.newComputation();
+  c->addInput(pos, moves);
+  c->compute();
+  nnue::NnueEvaluator eval(net);
+  std::vector<int> scores(moves.size());
+  const int best = leafOnePly(pos, eval, params, moves, scores);
+  const auto priors = c->priors(0);
+  ASSERT_EQ(priors.size(), moves.size());
+  EXPECT_NEAR(std::accumulate(priors.begin(), priors.end(), 0.0), 1.0, 1e-5);
+  // Uniform policy: prior_i / prior_j = exp((s_i - s_j) / T).
+  for (size_t i = 1; i < moves.size(); ++i)
+    EXPECT_NEAR(std::log(priors[i] / priors[0]), double(scores[i] - scores[0]) / params.priorTemperature, 1e-4);
+  const WdlProbability expected = scoreToWdlProbability(best, wdlMaterial(pos));
+  EXPECT_NEAR(c->wdl(0).win, expected.win, 1e-6);
+  EXPECT_NEAR(c->wdl(0).loss, expected.loss, 1e-6);
+}
+
 TEST(NnueValueBackend, MctsSearchesWithItOnTwoThreads) {
-  auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork());
+  LeafSearchParams leaf;
+  leaf.priorTemperature = 80;  // the one-ply path too
+  auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
   MctsParams params;
   params.seed = 1;
   params.smartPruning = false;
