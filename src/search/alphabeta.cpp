@@ -45,10 +45,14 @@ struct StackEntry {
   int doubleExtensions = 0;
 };
 
+/// A root move with the result of its latest search. `score` is -kInfinite until the move is
+/// searched in the current iteration with a score above alpha (or as the first move of an
+/// aspiration pass); `bound` says whether that score is exact or a fail-high/fail-low bound.
 struct RootMove {
   Move move;
   int score = -kInfinite;
-  int previousScore = -kInfinite;
+  int previousScore = -kInfinite;  ///< score of the previous iteration
+  Bound bound = Bound::kExact;
   int selDepth = 0;
   std::vector<Move> pv;
 };
@@ -84,7 +88,7 @@ class AlphaBetaSearch::Worker {
     m_pos = root;
     m_eval->reset(m_pos);
     m_rootMoves.clear();
-    for (Move m : rootMoves) m_rootMoves.push_back({m, -kInfinite, -kInfinite, 0, {m}});
+    for (Move m : rootMoves) m_rootMoves.push_back({m, -kInfinite, -kInfinite, Bound::kExact, 0, {m}});
     m_nodes.store(0, std::memory_order_relaxed);
     m_tbHits.store(0, std::memory_order_relaxed);
     m_completedDepth = 0;
@@ -108,7 +112,9 @@ class AlphaBetaSearch::Worker {
   /// True once the search must unwind. Depth 1 always completes, so that there is a move.
   [[nodiscard]] bool aborted() const { return m_rootDepth > 1 && m_owner.stopRequested(); }
   void checkLimits();
-  void report(int depth, int alpha, int beta);
+  /// Reports the first MultiPV root moves of iteration `depth` (lines not searched in it yet
+  /// with the previous iteration's score and depth).
+  void report(int depth);
 
   template <NodeType NT>
   int search(StackEntry* ss, int alpha, int beta, int depth, bool cutNode);
@@ -164,7 +170,7 @@ void AlphaBetaSearch::Worker::checkLimits() {
   if (m_owner.m_time.enabled() && m_owner.m_time.elapsedMs() >= m_owner.m_time.maximumMs()) m_owner.stopInternally();
 }
 
-void AlphaBetaSearch::Worker::report(int depth, int alpha, int beta) {
+void AlphaBetaSearch::Worker::report(int depth) {
   if (!m_owner.m_onInfo || !*m_owner.m_onInfo) return;
   i64 elapsed = m_owner.m_time.elapsedMs();
   u64 nodes = m_owner.totalNodes();
@@ -178,11 +184,7 @@ void AlphaBetaSearch::Worker::report(int depth, int alpha, int beta) {
     info.selDepth = std::max(rm.selDepth, 1);
     info.multiPv = i + 1;
     info.score = updated ? rm.score : rm.previousScore;
-    info.bound = Bound::kExact;
-    if (i == m_pvIdx && updated) {
-      if (info.score >= beta) info.bound = Bound::kLower;
-      if (info.score <= alpha) info.bound = Bound::kUpper;
-    }
+    info.bound = updated ? rm.bound : Bound::kExact;
     info.nodes = nodes;
     info.timeMs = elapsed;
     info.nps = elapsed > 0 ? nodes * 1000 / u64(elapsed) : nodes * 1000;
@@ -210,7 +212,10 @@ void AlphaBetaSearch::Worker::iterativeDeepening() {
     // Lazy SMP: helpers skip some depths so that threads spread over several depths.
     if (!isMain() && m_rootDepth > 1 && ((m_rootDepth + m_id) % 4 == 0)) continue;
     m_bestMoveChanges *= 0.5;
-    for (auto& rm : m_rootMoves) rm.previousScore = rm.score;
+    for (auto& rm : m_rootMoves) {
+      rm.previousScore = rm.score;
+      rm.score = -kInfinite;  // not searched in this iteration yet
+    }
 
     for (m_pvIdx = 0; m_pvIdx < multiPv; ++m_pvIdx) {
       m_selDepth = 0;
@@ -227,8 +232,7 @@ void AlphaBetaSearch::Worker::iterativeDeepening() {
         std::stable_sort(m_rootMoves.begin() + m_pvIdx, m_rootMoves.end(),
                          [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
         if (aborted()) break;
-        if (isMain() && (score <= alpha || score >= beta) && m_owner.m_time.elapsedMs() > 3000)
-          report(m_rootDepth, alpha, beta);
+        if (isMain() && (score <= alpha || score >= beta) && m_owner.m_time.elapsedMs() > 3000) report(m_rootDepth);
         if (score <= alpha) {
           beta = (alpha + beta) / 2;
           alpha = std::max(score - delta, -kInfinite);
@@ -244,11 +248,17 @@ void AlphaBetaSearch::Worker::iterativeDeepening() {
                        [](const RootMove& a, const RootMove& b) { return a.score > b.score; });
       if (aborted()) break;
     }
-    if (aborted()) break;
+    if (aborted()) {
+      // The move played is the best one of this unfinished iteration (a move that beat the
+      // first one is better), so the last info line must show it. If not even the first move
+      // was searched, the order is the previous iteration's, which was reported.
+      if (isMain() && m_rootMoves[0].score != -kInfinite) report(m_rootDepth);
+      break;
+    }
     m_completedDepth = m_rootDepth;
     if (!isMain()) continue;
 
-    report(m_rootDepth, -kInfinite, kInfinite);
+    report(m_rootDepth);
 
     // Stop conditions that only the main thread decides.
     const RootMove& best = m_rootMoves[0];
@@ -505,6 +515,9 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
 
     makeMove(ss, m);
     int score = -kInfinite;
+    // A child searched only with a null window (a fail high) leaves no PV of its own: without
+    // this, updatePv would copy a sibling's stale line (illegal here, or running past a mate).
+    if (kPvNode) m_pvTable[ply + 1][0] = Move::none();
 
     // Late move reductions, then principal variation search.
     if (depth >= 2 && moveCount > 1 + (kRoot ? 1 : 0) && (!noisy || !ss->ttPv)) {
@@ -534,6 +547,7 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
                                    [m](const RootMove& r) { return r.move == m; });
       if (moveCount == 1 || score > alpha) {
         rm.score = score;
+        rm.bound = score >= beta ? Bound::kLower : score <= alpha ? Bound::kUpper : Bound::kExact;
         rm.selDepth = m_selDepth;
         rm.pv.assign(1, m);
         for (const Move* p = m_pvTable[ply + 1]; *p; ++p) rm.pv.push_back(*p);
