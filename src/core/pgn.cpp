@@ -1,45 +1,26 @@
+// PGN reading: PgnGame and PgnReader (pgn.h). Writing is in pgn_write.cpp, the comment commands
+// ([%eval], [%clk]) in pgn_comments.cpp.
+
 #include "core/pgn.h"
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
-#include <cmath>
 #include <cstring>
 #include <istream>
 
 #include "core/movegen.h"
 #include "core/notation.h"
+#include "core/pgn_text.h"
 #include "util/error.h"
 #include "util/zstd_stream.h"
 
 namespace janus {
 
+using namespace pgn_text;
+
 namespace {
 
-constexpr std::string_view kWhiteSpace = " \t\r\n\f\v";
-
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
-std::string_view trimLeft(std::string_view s) {
-  size_t i = s.find_first_not_of(kWhiteSpace);
-  return i == std::string_view::npos ? std::string_view() : s.substr(i);
-}
-
-std::string_view trim(std::string_view s) {
-  s = trimLeft(s);
-  size_t j = s.find_last_not_of(kWhiteSpace);
-  return j == std::string_view::npos ? std::string_view() : s.substr(0, j + 1);
-}
-
 bool isBlank(std::string_view s) { return trimLeft(s).empty(); }
-
-std::string toLower(std::string_view s) {
-  std::string r(s);
-  for (char& c : r)
-    if (c >= 'A' && c <= 'Z') c = char(c - 'A' + 'a');
-  return r;
-}
 
 /// Appends `text` to `out` with white space runs collapsed to one space; a space separates it
 /// from what `out` already holds.
@@ -56,8 +37,6 @@ void appendNormalised(std::string& out, std::string_view text) {
   }
 }
 
-bool isResultToken(std::string_view t) { return t == "1-0" || t == "0-1" || t == "1/2-1/2" || t == "*"; }
-
 /// "[Name "..." at the start of a line: the shape of a tag pair (used to detect where an
 /// unterminated comment ran into the next game).
 bool looksLikeTagLine(std::string_view line) {
@@ -68,12 +47,6 @@ bool looksLikeTagLine(std::string_view line) {
   if (i == 1) return false;
   while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
   return i < line.size() && line[i] == '"';
-}
-
-bool isChess960Variant(std::string_view value) {
-  std::string v = toLower(trim(value));
-  return v == "chess960" || v == "chess 960" || v == "fischerandom" || v == "fischer random" ||
-         v == "fischerrandom" || v == "960";
 }
 
 bool isStandardVariant(std::string_view value) {
@@ -87,11 +60,6 @@ struct GameError {
   int line;
   std::string message;
 };
-
-/// "12." or "12..." for the side to move in `pos`.
-std::string moveLabel(const Position& pos) {
-  return std::to_string(pos.fullmoveNumber()) + (pos.sideToMove() == kWhite ? "." : "...");
-}
 
 }  // namespace
 
@@ -563,221 +531,5 @@ bool PgnReader::next(PgnGame& game) {
 }
 
 u64 PgnReader::bytesRead() const { return m_impl->lines.bytesRead(); }
-
-// ---- Writing -------------------------------------------------------------------------------
-
-namespace {
-
-constexpr size_t kMaxColumns = 79;  // export format (spec 8.2.2.2): lines of at most 79 characters
-
-std::string escapeTagValue(std::string_view v) {
-  std::string r;
-  for (char c : v) {
-    if (c == '"' || c == '\\') r += '\\';
-    r += (c == '\n' || c == '\r') ? ' ' : c;
-  }
-  return r;
-}
-
-/// Joins tokens into lines of at most kMaxColumns characters.
-class LineWrapper {
- public:
-  explicit LineWrapper(std::string& out) : m_out(out) {}
-  /// Appends a token, starting a new line if it would not fit, unless `noBreakBefore`.
-  void add(std::string_view token, bool noBreakBefore = false) {
-    if (m_column > 0 && m_column + 1 + token.size() > kMaxColumns && !noBreakBefore) {
-      m_out += '\n';
-      m_column = 0;
-    }
-    if (m_column > 0) {
-      m_out += ' ';
-      ++m_column;
-    }
-    m_out += token;
-    m_column += token.size();
-  }
-  void addComment(std::string_view text) {
-    std::vector<std::string_view> words;
-    size_t i = 0;
-    while (i < text.size()) {
-      while (i < text.size() && isSpace(text[i])) ++i;
-      size_t j = i;
-      while (j < text.size() && !isSpace(text[j])) ++j;
-      if (j > i) words.push_back(text.substr(i, j - i));
-      i = j;
-    }
-    if (words.empty()) return;
-    if (text.find('}') == std::string_view::npos) {
-      for (size_t k = 0; k < words.size(); ++k) {
-        std::string w(words[k]);
-        if (k == 0) w.insert(w.begin(), '{');
-        if (k + 1 == words.size()) w += '}';
-        // A comment line that starts with '[' and a name can look like the next game's tag pair
-        // section ([Event "...), which the reader takes as the end of an unterminated comment;
-        // keep such a word on the line before (found by pgn_fuzz's round-trip property).
-        bool tagLike = w.size() > 1 && w[0] == '[' && (std::isalnum(static_cast<unsigned char>(w[1])) || w[1] == '_');
-        add(w, tagLike);
-      }
-      return;
-    }
-    // A brace comment cannot hold '}': use rest-of-line comments (spec 5), one per line; the
-    // reader joins consecutive ones with a space, which gives back the same text.
-    add(";");
-    for (std::string_view w : words) {
-      if (m_column > 1 && m_column + 1 + w.size() > kMaxColumns) {
-        m_out += "\n;";
-        m_column = 1;
-      }
-      m_out += ' ';
-      m_out += w;
-      m_column += 1 + w.size();
-    }
-    m_out += '\n';
-    m_column = 0;
-  }
-
- private:
-  std::string& m_out;
-  size_t m_column = 0;
-};
-
-}  // namespace
-
-std::string writePgn(const PgnGame& game) {
-  if (!isResultToken(game.result))
-    throw Error("writePgn: result '" + game.result + "' is not 1-0, 0-1, 1/2-1/2 or *");
-  Position pos = game.startPosition();
-  std::string out;
-  auto writeTag = [&](std::string_view name, std::string_view value) {
-    out += '[';
-    out += name;
-    out += " \"";
-    out += escapeTagValue(value);
-    out += "\"]\n";
-  };
-  static constexpr std::string_view kRoster[] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
-  for (std::string_view name : kRoster) {
-    std::string value = name == "Result" ? game.result : game.tag(name);
-    if (value.empty()) value = name == "Date" ? "????.??.??" : "?";
-    writeTag(name, value);
-  }
-  if (game.chess960) writeTag("Variant", "Chess960");
-  if (game.chess960 || !game.startFen.empty()) {
-    writeTag("SetUp", "1");
-    writeTag("FEN", pos.fen());
-  }
-  for (const auto& [name, value] : game.tags) {
-    if (std::find(std::begin(kRoster), std::end(kRoster), name) != std::end(kRoster)) continue;
-    if (name == "SetUp" || name == "FEN") continue;
-    if (name == "Variant" && (game.chess960 || isChess960Variant(value))) continue;
-    writeTag(name, value);
-  }
-  out += '\n';
-
-  LineWrapper wrap(out);
-  wrap.addComment(game.preComment);
-  bool needNumber = true;  // Black's move needs "N..." at the start and after a comment
-  for (size_t i = 0; i < game.moves.size(); ++i) {
-    Move m = game.moves[i];
-    MoveList legal = legalMoves(pos);
-    if (!legal.contains(m))
-      throw Error("writePgn: move " + moveLabel(pos) + " '" + toUci(m, pos.isChess960()) + "' is illegal in position " +
-                  pos.fen());
-    if (pos.sideToMove() == kWhite || needNumber) wrap.add(moveLabel(pos));
-    wrap.add(toSan(pos, m));
-    pos.makeMove(m);
-    const std::string* comment = i < game.comments.size() ? &game.comments[i] : nullptr;
-    needNumber = comment && !trim(*comment).empty();
-    if (needNumber) wrap.addComment(*comment);
-  }
-  wrap.add(game.result);
-  out += "\n\n";
-  return out;
-}
-
-// ---- Comment commands ----------------------------------------------------------------------
-
-namespace {
-
-/// The argument of "[%<command> ...]" in `comment`, up to ']' (trimmed); nullopt if absent.
-std::optional<std::string_view> commandArgument(std::string_view comment, std::string_view command) {
-  std::string key = "[%" + std::string(command);
-  size_t p = 0;
-  while ((p = comment.find(key, p)) != std::string_view::npos) {
-    size_t start = p + key.size();
-    if (start < comment.size() && isSpace(comment[start])) {
-      size_t end = comment.find(']', start);
-      if (end == std::string_view::npos) return std::nullopt;
-      return trim(comment.substr(start, end - start));
-    }
-    p = start;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
-std::optional<EvalComment> parseEvalComment(std::string_view comment) {
-  auto arg = commandArgument(comment, "eval");
-  if (!arg) return std::nullopt;
-  std::string_view v = *arg;
-  if (size_t comma = v.find(','); comma != std::string_view::npos) v = trim(v.substr(0, comma));  // "0.30,22"
-  if (v.empty()) return std::nullopt;
-  EvalComment result;
-  if (v[0] == '#') {
-    v.remove_prefix(1);
-    if (!v.empty() && v[0] == '+') v.remove_prefix(1);
-    int mate = 0;
-    auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), mate);
-    if (ec != std::errc() || ptr != v.data() + v.size() || mate == 0) return std::nullopt;
-    result.mate = mate;
-    return result;
-  }
-  if (v[0] == '+') v.remove_prefix(1);
-  double pawns = 0;
-  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), pawns, std::chars_format::fixed);
-  if (ec != std::errc() || ptr != v.data() + v.size() || !std::isfinite(pawns) || std::abs(pawns) > 1e6)
-    return std::nullopt;
-  result.centipawns = int(std::lround(pawns * 100));
-  return result;
-}
-
-std::optional<int> parseClockComment(std::string_view comment) {
-  auto arg = commandArgument(comment, "clk");
-  if (!arg) return std::nullopt;
-  std::string_view v = *arg;
-  // H:MM:SS[.fff] or MM:SS[.fff]
-  long fields[3] = {0, 0, 0};
-  int count = 0;
-  size_t i = 0;
-  while (count < 3) {
-    size_t start = i;
-    long value = 0;
-    while (i < v.size() && isDigit(v[i]) && i - start < 6) value = value * 10 + (v[i++] - '0');
-    if (i == start) return std::nullopt;
-    fields[count++] = value;
-    if (i < v.size() && v[i] == ':') {
-      ++i;
-      continue;
-    }
-    break;
-  }
-  if (count < 2) return std::nullopt;
-  long ms = 0;
-  if (i < v.size() && v[i] == '.') {
-    ++i;
-    long scale = 100;
-    size_t start = i;
-    while (i < v.size() && isDigit(v[i])) {
-      ms += (v[i++] - '0') * scale;
-      scale /= 10;
-    }
-    if (i == start) return std::nullopt;
-  }
-  if (i != v.size()) return std::nullopt;
-  long h = count == 3 ? fields[0] : 0, m = fields[count - 2], s = fields[count - 1];
-  if (m >= 60 || s >= 60 || h > 500) return std::nullopt;
-  return int(((h * 60 + m) * 60 + s) * 1000 + ms);
-}
 
 }  // namespace janus

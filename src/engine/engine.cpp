@@ -56,6 +56,41 @@ const RealOption kMctsReals[] = {
     {"MCTS Time Scale", "1.6", 0.1, 10, "With a clock, MCTS thinks this times alpha-beta's optimum time, scaled 0.5..2 by "
                                         "the best move's visit share, its changes and a falling value"},
 };
+
+/// Collects the MultiPV lines a search reports (the lines of one iteration come together, best
+/// first: multipv 1, 2, ...) and keeps the last consistent set: lines 1..k of one depth, all
+/// exact and each with a PV. A set broken by a bound or a line of another depth (a search
+/// stopped inside an iteration reports the lines it has not searched again with the previous
+/// depth) is dropped, and the set before it stays.
+class IterationLines {
+ public:
+  void add(const SearchInfo& i) {
+    if (i.multiPv == 1) {
+      commit();
+      m_building.clear();
+      m_consistent = true;
+    }
+    if (!m_consistent) return;
+    if (i.bound != Bound::kExact || i.pv.empty() || int(m_building.size()) != i.multiPv - 1 ||
+        (!m_building.empty() && i.depth != m_building.front().depth)) {
+      m_consistent = false;
+      return;
+    }
+    m_building.push_back(i);
+  }
+  /// The last consistent set (empty if there was none).
+  const std::vector<SearchInfo>& last() {
+    commit();
+    return m_last;
+  }
+
+ private:
+  void commit() {
+    if (m_consistent && !m_building.empty()) m_last = m_building;
+  }
+  std::vector<SearchInfo> m_building, m_last;
+  bool m_consistent = false;
+};
 }  // namespace
 
 Engine::Engine() : m_evaluator(makeHceEvaluator()), m_net(nnue::defaultNetwork()) {
@@ -354,16 +389,17 @@ void Engine::go(const SearchLimits& userLimits) {
       m_options.boolean("UCI_ShowWDL") ? std::optional<int>(wdlMaterial(m_position)) : std::nullopt;
   m_thread = std::thread([this, limits, level, bookMove, pos = m_position, config, wdlMaterialOfRoot,
                           userMultiPv = searchConfig().multiPv] {
-    // With a playing level, keep the MultiPV lines of the last completed iteration (the search
-    // reports all lines of an iteration together, best first) to choose from, and show the user
-    // only the lines they asked for.
-    std::vector<SearchInfo> lines;
+    // With a playing level, keep the MultiPV lines of the last iteration to choose from, and
+    // show the user only the lines they asked for.
+    IterationLines lines;
+    std::optional<SearchInfo> lastShown, lastFirstLine;  // the last line with a PV shown (of multipv 1)
     InfoCallback info = [&](const SearchInfo& i) {
-      if (level && i.bound == Bound::kExact && !i.pv.empty()) {
-        if (!lines.empty() && (i.depth != lines.front().depth || i.multiPv == 1)) lines.clear();
-        lines.push_back(i);
-      }
+      if (level) lines.add(i);
       if (!m_onInfo || i.multiPv > userMultiPv) return;
+      if (!i.pv.empty()) {
+        lastShown = i;
+        if (i.multiPv == 1) lastFirstLine = i;
+      }
       if (!wdlMaterialOfRoot && !i.wdl) return m_onInfo(i);
       if (!wdlMaterialOfRoot) {  // UCI: wdl only with UCI_ShowWDL
         SearchInfo withoutWdl = i;
@@ -376,16 +412,37 @@ void Engine::go(const SearchLimits& userLimits) {
       m_onInfo(withWdl);
     };
     SearchResult result;
+    std::optional<SearchInfo> chosen;  // the line a playing level chose
     if (bookMove) {
       result.best = bookMove;  // book moves are played without searching (and without a score)
     } else {
       result = m_search->run(pos, limits, config, info, m_signals);
     }
-    if (level && result.best && !lines.empty()) {
-      const SearchInfo& chosen = lines[size_t(chooseLine(lines, *level, m_rng))];
-      result.best = chosen.pv[0];
-      result.ponder = chosen.pv.size() > 1 ? chosen.pv[1] : Move::none();
-      result.score = chosen.score;
+    if (level && result.best && !lines.last().empty()) {
+      chosen = lines.last()[size_t(chooseLine(lines.last(), *level, m_rng))];
+      result.best = chosen->pv[0];
+      result.ponder = chosen->pv.size() > 1 ? chosen->pv[1] : Move::none();
+      result.score = chosen->score;
+    }
+    // The last line shown must begin with the move played (GUIs and match runners check it):
+    // show the line of the move when it came from the book, a playing level's choice or a line
+    // shown before (MultiPV: line 1 again after the others), else what the result knows.
+    if (result.best && (!lastShown || lastShown->pv.front() != result.best)) {
+      SearchInfo last;
+      if (chosen) {
+        last = *chosen;
+      } else if (lastFirstLine && lastFirstLine->pv.front() == result.best) {
+        last = *lastFirstLine;
+      } else {
+        last.depth = last.selDepth = result.depth;
+        last.score = result.score;
+        last.pv = {result.best};
+        if (result.ponder) last.pv.push_back(result.ponder);
+      }
+      last.multiPv = 1;
+      last.nodes = std::max(last.nodes, result.nodes);
+      last.timeMs = std::max(last.timeMs, result.timeMs);
+      info(last);
     }
     // UCI: in infinite or ponder mode, bestmove is sent only after stop (or ponderhit).
     if (limits.infinite || limits.ponder) {

@@ -3,7 +3,7 @@
 // aspiration windows, a shared transposition table, quiescence search, null-move pruning,
 // late move reductions, futility/reverse-futility pruning, singular and check extensions,
 // killer/history/countermove ordering and Lazy SMP (several threads searching the same
-// tree and sharing only the TT). See alphabeta.cpp for the step-by-step map of search().
+// tree and sharing only the TT). See alphabeta_search.cpp for the step-by-step map of search().
 
 #include <atomic>
 #include <memory>
