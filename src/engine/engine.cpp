@@ -242,7 +242,7 @@ void Engine::declareOptions() {
                 [this](const std::string& v) {
                   if (m_mcts) reinstallMctsBackend({}, int(std::stoll(v)));
                 });
-  m_options.add({"MCTS Prior Temperature", Type::kSpin, "0", 0, 10000, {},
+  m_options.add({"MCTS Prior Temperature", Type::kSpin, "100", 0, 10000, {},
                  "With MCTS Value nnue: > 0 searches every move of a leaf one ply deep (NNUE and quiescence), values "
                  "the leaf by the best and sharpens the priors by softmax(ln prior + score / this, in centipawns); 0: off"},
                 [this](const std::string& v) {

@@ -42,7 +42,7 @@ struct LeafSearchParams {
   /// priorTemperature): the policy network's opinion sharpened by the tactics a one-ply search
   /// sees (MCTS-minimax hybrids: Baier and Winands, "Monte-Carlo Tree Search and Minimax
   /// Hybrids", IEEE CIG 2013). 0: priors from the policy alone, the leaf's quiescence value.
-  int priorTemperature = 0;
+  int priorTemperature = 0;  ///< centipawns; the engine's MCTS Prior Temperature default is 100
 };
 
 /// Centipawns (side to move's view, within +-kEvalMax, or matedIn(ply) when a checkmate is
