@@ -178,15 +178,15 @@ u64 Dataset::hash() const {
 
 // ---- Positions to samples -----------------------------------------------------------------------
 
-Move moveBetween(const Position& from, const datagen::PackedRecord& to) {
+Move moveBetween(const Position& from, const datagen::PackedPosition& to) {
   if (to.blackToMove() == (from.sideToMove() == kBlack)) return Move::none();
   Position p = from;
-  constexpr std::size_t kBoardBytes = offsetof(datagen::PackedRecord, score);  // occupancy .. fullmove
+  constexpr std::size_t kBoardBytes = offsetof(datagen::PackedPosition, score);  // occupancy .. fullmove
   for (Move m : legalMoves(from)) {
     p.makeMove(m);
     bool same = p.pieces() == to.occupancy;
     if (same) {
-      const datagen::PackedRecord r = datagen::packRecord(p, datagen::kNoScore, datagen::kDraw);
+      const datagen::PackedPosition r = datagen::packPosition(p, datagen::kNoScore, datagen::kDraw);
       same = std::memcmp(&r, &to, kBoardBytes) == 0;
     }
     p.unmakeMove(m);

@@ -161,7 +161,7 @@ class Dataset {
 /// move, castling rights, en passant square, halfmove clock and full-move number as
 /// datagen::packRecord writes them. Move::none() if no legal move does (for example at a game
 /// boundary, or when `to` is several plies later).
-[[nodiscard]] Move moveBetween(const Position& from, const datagen::PackedRecord& to);
+[[nodiscard]] Move moveBetween(const Position& from, const datagen::PackedPosition& to);
 
 /// Appends the sample of `pos` (with `played` = Move::none() for a value-only sample) to `out`.
 /// `pos` must have a legal move; `played` must be legal. With `visits` (policy index and share

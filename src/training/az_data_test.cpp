@@ -150,7 +150,7 @@ TEST(AzData, SelfPlayGamesGetEveryMoveButTheLast) {
   ASSERT_GT(games[0].records.size(), 10u);
   // Replaying the moves found from the game's start reproduces every record.
   for (const auto& g : games) {
-    Position pos = g.start;
+    Position pos = datagen::unpackRecord(g.records[0]).pos;  // the book position: the opening plies are records
     for (std::size_t i = 0; i + 1 < g.records.size(); ++i) {
       const Move m = moveBetween(pos, g.records[i + 1]);
       ASSERT_TRUE(m) << "record " << i << " " << pos.fen();
@@ -175,7 +175,7 @@ TEST(AzData, SelfPlayGamesGetEveryMoveButTheLast) {
   ASSERT_EQ(d.train.size(), all.size());
   EXPECT_EQ(d.train.withMove(), all.size() - 2);
   // Sample 0: the first record's position, its inputs, legal moves and the move found.
-  const Position p0 = games[0].start;
+  const Position p0 = datagen::unpackRecord(all[0]).pos;
   const SampleView s0 = d.train[0];
   const Move m0 = moveBetween(p0, all[1]);
   EXPECT_EQ(s0.target, encoding::policyIndex(p0, m0));
@@ -309,7 +309,7 @@ TEST(AzData, SelfplayRecordsGiveTheVisitDistributionsOfTheFullSearches) {
   // 1. e4 (full search: e2e4 40000, d2d4 25535) e5 (fast) 2. Nf3 (full: g1f3 only); White won.
   selfplay::SelfplayGame g;
   Position pos;
-  g.start = datagen::packRecord(pos, datagen::kNoScore, datagen::kWhiteWin);
+  g.start = datagen::packPosition(pos, datagen::kNoScore, datagen::kWhiteWin);
   g.result = datagen::kWhiteWin;
   g.end = selfplay::GameEnd::kResignation;
   const char* moves[] = {"e2e4", "e7e5", "g1f3"};
