@@ -236,18 +236,24 @@ def main():
         if Path(path).exists():
             raw = Path(path).read_bytes()
             header, records = raw[:32], raw[32:]
-            c.add(raw[: 32 + 32 * 64])
-            c.add(header[:8] + b"\x01\x00\x20\x00" + bytes(4) + b"\xff" * 8 + bytes(8) + records[: 32 * 16])
-            c.add(raw[:32 + 32 * 4 + 7])
-            for i in range(0, min(len(records), 32 * 40), 32 * 5):
-                one = bytearray(header[:16] + (1).to_bytes(8, "little") + bytes(8) + records[i : i + 32])
+            size = int.from_bytes(header[10:12], "little")  # 40 (version 3) or 32
+            c.add(raw[: 32 + size * 64])
+            # A version 1 file (32-byte records, streaming count) from the position parts.
+            old = b"".join(records[i : i + 32] for i in range(0, min(len(records), size * 16), size))
+            c.add(header[:8] + b"\x01\x00\x20\x00" + bytes(4) + b"\xff" * 8 + bytes(8) + old)
+            c.add(raw[:32 + size * 4 + 7])
+            for i in range(0, min(len(records), size * 40), size * 5):
+                one = bytearray(header[:16] + (1).to_bytes(8, "little") + bytes(8) + records[i : i + size])
                 c.add(bytes(one))
-                for off in (0, 9, 24, 25, 30, 31):
+                # Position fields, then the version 3 move fields (played, best, gameEnd, flags2, reserved).
+                for off in (0, 9, 24, 25, 30, 31, 32, 33, 35, 36, 37, 38):
+                    if off >= size:
+                        continue
                     mutated = bytearray(one)
                     mutated[32 + off] ^= 0x5A
                     c.add(bytes(mutated))
             try:
-                z = subprocess.run(["zstd", "-q", "-c"], input=raw[: 32 + 32 * 32], capture_output=True, check=True)
+                z = subprocess.run(["zstd", "-q", "-c"], input=raw[: 32 + size * 32], capture_output=True, check=True)
                 c.add(z.stdout)
             except (OSError, subprocess.CalledProcessError):
                 pass

@@ -12,7 +12,8 @@ src/uci.cpp and the fishtest WDL_model tool; the numbers here are Janus's own fi
     (width 4) and interpolated linearly between bucket centres (a and b fall with material:
     endgames need a larger advantage to win)
 
-Input: JANUSDAT files from `janus datagen` (docs/tuning.md: 32-byte records; score White's view,
+Input: JANUSDAT files from `janus datagen` (docs/tuning.md: 40-byte records, 32 in versions 1 and
+2; the first 32 bytes are the position; score White's view,
 result 0/1/2 = Black win/draw/White win). Mate and missing scores are skipped. Prints the number
 of positions, a per-material-bucket table (positions, fitted a and b, observed and model draw
 rate), the mean log-loss of the interpolated model against the data, and the C++ table for
@@ -37,8 +38,11 @@ def records(path):
         raw = subprocess.run(["zstd", "-dc", path], capture_output=True, check=True).stdout
     if raw[:8] != b"JANUSDAT":
         sys.exit(f"{path}: not a JANUSDAT file")
-    for off in range(32, len(raw) - 31, 32):
-        yield raw[off : off + 32]
+    size = int.from_bytes(raw[10:12], "little")  # 40 in version 3, 32 in versions 1 and 2
+    if size not in (32, 40):
+        sys.exit(f"{path}: record size {size} (expected 32 or 40)")
+    for off in range(32, len(raw) - size + 1, size):
+        yield raw[off : off + 32]  # the position part: the fields used here
 
 
 def material(rec):

@@ -49,7 +49,7 @@ int runPgnConversion(const DatagenArgs& a) {
   datagen::DataWriter out(a.config.output);
   datagen::PgnExtractOptions options;
   options.skipPlies = a.skipPlies;
-  options.quietOnly = false;  // every position, with its noisy / in-check flags (format version 2)
+  options.quietOnly = false;  // every position, with its flags, move played and game end (format version 3)
   const auto t0 = std::chrono::steady_clock::now();
   for (const auto& path : a.pgn) {
     datagen::PgnExtractStats s =
@@ -103,8 +103,8 @@ int runDatagen(DatagenArgs& a) {
                              a.run.shards);
   std::cout << progressLine(last) << "\n";
   std::cout << "game ends:";
-  for (int e = 0; e < 8; ++e)
-    if (last.ends[e]) std::cout << fmt::format(" {} {}", datagen::gameEndName(datagen::GameEnd(e)), last.ends[e]);
+  for (int e = 0; e < kGameEndCount; ++e)
+    if (last.ends[e]) std::cout << fmt::format(" {} {}", gameEndName(GameEnd(e)), last.ends[e]);
   if (chunked)
     std::cout << fmt::format("\nwrote {} positions in {} chunk(s) to {}\n", last.positions, last.chunksDone, a.run.dir);
   else

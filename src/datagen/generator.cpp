@@ -24,6 +24,7 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -47,34 +48,26 @@ namespace fs = std::filesystem;
 
 }  // namespace
 
-Position randomStart(const Position& base, std::mt19937_64& rng, int randomPlies) {
-  if (randomPlies <= 0) return base;
+std::vector<Move> randomOpening(const Position& base, std::mt19937_64& rng, int randomPlies) {
+  if (randomPlies <= 0) return {};
   const int plies = randomPlies + int(rng() & 1);
+  std::vector<Move> line;
   for (int attempt = 0; attempt < kRandomPlyAttempts; ++attempt) {
     Position pos = base;
+    line.clear();
     bool ok = true;
     for (int i = 0; i < plies && ok; ++i) {
       MoveList moves = legalMoves(pos);
-      if (moves.empty()) ok = false;
-      else pos.makeMove(moves[int(rng() % u64(moves.size()))]);
+      if (moves.empty()) {
+        ok = false;
+      } else {
+        line.push_back(moves[int(rng() % u64(moves.size()))]);
+        pos.makeMove(line.back());
+      }
     }
-    if (ok && hasLegalMove(pos) && !pos.isInsufficientMaterial() && !pos.isRepetition(2)) return pos;
+    if (ok && hasLegalMove(pos) && !pos.isInsufficientMaterial() && !pos.isRepetition(2)) return line;
   }
-  return base;
-}
-
-const char* gameEndName(GameEnd e) {
-  switch (e) {
-    case GameEnd::kCheckmate: return "checkmate";
-    case GameEnd::kStalemate: return "stalemate";
-    case GameEnd::kRepetition: return "threefold repetition";
-    case GameEnd::kFiftyMoves: return "50-move rule";
-    case GameEnd::kInsufficientMaterial: return "insufficient material";
-    case GameEnd::kAdjudicatedWin: return "adjudicated win";
-    case GameEnd::kAdjudicatedDraw: return "adjudicated draw";
-    case GameEnd::kMaxPlies: return "length limit";
-  }
-  return "?";
+  return {};
 }
 
 GameOutcome playGame(Engine& engine, const Position& start, u64 seed, const StartRandomisation& randomisation,
@@ -88,47 +81,68 @@ GameOutcome playGame(Engine& engine, const Position& start, u64 seed, const Star
     engine.setPosition(p);
     engine.go(limits);
     engine.wait();
+    if (!last.best || !p.isLegal(last.best))
+      throw Error(fmt::format("datagen: the engine returned no legal move in {}", p.fen()));
+  };
+  auto played = [](const Position& from, const std::vector<Move>& line) {
+    Position p = from;
+    for (Move m : line) p.makeMove(m);
+    return p;
   };
 
-  Position pos = start;
-  // True when `last` already holds the game's first search: the accepted check searched `pos`
-  // from a fresh hash, exactly as the game would, so it is not searched again.
+  // 1. The random line. When `searched`, `first` holds the game's first search: the accepted
+  // check searched the line's end from a fresh hash, so it is not searched again.
+  std::vector<Move> line;
   bool searched = false;
+  SearchResult first;
   for (int attempt = 0; attempt < kRandomPlyAttempts && randomisation.plies > 0; ++attempt) {
-    Position candidate = randomStart(start, rng, randomisation.plies);
-    if (randomisation.scoreLimit <= 0) { pos = candidate; break; }
+    std::vector<Move> candidate = randomOpening(start, rng, randomisation.plies);
+    if (randomisation.scoreLimit <= 0) { line = std::move(candidate); break; }
     engine.newGame();
-    search(candidate);
-    if (std::abs(last.score) <= randomisation.scoreLimit) { pos = candidate; searched = true; break; }
+    search(played(start, candidate));
+    if (std::abs(last.score) <= randomisation.scoreLimit) {
+      line = std::move(candidate);
+      first = last;
+      searched = true;
+      break;
+    }
   }
   if (!searched) engine.newGame();
 
   GameOutcome out;
+  auto whiteScore = [&](const Position& p) { return p.sideToMove() == kWhite ? last.score : -last.score; };
+  // 2. The opening plies: each position searched for its score and best move, the random move played.
+  Position pos = start;
+  for (Move m : line) {
+    search(pos);
+    PackedRecord r = packRecord(pos, whiteScore(pos), kDraw, m, last.best);
+    r.flags2 |= kFlag2OpeningPly;
+    out.records.push_back(r);
+    ++out.openingPlies;
+    pos.makeMove(m);
+  }
+  if (searched) last = first;
   out.start = pos;
+
+  // 3. The engine moves.
   int winRun = 0, winSign = 0, drawRun = 0;
   auto finish = [&](Wdl result, GameEnd end) {
     out.result = result;
     out.end = end;
   };
   for (;;) {
-    // Game end by the rules (checkmate before the 50-move rule, as FIDE 9.3 says).
-    if (!hasLegalMove(pos)) {
-      if (pos.inCheck()) finish(pos.sideToMove() == kWhite ? kBlackWin : kWhiteWin, GameEnd::kCheckmate);
-      else finish(kDraw, GameEnd::kStalemate);
+    if (const std::optional<GameEnd> end = rulesGameEnd(pos)) {
+      const Wdl mated = pos.sideToMove() == kWhite ? kBlackWin : kWhiteWin;
+      finish(*end == GameEnd::kCheckmate ? mated : kDraw, *end);
       break;
     }
-    if (pos.isRepetition(2)) { finish(kDraw, GameEnd::kRepetition); break; }
-    if (pos.isFiftyMoveDraw()) { finish(kDraw, GameEnd::kFiftyMoves); break; }
-    if (pos.isInsufficientMaterial()) { finish(kDraw, GameEnd::kInsufficientMaterial); break; }
     if (pos.gamePly() >= adj.maxPlies) { finish(kDraw, GameEnd::kMaxPlies); break; }
 
     if (!searched) search(pos);
     searched = false;
     const Move best = last.best;
-    if (!best || !pos.isLegal(best))
-      throw Error(fmt::format("datagen: the engine returned no legal move in {}", pos.fen()));
-    const int score = pos.sideToMove() == kWhite ? last.score : -last.score;
-    out.records.push_back(packRecord(pos, score, kDraw, best));
+    const int score = whiteScore(pos);
+    out.records.push_back(packRecord(pos, score, kDraw, best, best));
     ++out.plies;
 
     // Adjudication (generator.h).
@@ -146,6 +160,7 @@ GameOutcome playGame(Engine& engine, const Position& start, u64 seed, const Star
     pos.makeMove(best);
   }
   for (PackedRecord& r : out.records) r.wdl = u8(out.result);
+  if (!out.records.empty()) setGameEnd(out.records.back(), out.end);
   return out;
 }
 
@@ -255,6 +270,7 @@ void playInOrder(const DatagenConfig& config, const std::vector<Position>& start
         ++progress.gamesDone;
         progress.positions += outcome.records.size();
         progress.plies += u64(outcome.plies);
+        progress.openingPlies += u64(outcome.openingPlies);
         ++progress.results[outcome.result];
         ++progress.ends[int(outcome.end)];
       }

@@ -13,11 +13,17 @@
 //      whose lines all end with White to move, the last random move is always the same colour's
 //      and the other side, searching first, wins far more often (docs/tuning.md has the counts).
 //   2. Every move: `go nodes K` on a 1-thread Engine with a small hash (cleared before each game).
-//   3. Recorded: the position before each engine move, with kFlagInCheck when the side to move
-//      is in check and kFlagNoisyMove when the chosen move is a capture, en passant or
-//      promotion (format version 2; version 1 dropped those positions, the trainer's loader now
-//      chooses). Its score is the search score, White's view. A position where the game ended
-//      by the rules (no move was played) is not recorded.
+//   3. Recorded (JANUSDAT version 3, format.h), in game order, each with its search score
+//      (White's view), kFlagInCheck when the side to move is in check and kFlagNoisyMove when the
+//      move played is a capture, en passant or promotion:
+//      - the positions of the random plies (book position included), each searched with the
+//        game's node limit: played = the random move, best = the search's move, flags2 bit 0
+//        (opening ply);
+//      - the position before each engine move: played = best = the engine's move.
+//      The game's last record carries gameEnd = 1 + the GameEnd code (core/game_end.h). A
+//      position where the game ended by the rules (no move was played) is not recorded; when a
+//      game is adjudicated, its last record's `played` is the move the engine chose there (not
+//      played on the board), so within a game record i + 1 is record i's position after `played`.
 //   4. End: by the rules (checkmate, stalemate, threefold repetition, 50-move rule, insufficient
 //      material) or by adjudication (Adjudication below).
 //
@@ -40,6 +46,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/game_end.h"
 #include "core/position.h"
 #include "datagen/chunked_run.h"
 #include "datagen/format.h"
@@ -91,29 +98,28 @@ void applyEvaluation(Engine& engine, const std::string& evaluation);
 /// network then). Throws as applyEvaluation.
 [[nodiscard]] std::string evaluationSetting(const std::string& evaluation);
 
-/// Why a game ended.
-enum class GameEnd : u8 { kCheckmate, kStalemate, kRepetition, kFiftyMoves, kInsufficientMaterial,
-                          kAdjudicatedWin, kAdjudicatedDraw, kMaxPlies };
-[[nodiscard]] const char* gameEndName(GameEnd e);
-
 /// Output of one game.
 struct GameOutcome {
-  std::vector<PackedRecord> records;  ///< with the final result filled in
+  std::vector<PackedRecord> records;  ///< opening plies then engine moves, the result and game end filled in
   Wdl result = kDraw;
   GameEnd end = GameEnd::kMaxPlies;
   int plies = 0;                      ///< engine moves played
+  int openingPlies = 0;               ///< random plies recorded before the engine moves
   Position start;                     ///< where the engine moves began: the book position plus the random plies
 };
 
-/// `base` plus randomPlies or randomPlies + 1 uniformly random legal moves (the extra ply with
-/// probability 1/2, drawn from `rng` first), such that the result is not a finished game
-/// (checkmate, stalemate, insufficient material, repetition); up to 8 attempts, then `base`.
-/// randomPlies <= 0 returns `base` and draws nothing from `rng`.
-[[nodiscard]] Position randomStart(const Position& base, std::mt19937_64& rng, int randomPlies);
+/// randomPlies or randomPlies + 1 uniformly random legal moves from `base` (the extra ply with
+/// probability 1/2, drawn from `rng` first), such that the position they lead to is not a
+/// finished game (checkmate, stalemate, insufficient material, repetition); up to 8 attempts,
+/// then no move (stay at `base`). randomPlies <= 0 returns no move and draws nothing from `rng`.
+[[nodiscard]] std::vector<Move> randomOpening(const Position& base, std::mt19937_64& rng, int randomPlies);
 
 /// Plays one self-play game on `engine` (whose Threads/Hash options the caller set) from
 /// `start`: random plies from `seed` (checked by searches of `nodes` nodes when
-/// randomisation.scoreLimit > 0), then `nodes` per move. newGame() is called before the game.
+/// randomisation.scoreLimit > 0; each random ply's position is then searched with `nodes` for its
+/// record), then `nodes` per move. newGame() is called before the game. The searches come in a
+/// fixed order (accepted check, opening positions, game), so the outcome depends only on the
+/// arguments and the engine's settings.
 [[nodiscard]] GameOutcome playGame(Engine& engine, const Position& start, u64 seed,
                                    const StartRandomisation& randomisation, u64 nodes,
                                    const Adjudication& adjudication);
@@ -122,10 +128,11 @@ struct GameOutcome {
 struct DatagenProgress {
   int gamesDone = 0;
   int gamesTotal = 0;         ///< games this invocation plays (a resumed shard: its missing chunks only)
-  u64 positions = 0;          ///< records written
+  u64 positions = 0;          ///< records written (opening plies and engine moves)
   u64 plies = 0;              ///< engine moves played
+  u64 openingPlies = 0;       ///< random opening plies recorded
   u64 results[3] = {0, 0, 0}; ///< games by Wdl (index kBlackWin, kDraw, kWhiteWin)
-  u64 ends[8] = {};           ///< games by GameEnd
+  u64 ends[kGameEndCount] = {};  ///< games by GameEnd code
   double seconds = 0;         ///< wall time so far
   u64 chunksDone = 0;         ///< generateChunks: chunk files written by this invocation
   u64 chunksTotal = 0;        ///< generateChunks: chunk files this invocation writes

@@ -52,6 +52,65 @@ DatagenConfig tinyConfig(const std::string& output, int threads) {
   return c;
 }
 
+/// Checks the records of a generated file: within a game, record i's position plus its played
+/// move is record i + 1's position; the game's first records are its opening plies (flagged,
+/// searched: a best move and a score), then engine moves with played = best; only the last record
+/// of a game has a game end, and every record of a game has its result; flags agree with the
+/// positions. `p` is the progress of the run that wrote `path`.
+void expectGamesChain(const std::string& path, const DatagenProgress& p) {
+  DataReader reader(path);
+  EXPECT_EQ(reader.version(), kFormatVersion);
+  PackedRecord r;
+  std::vector<TrainingPosition> game;
+  u64 games = 0, opening = 0, noisy = 0, linked = 0;
+  u64 ends[kGameEndCount] = {};
+  auto checkGame = [&] {
+    ASSERT_FALSE(game.empty());
+    ASSERT_TRUE(game.back().end.has_value());
+    ++ends[int(*game.back().end)];
+    bool inOpening = true;
+    for (size_t i = 0; i < game.size(); ++i) {
+      const TrainingPosition& t = game[i];
+      EXPECT_EQ(t.result, game.back().result);
+      EXPECT_EQ(t.end.has_value(), i + 1 == game.size());
+      EXPECT_TRUE(t.played) << t.pos.fen();
+      EXPECT_TRUE(t.best) << t.pos.fen();
+      EXPECT_NE(t.score, kNoScore);
+      if (!t.openingPly) inOpening = false;
+      EXPECT_EQ(t.openingPly, inOpening) << "opening plies come first";
+      if (!t.openingPly) {
+        EXPECT_EQ(t.played, t.best);
+      }
+      opening += t.openingPly;
+      if (i + 1 < game.size()) {
+        Position next = t.pos;
+        next.makeMove(t.played);
+        EXPECT_EQ(next.fen(), game[i + 1].pos.fen()) << "record " << i << " of game " << games;
+        EXPECT_EQ(next.key(), game[i + 1].pos.key());
+        ++linked;
+      }
+    }
+    ++games;
+    game.clear();
+  };
+  while (reader.next(r)) {
+    TrainingPosition t = reader.decode(r, reader.index() - 1);
+    EXPECT_EQ(recordInCheck(r), t.pos.inCheck()) << t.pos.fen();
+    EXPECT_EQ(recordNoisyMove(r), t.pos.isNoisy(t.played)) << t.pos.fen();
+    noisy += recordNoisyMove(r);
+    game.push_back(std::move(t));
+    if (game.back().end) checkGame();
+  }
+  EXPECT_TRUE(game.empty()) << "the file ends inside a game";
+  EXPECT_EQ(reader.index(), p.positions);
+  EXPECT_EQ(games, u64(p.gamesDone));
+  EXPECT_EQ(opening, p.openingPlies);
+  EXPECT_EQ(p.positions, p.plies + p.openingPlies);  // one record per engine move and per opening ply
+  EXPECT_EQ(linked + games, p.positions);
+  EXPECT_GT(noisy, 0u);  // captures are recorded
+  for (int e = 0; e < kGameEndCount; ++e) EXPECT_EQ(ends[e], p.ends[e]) << gameEndName(GameEnd(e));
+}
+
 TEST(Datagen, DeterministicAtTinySizes) {
   const std::string a = tempFile("a.jdat"), b = tempFile("b.jdat"), c = tempFile("c.jdat");
   DatagenProgress pa = generateData(tinyConfig(a, 1));
@@ -59,9 +118,10 @@ TEST(Datagen, DeterministicAtTinySizes) {
   DatagenProgress pc = generateData(tinyConfig(c, 2));  // order of writing does not depend on threads
   EXPECT_EQ(pa.gamesDone, 2);
   EXPECT_GT(pa.positions, 10u);
+  EXPECT_GE(pa.openingPlies, 4u);  // 2 or 3 random plies per game
   EXPECT_EQ(pa.results[0] + pa.results[1] + pa.results[2], 2u);
   const std::string ra = readRaw(a);
-  EXPECT_EQ(ra.size(), 32 + pa.positions * 32);
+  EXPECT_EQ(ra.size(), 32 + pa.positions * 40);
   EXPECT_EQ(ra, readRaw(b));
   EXPECT_EQ(ra, readRaw(c));
   EXPECT_EQ(pa.positions, pb.positions);
@@ -73,42 +133,7 @@ TEST(Datagen, DeterministicAtTinySizes) {
   (void)generateData(other);
   EXPECT_NE(ra, readRaw(b));
 
-  // Every position an engine moved from is recorded: consecutive records of a game are one move
-  // apart, and that move's kind is what the noisy flag says. The check flag is the position's.
-  DataReader reader(a);
-  EXPECT_EQ(reader.version(), kFormatVersion);
-  PackedRecord r;
-  u64 whiteRecords = 0, noisy = 0, checks = 0, linked = 0, gameBreaks = 0;
-  std::optional<std::pair<Position, bool>> previous;  // position and noisy flag of the last record
-  while (reader.next(r)) {
-    TrainingPosition t = reader.decode(r, reader.index() - 1);
-    EXPECT_EQ(recordInCheck(r), t.pos.inCheck()) << t.pos.fen();
-    EXPECT_NE(t.score, kNoScore);
-    whiteRecords += t.result == kWhiteWin;
-    noisy += recordNoisyMove(r);
-    checks += recordInCheck(r);
-    if (previous) {
-      bool found = false;
-      for (Move m : legalMoves(previous->first)) {
-        Position next = previous->first;
-        next.makeMove(m);
-        if (next.key() == t.pos.key() && next.fen() == t.pos.fen()) {
-          EXPECT_EQ(previous->second, previous->first.isNoisy(m)) << previous->first.fen() << " " << toUci(m, false);
-          found = true;
-          break;
-        }
-      }
-      (found ? linked : gameBreaks) += 1;
-    }
-    previous = std::make_pair(t.pos, recordNoisyMove(r));
-  }
-  EXPECT_EQ(reader.index(), pa.positions);
-  EXPECT_EQ(whiteRecords > 0, pa.results[kWhiteWin] > 0);
-  EXPECT_GT(noisy, 0u);            // captures are no longer dropped
-  EXPECT_LE(gameBreaks, 1u);       // 2 games: one break between them, every other pair linked
-  EXPECT_EQ(linked + gameBreaks + 1, pa.positions);
-  EXPECT_EQ(pa.plies, pa.positions);  // one record per engine move
-  (void)checks;
+  expectGamesChain(a, pa);
   for (const auto& f : {a, b, c}) fs::remove(f);
 }
 
@@ -130,12 +155,22 @@ TEST(Datagen, GameEndsByTheRulesAndAdjudication) {
   EXPECT_EQ(won.result, kWhiteWin);
   EXPECT_TRUE(won.end == GameEnd::kCheckmate || won.end == GameEnd::kAdjudicatedWin) << gameEndName(won.end);
   for (const auto& r : won.records) EXPECT_EQ(r.wdl, kWhiteWin);
+  // Only the last record carries the game end (1 + code).
+  ASSERT_FALSE(won.records.empty());
+  for (size_t i = 0; i + 1 < won.records.size(); ++i) EXPECT_EQ(won.records[i].gameEnd, 0);
+  EXPECT_EQ(recordGameEnd(won.records.back()), won.end);
+  EXPECT_EQ(won.openingPlies, 0);
   // Checkmate without adjudication.
   Adjudication noAdj;
   noAdj.winScore = 100000;
   GameOutcome mate = playGame(engine, Position::fromFen("7k/8/5K2/8/8/8/8/4Q3 w - - 0 1"), 1, kNoRandomisation, 2000, noAdj);
   EXPECT_EQ(mate.end, GameEnd::kCheckmate);
   EXPECT_EQ(mate.result, kWhiteWin);
+  // The last record is the position before the mating move, which it holds.
+  Position mated = unpackRecord(mate.records.back()).pos;
+  mated.makeMove(unpackRecord(mate.records.back()).played);
+  EXPECT_EQ(rulesGameEnd(mated), GameEnd::kCheckmate);
+  EXPECT_EQ(mate.records.back().gameEnd, 1 + int(GameEnd::kCheckmate));
   // Already stalemated: no move, no record.
   GameOutcome stale = playGame(engine, Position::fromFen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), 1, kNoRandomisation, 100, adj);
   EXPECT_EQ(stale.end, GameEnd::kStalemate);
@@ -152,38 +187,77 @@ TEST(Datagen, GameEndsByTheRulesAndAdjudication) {
   EXPECT_LE(capped.plies, 20);
 }
 
-TEST(Datagen, RandomStartPlaysROrRPlusOnePliesSoBothSidesGetToMove) {
+Position afterLine(const Position& base, const std::vector<Move>& line) {
+  Position p = base;
+  for (Move m : line) p.makeMove(m);
+  return p;
+}
+
+TEST(Datagen, RandomOpeningPlaysROrRPlusOnePliesSoBothSidesGetToMove) {
   const Position base;  // White to move, like every line of the shipped book
   int whiteToMove = 0, blackToMove = 0;
   for (u64 seed = 1; seed <= 200; ++seed) {
     std::mt19937_64 rng(seed);
-    const Position p = randomStart(base, rng, 4);
-    const int plies = p.gamePly() - base.gamePly();
-    ASSERT_TRUE(plies == 4 || plies == 5) << "seed " << seed << ": " << plies << " plies";
+    const std::vector<Move> line = randomOpening(base, rng, 4);
+    const Position p = afterLine(base, line);
+    ASSERT_TRUE(line.size() == 4 || line.size() == 5) << "seed " << seed << ": " << line.size() << " plies";
     ASSERT_TRUE(hasLegalMove(p)) << p.fen();
     (p.sideToMove() == kWhite ? whiteToMove : blackToMove) += 1;
     std::mt19937_64 again(seed);
-    EXPECT_EQ(randomStart(base, again, 4).fen(), p.fen()) << "seed " << seed;
+    EXPECT_EQ(randomOpening(base, again, 4), line) << "seed " << seed;
   }
   // An even count alone would leave White to move in all 200 games (the colour bias this avoids).
   EXPECT_GT(whiteToMove, 60);
   EXPECT_GT(blackToMove, 60);
 }
 
-TEST(Datagen, RandomStartKeepsTheBaseWhenNoRandomLineWorks) {
+TEST(Datagen, RandomOpeningKeepsTheBaseWhenNoRandomLineWorks) {
   std::mt19937_64 rng(3);
-  EXPECT_EQ(randomStart(Position(), rng, 0).fen(), Position().fen());
+  EXPECT_TRUE(randomOpening(Position(), rng, 0).empty());
   EXPECT_EQ(rng(), std::mt19937_64(3)());  // nothing drawn for 0 plies
   // K+B v K: every random line ends in insufficient material, so all 8 attempts fail.
   const Position drawn = Position::fromFen("7k/8/8/8/8/8/8/KB6 w - - 0 1");
-  EXPECT_EQ(randomStart(drawn, rng, 3).fen(), drawn.fen());
+  EXPECT_TRUE(randomOpening(drawn, rng, 3).empty());
   // Here many White moves stalemate Black (Kb5, Ka6, ...) and Qb7 mates: such lines are retried, so
   // the start position never is a finished game.
   const Position p = Position::fromFen("k7/2Q5/1K6/8/8/8/8/8 w - - 0 1");
   for (u64 seed = 1; seed <= 50; ++seed) {
     std::mt19937_64 r(seed);
-    const Position q = randomStart(p, r, 1);
+    const Position q = afterLine(p, randomOpening(p, r, 1));
     EXPECT_TRUE(hasLegalMove(q)) << "seed " << seed << ": " << q.fen();
+  }
+}
+
+TEST(Datagen, OpeningPliesAreRecordedWithTheirSearch) {
+  // The random plies after the book position are records too: each position searched with the
+  // game's node limit (its score and best move), the random move as the move played.
+  Engine engine;
+  engine.setOption("Hash", "1");
+  Adjudication shortGames;
+  shortGames.maxPlies = 12;
+  for (u64 seed = 1; seed <= 4; ++seed) {
+    const GameOutcome g = playGame(engine, Position(), seed, {.plies = 3, .scoreLimit = 300}, 300, shortGames);
+    const int random = g.start.gamePly();
+    ASSERT_EQ(g.openingPlies, random) << "every random ply is recorded";
+    ASSERT_EQ(int(g.records.size()), g.openingPlies + g.plies);
+    Position pos;
+    for (int i = 0; i < int(g.records.size()); ++i) {
+      const TrainingPosition t = unpackRecord(g.records[size_t(i)]);
+      EXPECT_EQ(t.pos.fen(), pos.fen());
+      EXPECT_EQ(t.openingPly, i < random);
+      EXPECT_TRUE(t.best);
+      if (i >= random) {
+        EXPECT_EQ(t.played, t.best);
+      }
+      pos.makeMove(t.played);
+    }
+    if (g.plies > 0) {
+      EXPECT_EQ(unpackRecord(g.records[size_t(random)]).pos.fen(), g.start.fen());
+    }
+    // The same seed plays the same game (the searches come in a fixed order).
+    const GameOutcome again = playGame(engine, Position(), seed, {.plies = 3, .scoreLimit = 300}, 300, shortGames);
+    ASSERT_EQ(again.records.size(), g.records.size());
+    EXPECT_EQ(std::memcmp(again.records.data(), g.records.data(), g.records.size() * sizeof(PackedRecord)), 0);
   }
 }
 
@@ -335,6 +409,7 @@ TEST(DatagenChunks, ShardsAndResumeMakeTheSameGamesAsOneFile) {
   ASSERT_EQ(joined.size(), expected.size());
   EXPECT_EQ(std::memcmp(joined.data(), expected.data(), joined.size() * sizeof(PackedRecord)), 0);
   EXPECT_EQ(whole.positions, expected.size());
+  expectGamesChain(single, whole);
   for (const auto& e : fs::directory_iterator(runDir))
     EXPECT_FALSE(e.path().string().ends_with(".tmp")) << e.path();
 }
@@ -380,6 +455,20 @@ TEST(DatagenChunks, SettingsAndDirectoryAreChecked) {
   run.shard = 4;
   run.shards = 3;
   expectChunkError(c, run, "bad shard 4/3");
+
+  // A run of an older format (version 2 records) is not resumed in version 3.
+  {
+    const std::string manifest = runDir + "/" + kRunManifestName;
+    std::ifstream in(manifest);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string v3 = "\nformat 3\n";
+    ASSERT_NE(text.find(v3), std::string::npos) << text;
+    const std::string v2 = dir.file("v2run");
+    fs::create_directories(v2);
+    std::ofstream(v2 + "/" + kRunManifestName) << text.replace(text.find(v3), v3.size(), "\nformat 2\n");
+    expectChunkError(c, {.dir = v2, .chunkGames = 1, .shard = 1, .shards = 3, .resume = true},
+                     "made with format 2, this command has format 3");
+  }
 
   // A directory with chunk files but no settings file (e.g. the old tools/gen-nnue-data.sh).
   const std::string old = dir.file("old");

@@ -338,19 +338,43 @@ PgnExtractStats forEachPgnGame(const std::string& path,
   return stats;
 }
 
+GameEnd pgnGameEnd(const PgnGame& game, const Position& final, Wdl result) {
+  if (const std::optional<GameEnd> end = rulesGameEnd(final)) return *end;
+  const std::string termination = game.tag("Termination");
+  auto is = [&](std::string_view value) {
+    return termination.size() == value.size() &&
+           std::equal(value.begin(), value.end(), termination.begin(),
+                      [](char a, char b) { return std::tolower(u8(a)) == std::tolower(u8(b)); });
+  };
+  if (is("time forfeit")) return GameEnd::kTimeForfeit;
+  if (is("rules infraction")) return GameEnd::kIllegalMove;
+  if (is("abandoned")) return GameEnd::kCrash;
+  if (is("stalled connection")) return GameEnd::kStall;
+  if (is("adjudication")) return result == kDraw ? GameEnd::kAdjudicatedDraw : GameEnd::kAdjudicatedWin;
+  return result == kDraw ? GameEnd::kAgreedDraw : GameEnd::kResignation;
+}
+
 PgnExtractStats extractPgnPositions(const std::string& path, const PgnExtractOptions& options,
                                     const std::function<void(const PackedRecord&)>& sink) {
   u64 positions = 0;
   PgnExtractStats stats = forEachPgnGame(path, [&](const PgnGame& game, const Position& start, Wdl result) {
+    // A taken record is passed on when the next one of its game is known, so that the game's last
+    // taken record carries the game end.
+    std::optional<PackedRecord> pending;
     Position pos = start;
     for (size_t i = 0; i < game.moves.size(); ++i) {
       const Move m = game.moves[i];
       if (int(i) >= options.skipPlies && (!options.quietOnly || (!pos.inCheck() && !pos.isNoisy(m)))) {
         int score = i > 0 ? commentScore(game.comments[i - 1]) : kNoScore;
-        sink(packRecord(pos, score, result, m));
+        if (pending) sink(*pending);
+        pending = packRecord(pos, score, result, m);
         ++positions;
       }
       pos.makeMove(m);
+    }
+    if (pending) {
+      setGameEnd(*pending, pgnGameEnd(game, pos, result));
+      sink(*pending);
     }
   });
   stats.positions = positions;

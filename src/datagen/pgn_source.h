@@ -8,9 +8,11 @@
 // (the final position is never taken). With `quietOnly` (the default; `janus tune`) it must also
 // not be in check and the move played from it must not be a capture, en passant or promotion,
 // as version 1 datagen kept; without it (`janus datagen --pgn`) every such position is taken and
-// the record's flags say which are noisy or in check (format.h, version 2). The score is the
-// [%eval] comment of the move that led to the position (Lichess style, White's view; mate in N
-// as +-(32000 - (2N - 1)) for the winner), else kNoScore.
+// the record's flags say which are noisy or in check (format.h). The score is the [%eval]
+// comment of the move that led to the position (Lichess style, White's view; mate in N as
+// +-(32000 - (2N - 1)) for the winner), else kNoScore. Each record holds the move played from
+// its position (best = 0: no search), and the game's last taken record holds the game end
+// (pgnGameEnd), as JANUSDAT version 3 defines.
 //
 // Skipped games, counted by reason: games of another variant ([Variant "..."] other than
 // standard chess ("Standard", "Chess", "Normal", "From Position", or none) and Chess960
@@ -25,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "core/game_end.h"
 #include "core/pgn.h"
 #include "core/position.h"
 #include "core/types.h"
@@ -63,6 +66,14 @@ struct PgnExtractStats {
 /// count the games passed on, `positions` stays 0. Throws like extractPgnPositions.
 PgnExtractStats forEachPgnGame(const std::string& path,
                                const std::function<void(const PgnGame& game, const Position& start, Wdl result)>& onGame);
+
+/// How a PGN game ended, from its final position `final` (after the last move) and its result:
+/// an end by the rules (rulesGameEnd) if the final position shows one; else from the Termination
+/// tag (PGN standard 9.8.1, case-insensitive): "time forfeit" kTimeForfeit, "rules infraction"
+/// kIllegalMove, "abandoned" kCrash, "stalled connection" kStall, "adjudication"
+/// kAdjudicatedWin or kAdjudicatedDraw; otherwise ("normal", absent, ...) kResignation for a
+/// decisive game and kAgreedDraw for a draw.
+[[nodiscard]] GameEnd pgnGameEnd(const PgnGame& game, const Position& final, Wdl result);
 
 /// Reads `path` (.pgn, plain or zstd-compressed) and calls `sink` for every taken position, in
 /// file order. Throws janus::Error naming the file if it cannot be opened or read (e.g. corrupt

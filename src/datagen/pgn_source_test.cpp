@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 
 #include "core/movegen.h"
 #include "core/pgn.h"
@@ -94,18 +95,56 @@ TEST(PgnSource, EveryPositionWithItsFlags) {
   }
   EXPECT_EQ(records.size(), expected);
   EXPECT_EQ(s.positions, expected);
-  u64 flaggedNoisy = 0, flaggedCheck = 0;
+  u64 flaggedNoisy = 0, flaggedCheck = 0, lastOfGame = 0;
   std::vector<PackedRecord> quiet;
-  for (const auto& r : records) {
+  for (size_t i = 0; i < records.size(); ++i) {
+    const PackedRecord& r = records[i];
     flaggedNoisy += recordNoisyMove(r);
     flaggedCheck += recordInCheck(r);
-    EXPECT_EQ(recordInCheck(r), unpackRecord(r).pos.inCheck());
+    const TrainingPosition t = unpackRecord(r);
+    EXPECT_EQ(recordInCheck(r), t.pos.inCheck());
+    // Version 3: the move played (no search: best 0); within a game it leads to the next record.
+    EXPECT_TRUE(t.played);
+    EXPECT_FALSE(t.best);
+    lastOfGame += t.end.has_value();
+    if (!t.end && i + 1 < records.size()) {
+      Position next = t.pos;
+      next.makeMove(t.played);
+      EXPECT_EQ(next.fen(), unpackRecord(records[i + 1]).pos.fen());
+    }
     if (recordQuiet(r)) quiet.push_back(r);
   }
+  EXPECT_EQ(lastOfGame, s.games);
+  EXPECT_TRUE(records.back().lastOfGame());
   EXPECT_EQ(flaggedNoisy, noisyMoves);
   EXPECT_EQ(flaggedCheck, checks);
   EXPECT_GT(noisyMoves, 30u);
-  EXPECT_TRUE(sameRecords(quiet, extract(path, {})));
+  // The quiet filter takes the same records; the game end sits on the last one taken.
+  std::vector<PackedRecord> filtered = extract(path, {});
+  for (auto* v : {&quiet, &filtered})
+    for (PackedRecord& r : *v) r.gameEnd = 0;
+  EXPECT_TRUE(sameRecords(quiet, filtered));
+}
+
+TEST(PgnSource, GameEndsFromTheFinalPositionOrTheTerminationTag) {
+  const std::string path = tempFile("ends.pgn");
+  std::ofstream(path) << "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n"
+                         "[Result \"1-0\"]\n[Termination \"time forfeit\"]\n\n1. e4 e5 2. Nf3 1-0\n\n"
+                         "[Result \"1/2-1/2\"]\n\n1. d4 d5 2. c4 1/2-1/2\n\n"
+                         "[Result \"0-1\"]\n[Termination \"Normal\"]\n\n1. e4 f5 2. d4 0-1\n\n"
+                         "[Result \"1-0\"]\n[Termination \"adjudication\"]\n\n1. c4 c5 1-0\n\n"
+                         "[Result \"1/2-1/2\"]\n\n1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2\n";
+  PgnExtractOptions all;
+  all.quietOnly = false;
+  all.skipPlies = 0;
+  std::vector<std::optional<GameEnd>> ends;
+  for (const PackedRecord& r : extract(path, all))
+    if (r.lastOfGame()) ends.push_back(recordGameEnd(r));
+  const std::vector<std::optional<GameEnd>> expected = {GameEnd::kCheckmate,  GameEnd::kTimeForfeit,
+                                                        GameEnd::kAgreedDraw, GameEnd::kResignation,
+                                                        GameEnd::kAdjudicatedWin, GameEnd::kRepetition};
+  EXPECT_EQ(ends, expected);
+  fs::remove(path);
 }
 
 TEST(PgnSource, CompressedInputGivesTheSamePositions) {

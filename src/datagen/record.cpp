@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/bitboard.h"
+#include "core/movegen.h"
 #include "core/fen.h"
 #include "util/error.h"
 
@@ -14,6 +15,7 @@ namespace janus::datagen {
 namespace {
 
 constexpr char kPieceChars[] = "PNBRQK";
+static_assert(kMaxGameEnd == kGameEndCount, "gameEnd holds 1 + every GameEnd code");
 constexpr size_t kReadBatch = 4096;  // records per read() call
 
 bool endsWith(std::string_view s, std::string_view suffix) {
@@ -31,16 +33,8 @@ std::string printable(const char* bytes, size_t n) {
 
 }  // namespace
 
-const char* wdlString(Wdl w) {
-  switch (w) {
-    case kWhiteWin: return "1-0";
-    case kBlackWin: return "0-1";
-    default: return "1/2-1/2";
-  }
-}
-
-PackedRecord packRecord(const Position& pos, int scoreWhite, Wdl result, Move played) {
-  PackedRecord r{};
+PackedPosition packPosition(const Position& pos, int scoreWhite, Wdl result, Move played) {
+  PackedPosition r{};
   r.occupancy = pos.pieces();
   Bitboard castlingRooks = 0;
   for (int i = 0; i < 4; ++i)
@@ -62,7 +56,55 @@ PackedRecord packRecord(const Position& pos, int scoreWhite, Wdl result, Move pl
   return r;
 }
 
-std::string recordFen(const PackedRecord& r) {
+PackedRecord packRecord(const Position& pos, int scoreWhite, Wdl result, Move played, Move best) {
+  PackedRecord r{};
+  static_cast<PackedPosition&>(r) = packPosition(pos, scoreWhite, result, played);
+  r.played = encodeMove(played);
+  r.best = encodeMove(best);
+  return r;
+}
+
+u16 encodeMove(Move m) {
+  if (!m) return 0;
+  // PieceType kKnight..kQueen are 1..4, the PromotionCode of format.h.
+  static_assert(int(kKnight) == kPromoKnight && int(kQueen) == kPromoQueen);
+  return makePackedMove(m.from(), m.to(), m.isPromotion() ? int(m.promotion()) : kPromoNone);
+}
+
+std::string packedMoveString(u16 packed) {
+  if (packed == 0) return "0000";
+  auto square = [](int s) { return std::string{char('a' + (s & 7)), char('1' + (s >> 3))}; };
+  std::string text = square(packedMoveFrom(packed)) + square(packedMoveTo(packed));
+  const int promo = packedMovePromotion(packed);
+  if (promo >= kPromoKnight && promo <= kPromoQueen) text += "nbrq"[promo - 1];
+  else if (promo != kPromoNone) text += fmt::format("?{}", promo);
+  return text;
+}
+
+Move decodeMove(const Position& pos, u16 packed) {
+  if (packed == 0) return Move::none();
+  if (const char* problem = packedMoveError(packed))
+    throw Error(fmt::format("move 0x{:04x} is malformed ({})", packed, problem));
+  for (Move m : legalMoves(pos))
+    if (encodeMove(m) == packed) return m;
+  throw Error(fmt::format("move {} is not legal in {}", packedMoveString(packed), pos.fen()));
+}
+
+std::string recordTailProblem(const PackedRecord& r) {
+  const char* field = recordTailError(r);
+  if (!field) return {};
+  const std::string_view f = field;
+  if (f == "played" || f == "best") {
+    const u16 m = f == "played" ? r.played : r.best;
+    return fmt::format("{} move 0x{:04x} is malformed ({})", f, m, packedMoveError(m));
+  }
+  if (f == "gameEnd") return fmt::format("game end {} is above {}", r.gameEnd, kMaxGameEnd);
+  if (f == "flags2")
+    return fmt::format("flags2 bits 0x{:02x} are not defined (flags2 0x{:02x})", r.flags2 & ~kRecordFlags2 & 0xFF, r.flags2);
+  return fmt::format("reserved field 0x{:04x} is not 0", r.reserved);
+}
+
+std::string recordFen(const PackedPosition& r) {
   const int count = popCount(r.occupancy);
   if (count > 32) throw Error(fmt::format("{} occupied squares (at most 32 fit in a record)", count));
   for (int i = count; i < 32; ++i)
@@ -113,7 +155,7 @@ std::string recordFen(const PackedRecord& r) {
   return fen;
 }
 
-TrainingPosition unpackRecord(const PackedRecord& r) {
+TrainingPosition unpackPosition(const PackedPosition& r) {
   std::string fen = recordFen(r);
   TrainingPosition t;
   try {
@@ -122,11 +164,30 @@ TrainingPosition unpackRecord(const PackedRecord& r) {
     throw Error(fmt::format("{} (decoded FEN '{}')", e.what(), fen));
   }
   // Position::fromFen keeps an en passant square only when a capture is legal; a record that
-  // names one that is not is malformed (packRecord never writes it).
+  // names one that is not is malformed (packPosition never writes it).
   if (r.epSquare() != kStmEpNone && t.pos.epSquare() != Square(r.epSquare()))
     throw Error(fmt::format("en passant square in '{}' allows no legal capture", fen));
   t.score = r.score;
   t.result = Wdl(r.wdl);
+  return t;
+}
+
+TrainingPosition unpackRecord(const PackedRecord& r) {
+  const std::string problem = recordTailProblem(r);
+  if (!problem.empty()) throw Error(problem);
+  TrainingPosition t = unpackPosition(r);
+  try {
+    t.played = decodeMove(t.pos, r.played);
+  } catch (const Error& e) {
+    throw Error(fmt::format("played {}", e.what()));
+  }
+  try {
+    t.best = r.best == r.played ? t.played : decodeMove(t.pos, r.best);
+  } catch (const Error& e) {
+    throw Error(fmt::format("best {}", e.what()));
+  }
+  t.end = recordGameEnd(r);
+  t.openingPly = r.openingPly();
   return t;
 }
 
@@ -149,6 +210,7 @@ DataWriter::DataWriter(const std::string& path, std::optional<u64> count)
 void DataWriter::write(const PackedRecord& record) { write(&record, 1); }
 
 void DataWriter::write(const PackedRecord* records, size_t n) {
+  static_assert(sizeof(PackedRecord) == 40 && sizeof(FileHeader) == 32);
   m_out.write(reinterpret_cast<const char*>(records), std::streamsize(n * sizeof(PackedRecord)));
   m_written += n;
 }
@@ -174,9 +236,10 @@ DataReader::DataReader(const std::string& path) : m_path(path), m_in(openInputFi
     throw Error(fmt::format("'{}': format version {} is not supported (this build reads versions {} to {})", path,
                             h.version, kMinFormatVersion, kFormatVersion));
   m_version = h.version;
-  if (h.recordSize != sizeof(PackedRecord))
+  m_recordSize = recordSizeOf(h.version);
+  if (h.recordSize != m_recordSize)
     throw Error(fmt::format("'{}': record size {} in the header, but version {} records are {} bytes", path,
-                            h.recordSize, h.version, sizeof(PackedRecord)));
+                            h.recordSize, h.version, m_recordSize));
   if (h.flags != 0 || h.reserved != 0)
     throw Error(fmt::format("'{}': reserved header fields are not zero (flags {}, reserved {})", path, h.flags,
                             h.reserved));
@@ -184,20 +247,22 @@ DataReader::DataReader(const std::string& path) : m_path(path), m_in(openInputFi
 }
 
 bool DataReader::refill() {
-  m_buffer.resize(kReadBatch);
   m_pos = 0;
   size_t want = kReadBatch;
   if (m_declared) want = size_t(std::min<u64>(want, *m_declared - m_index));
+  m_bytes.resize(kReadBatch * m_recordSize);
   size_t bytes = 0;
   if (want > 0) {
-    m_in->read(reinterpret_cast<char*>(m_buffer.data()), std::streamsize(want * sizeof(PackedRecord)));
+    m_in->read(m_bytes.data(), std::streamsize(want * m_recordSize));
     bytes = size_t(m_in->gcount());
   }
-  size_t whole = bytes / sizeof(PackedRecord);
-  if (bytes % sizeof(PackedRecord))
+  const size_t whole = bytes / m_recordSize;
+  if (bytes % m_recordSize)
     throw Error(fmt::format("'{}': record {} is truncated ({} of {} bytes present)", m_path, m_index + whole,
-                            bytes % sizeof(PackedRecord), sizeof(PackedRecord)));
-  m_buffer.resize(whole);
+                            bytes % m_recordSize, m_recordSize));
+  // Version 1 and 2 records fill the position part; the move fields stay 0.
+  m_buffer.assign(whole, PackedRecord{});
+  for (size_t i = 0; i < whole; ++i) std::memcpy(&m_buffer[i], m_bytes.data() + i * m_recordSize, m_recordSize);
   if (whole < want && m_declared)
     throw Error(fmt::format("'{}': the header declares {} records but the file ends after {} (record {} is missing)",
                             m_path, *m_declared, m_index + whole, m_index + whole));
@@ -218,8 +283,10 @@ bool DataReader::next(PackedRecord& record) {
   if (!recordFlagsValid(record, m_version))
     throw Error(fmt::format("'{}': record {}: reserved flag bits set (flags 0x{:02x}: bits 0x{:02x} are not defined in "
                             "version {})",
-                            m_path, m_index, record.flags,
-                            record.flags & ~(m_version == 1 ? kRecordFlagsV1 : kRecordFlagsV2) & 0xFF, m_version));
+                            m_path, m_index, record.flags, record.flags & ~recordFlagsDefined(m_version) & 0xFF,
+                            m_version));
+  if (m_version >= 3 && recordTailError(record))
+    throw Error(fmt::format("'{}': record {}: {}", m_path, m_index, recordTailProblem(record)));
   ++m_index;
   return true;
 }

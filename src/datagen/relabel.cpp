@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "core/notation.h"
 #include "datagen/record.h"
 #include "match/uci_engine.h"
 #include "util/error.h"
@@ -121,6 +122,13 @@ RelabelProgress relabelFile(const RelabelConfig& config, const std::function<voi
       if (mate) ++mates;
     }
     r.flags = u8((r.flags & ~kFlagInCheck) | (t.pos.inCheck() ? kFlagInCheck : 0));
+    // The teacher's best move replaces the record's (format.h: best is the search's move).
+    std::string bestMove = result.bestMove.substr(0, result.bestMove.find(' '));
+    try {
+      r.best = encodeMove(parseUci(t.pos, bestMove, r.chess960()));
+    } catch (const Error& err) {
+      fail(fmt::format("sent bestmove '{}' ({})", bestMove, err.what()));
+    }
   };
 
   u64 base = 0;

@@ -10,9 +10,12 @@
 // ("info ... score cp X" / "score mate N") replaces the record's score, converted to White's
 // view; mate in N moves becomes ±(32000 − plies) as format.h wants (N > 0: 32000 − (2N − 1);
 // N < 0: −(32000 − 2|N|); "mate 0": −32000). A search that reports no score leaves kNoScore.
-// Everything else of the record is kept, except that the in-check flag (bit 2) is set from the
-// position, so a version 1 input becomes a correct version 2 output (its noisy bit stays 0:
-// version 1 files held only quiet positions). Chess960 records switch their engine to
+// The engine's bestmove replaces the record's best move (an illegal or unparsable bestmove is
+// an error). Everything else of the record is kept (the move played and the game end of a
+// version 3 input; 0 for a version 1 or 2 input, whose games the output cannot know either),
+// except that the in-check flag (bit 2) is set from the position, so a version 1 input's flags
+// become correct (its noisy bit stays 0: version 1 files held only quiet positions). The output
+// is version 3. Chess960 records switch their engine to
 // UCI_Chess960 (setoption before the position, and back for standard records).
 //
 // The output has the input's records in the input's order (whatever the number of engines) and
@@ -29,7 +32,7 @@
 namespace janus::datagen {
 
 struct RelabelConfig {
-  std::string input;            ///< JANUSDAT file to read (version 1 or 2, plain or .zst)
+  std::string input;            ///< JANUSDAT file to read (version 1, 2 or 3, plain or .zst)
   std::string output;           ///< JANUSDAT file to write (".zst": compressed); may not be `input`
   match::EngineConfig engine;   ///< the UCI engine (janus match --engine spec; its depth=/nodes= are defaults)
   std::optional<int> depth;     ///< go depth D ...

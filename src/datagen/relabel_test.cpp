@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/movegen.h"
 #include "datagen/record.h"
 #include "datagen/relabel.h"
 #include "match/engine_config.h"
@@ -63,8 +64,13 @@ std::vector<PackedRecord> caseRecords() {
   std::vector<PackedRecord> out;
   int i = 0;
   for (const Case& c : kCases) {
-    PackedRecord r = packRecord(Position::fromFen(c.fen, c.chess960), 1000 + i, Wdl(i % 3));
+    const Position pos = Position::fromFen(c.fen, c.chess960);
+    // The move played is the last legal move and best the first: relabelling keeps played and
+    // replaces best with the engine's choice.
+    const MoveList moves = legalMoves(pos);
+    PackedRecord r = packRecord(pos, 1000 + i, Wdl(i % 3), moves[moves.size() - 1], moves[0]);
     r.flags &= ~kFlagInCheck;  // relabelling sets it from the position
+    if (i == 3) setGameEnd(r, GameEnd::kAdjudicatedDraw);
     out.push_back(r);
     ++i;
   }
@@ -108,13 +114,16 @@ TEST(Relabel, StockfishDepthOneRescoresEveryRecordInOrder) {
   for (size_t i = 0; i < a.size(); ++i) {
     const PackedRecord& src = records[i % records.size()];
     const Case& c = kCases[i % records.size()];
-    // Everything but the score and the check flag is the input's.
+    // Everything but the score, the check flag and the best move is the input's.
     EXPECT_EQ(a[i].occupancy, src.occupancy);
     EXPECT_EQ(std::memcmp(a[i].pieces, src.pieces, sizeof src.pieces), 0);
     EXPECT_EQ(a[i].stmEp, src.stmEp);
     EXPECT_EQ(a[i].wdl, src.wdl);
     EXPECT_EQ(a[i].flags & ~kFlagInCheck, src.flags);
+    EXPECT_EQ(a[i].played, src.played);
+    EXPECT_EQ(a[i].gameEnd, src.gameEnd);
     const TrainingPosition t = unpackRecord(a[i]);
+    EXPECT_TRUE(t.best) << c.fen;  // legal (unpackRecord checks it): the engine's bestmove
     EXPECT_EQ(recordInCheck(a[i]), t.pos.inCheck()) << c.fen;
     EXPECT_NE(a[i].score, kNoScore) << c.fen;
     EXPECT_NE(a[i].score, src.score) << c.fen;
@@ -126,6 +135,7 @@ TEST(Relabel, StockfishDepthOneRescoresEveryRecordInOrder) {
     }
   }
   EXPECT_EQ(a[2].score, 31999);  // Ra8# found at depth 1: mate in 1 = 1 ply
+  EXPECT_EQ(packedMoveString(a[2].best), "a1a8");
   for (const auto& f : {in, out1, out3}) fs::remove(f);
 }
 
@@ -162,7 +172,7 @@ TEST(Relabel, ErrorsNameTheProblemAndLeaveNoOutput) {
 
   // A record that does not decode is named by file and index (before any engine is needed).
   std::string raw = readRaw(in);
-  raw[32 + 32 + 30] = 9;  // record 1: wdl 9
+  raw[32 + 40 + 30] = 9;  // record 1: wdl 9
   std::ofstream(in, std::ios::binary | std::ios::trunc).write(raw.data(), std::streamsize(raw.size()));
   if (fs::exists(kStockfish)) expectError(stockfishConfig(in, out, 1), "record 1: result 9");
   fs::remove(in);

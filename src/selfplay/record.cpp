@@ -28,7 +28,7 @@ struct GameHeader {
   u8 end;
   u8 flags;
   u8 reserved;
-  datagen::PackedRecord start;
+  datagen::PackedPosition start;
 };
 struct PlyHeader {
   u16 move;
@@ -172,7 +172,7 @@ void replayGame(const SelfplayGame& game, const std::string& where,
                 const std::function<void(const Position& pos, Move move, const SelfplayPly& ply)>& onPly) {
   Position pos;
   try {
-    pos = datagen::unpackRecord(game.start).pos;
+    pos = datagen::unpackPosition(game.start).pos;
   } catch (const Error& e) {
     throw Error(fmt::format("game {}: start position: {}", where, e.what()));
   }

@@ -25,7 +25,7 @@
 //                           resignations); bit 1: White would have resigned in it; bit 2: Black
 //                           would have resigned in it; bits 3-7: 0
 //        7    1  reserved   u8, 0
-//        8   32  start      the start position as a JANUSDAT PackedRecord (datagen/format.h;
+//        8   32  start      the start position as a JANUSDAT PackedPosition (datagen/format.h;
 //                           score kNoScore, wdl = result)
 //   Ply entry: 8 bytes + 4 per visit entry
 //        0    2  move       u16, policy index (encoding/policy_map.h, side to move's view) of
@@ -95,7 +95,7 @@ struct SelfplayPly {
 };
 
 struct SelfplayGame {
-  datagen::PackedRecord start{};
+  datagen::PackedPosition start{};
   datagen::Wdl result = datagen::kDraw;
   GameEnd end = GameEnd::kMaxPlies;
   u8 flags = 0;  ///< kGameNoResign, kGameWhiteWouldResign, kGameBlackWouldResign

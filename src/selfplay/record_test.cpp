@@ -31,7 +31,7 @@ struct TempDir {
 SelfplayGame sampleGame() {
   SelfplayGame g;
   Position pos;
-  g.start = datagen::packRecord(pos, datagen::kNoScore, datagen::kWhiteWin);
+  g.start = datagen::packPosition(pos, datagen::kNoScore, datagen::kWhiteWin);
   g.result = datagen::kWhiteWin;
   g.end = GameEnd::kResignation;
   g.flags = kGameNoResign | kGameBlackWouldResign;

@@ -64,7 +64,7 @@ SelfplayGame playGame(mcts::MctsSearch& search, const Position& start, u64 seed,
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u01(0.0, 1.0);
   SelfplayGame g;
-  g.start = datagen::packRecord(start, datagen::kNoScore, datagen::kDraw);
+  g.start = datagen::packPosition(start, datagen::kNoScore, datagen::kDraw);
   const bool resignAllowed = c.resignQ > 0.0 && !(u01(rng) < c.noResignFraction);
   if (c.resignQ > 0.0 && !resignAllowed) g.flags |= kGameNoResign;
   search.newGame();

@@ -178,15 +178,15 @@ u64 Dataset::hash() const {
 
 // ---- Positions to samples -----------------------------------------------------------------------
 
-Move moveBetween(const Position& from, const datagen::PackedRecord& to) {
+Move moveBetween(const Position& from, const datagen::PackedPosition& to) {
   if (to.blackToMove() == (from.sideToMove() == kBlack)) return Move::none();
   Position p = from;
-  constexpr std::size_t kBoardBytes = offsetof(datagen::PackedRecord, score);  // occupancy .. fullmove
+  constexpr std::size_t kBoardBytes = offsetof(datagen::PackedPosition, score);  // occupancy .. fullmove
   for (Move m : legalMoves(from)) {
     p.makeMove(m);
     bool same = p.pieces() == to.occupancy;
     if (same) {
-      const datagen::PackedRecord r = datagen::packRecord(p, datagen::kNoScore, datagen::kDraw);
+      const datagen::PackedPosition r = datagen::packPosition(p, datagen::kNoScore, datagen::kDraw);
       same = std::memcmp(&r, &to, kBoardBytes) == 0;
     }
     p.unmakeMove(m);
@@ -324,6 +324,29 @@ class FileLoader {
 
   void loadJanusdat() {
     datagen::DataReader reader(m_path);
+    if (reader.version() >= 3) loadJanusdatMoves(reader);
+    else loadJanusdatOld(reader);
+  }
+
+  /// Version 3: every record says its move and where its game ends; no move search.
+  void loadJanusdatMoves(datagen::DataReader& reader) {
+    datagen::PackedRecord rec{};
+    bool inGame = false;
+    while (!full() && reader.next(rec)) {
+      const datagen::TrainingPosition t = reader.decode(rec, reader.index() - 1);
+      ++m_out.stats.records;
+      if (!inGame) startGame();
+      inGame = !t.end;
+      // The policy target is the search's choice: an opening ply's played move is random.
+      const Move target = t.best ? t.best : t.openingPly ? Move::none() : t.played;
+      ++(target ? m_out.stats.movesGiven : m_out.stats.noMoveGiven);
+      emit(t.pos, target, rec.wdl, rec.score);
+      if (t.end) ++m_game;
+    }
+  }
+
+  /// Versions 1 and 2: the move played from a record is found from the next record (moveBetween).
+  void loadJanusdatOld(datagen::DataReader& reader) {
     const bool everyPosition = reader.version() >= 2;
     datagen::PackedRecord rec{}, prevRec{};
     Position prev;
@@ -424,6 +447,8 @@ void addCounts(LoadStats& to, const LoadStats& from) {
   to.selfplayPlies += from.selfplayPlies;
   to.records += from.records;
   to.recordsWithMove += from.recordsWithMove;
+  to.movesGiven += from.movesGiven;
+  to.noMoveGiven += from.noMoveGiven;
   to.lastOfGame += from.lastOfGame;
   to.gapInGame += from.gapInGame;
   to.noisyMismatch += from.noisyMismatch;
@@ -525,13 +550,18 @@ std::string describeLoad(const LoadStats& s, std::size_t bytes) {
   if (s.selfplayFiles > 0)
     out += fmt::format("JANUSSP: {} plies; the full searches' positions are samples with their visit distribution\n",
                        s.selfplayPlies);
-  if (s.records > 0)
+  if (s.movesGiven + s.noMoveGiven > 0)
+    out += fmt::format("JANUSDAT version 3: {} records with their move ({}); value only: {} without a searched or "
+                       "played move\n",
+                       s.movesGiven, percent(s.movesGiven, s.records), s.noMoveGiven);
+  if (s.records > s.movesGiven + s.noMoveGiven)
     out += fmt::format(
-        "JANUSDAT: {} records; move played found from the next record: {} ({}); value only: {} last of a game, "
-        "{} with a gap to the next record of the game (version 1 files); noisy-move flag contradicting the move "
-        "found: {}\n",
-        s.records, s.recordsWithMove, percent(s.recordsWithMove, s.records), s.lastOfGame, s.gapInGame,
-        s.noisyMismatch);
+        "JANUSDAT versions 1 and 2: {} records; move played found from the next record: {} ({}); value only: {} last "
+        "of a game, {} with a gap to the next record of the game (version 1 files); noisy-move flag contradicting "
+        "the move found: {}\n",
+        s.records - s.movesGiven - s.noMoveGiven, s.recordsWithMove,
+        percent(s.recordsWithMove, s.records - s.movesGiven - s.noMoveGiven),
+        s.lastOfGame, s.gapInGame, s.noisyMismatch);
   if (s.pgnFiles > 0)
     out += fmt::format("PGN: skipped games: {}\n", s.pgnSkippedGames == 0 ? std::string("none") : s.pgnSkipped);
   const u64 total = s.train + s.validation;

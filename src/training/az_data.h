@@ -19,17 +19,20 @@
 //               S the WDL of the search score (scoreToWdl below).
 //
 // Sources (each file is recognised by its content, not its name; plain or zstd-compressed):
-//   * JANUSDAT (datagen/format.h). `janus datagen` (format version 2) writes every position an
-//     engine moved from, game after game in order (datagen/generator.h: games are written in
-//     game order whatever the thread count; the random opening plies are not recorded, the
-//     first record is the position after them). So the move played from record i is the legal
-//     move that turns it into record i + 1 (moveBetween()), and a game ends where no legal
-//     move does. The last record of a game (its move ended the game or the game was
-//     adjudicated before it was played) has no successor: it becomes a value-only sample.
-//     Version 1 files hold only quiet positions (positions in check or before a capture or
-//     promotion were dropped), so there a record's successor is often several plies away:
-//     such a record is value-only as well, and the game continues while the full-move counter
-//     grows, the piece count does not and the result stays the same.
+//   * JANUSDAT (datagen/format.h). Version 3 records hold their moves and game ends, so no
+//     move search is needed: the policy target is the record's best move (the search's choice;
+//     for an opening ply, whose played move was random, that is the search's move, not the
+//     random one), or its played move when it has no best move and is not an opening ply (PGN
+//     sources: best 0); a record with neither is value-only. A game ends at the record with a
+//     game end. Versions 1 and 2 (`janus datagen` before version 3) hold every position an
+//     engine moved from (version 2), game after game in order, without moves: the move played
+//     from record i is the legal move that turns it into record i + 1 (moveBetween()), and a
+//     game ends where no legal move does. The last record of such a game has no successor: it
+//     becomes a value-only sample. Version 1 files hold only quiet positions (positions in
+//     check or before a capture or promotion were dropped), so there a record's successor is
+//     often several plies away: such a record is value-only as well, and the game continues
+//     while the full-move counter grows, the piece count does not and the result stays the
+//     same.
 //   * PGN (core/pgn.h via datagen::forEachPgnGame: finished standard and Chess960 games of
 //     the main line; variant, unfinished and malformed games are skipped and counted). Every
 //     position from ply `pgnSkipPlies` on with a move played is a sample with that move; the
@@ -157,11 +160,12 @@ class Dataset {
   return 26 + 2 * std::size_t(features + legal);
 }
 
+/// For JANUSDAT version 1 and 2 files (no move in the record; version 3 records hold it).
 /// The legal move of `from` that leads to the position of record `to`: same pieces, side to
 /// move, castling rights, en passant square, halfmove clock and full-move number as
 /// datagen::packRecord writes them. Move::none() if no legal move does (for example at a game
 /// boundary, or when `to` is several plies later).
-[[nodiscard]] Move moveBetween(const Position& from, const datagen::PackedRecord& to);
+[[nodiscard]] Move moveBetween(const Position& from, const datagen::PackedPosition& to);
 
 /// Appends the sample of `pos` (with `played` = Move::none() for a value-only sample) to `out`.
 /// `pos` must have a legal move; `played` must be legal. With `visits` (policy index and share
@@ -188,7 +192,9 @@ struct LoadStats {
   u64 files = 0, janusdatFiles = 0, pgnFiles = 0, selfplayFiles = 0;
   u64 selfplayPlies = 0;  ///< JANUSSP plies read (the full-search ones become samples)
   u64 records = 0;        ///< JANUSDAT records read
-  u64 recordsWithMove = 0;  ///< ... whose move played was found from the next record
+  u64 movesGiven = 0;     ///< ... of version 3 files: the policy target read from the record (its best move)
+  u64 noMoveGiven = 0;    ///< ... of version 3 files, value only: no best move and no engine move played
+  u64 recordsWithMove = 0;  ///< ... of version 1 and 2 files: the move played was found from the next record
   u64 lastOfGame = 0;     ///< ... value only: last record of a game (no successor)
   u64 gapInGame = 0;      ///< ... value only: the next record of the same game is several plies later (version 1)
   u64 noisyMismatch = 0;  ///< version 2: records whose noisy-move flag disagrees with the move found (0 when the

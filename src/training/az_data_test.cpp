@@ -20,6 +20,7 @@
 #include "selfplay/record.h"
 #include "training/az_data.h"
 #include "util/error.h"
+#include "util/zstd_stream.h"
 
 namespace janus::training::az {
 namespace {
@@ -38,8 +39,20 @@ void writeRecords(const std::string& path, const std::vector<datagen::PackedReco
   out.commit();
 }
 
+/// A version 2 file (32-byte records without moves, as `janus datagen` wrote before version 3).
+void writeVersion2Records(const std::string& path, const std::vector<datagen::PackedRecord>& records) {
+  datagen::FileHeader h = datagen::makeFileHeader(records.size());
+  h.version = 2;
+  h.recordSize = sizeof(datagen::PackedPosition);
+  OutputFile out(path, path.ends_with(".zst"));
+  out.write(reinterpret_cast<const char*>(&h), sizeof h);
+  for (const auto& r : records) out.write(reinterpret_cast<const char*>(&r), sizeof(datagen::PackedPosition));
+  out.commit();
+}
+
 /// A game of uniformly random legal moves from `start` (at most `plies`), as records with the
-/// moves played; the result is written into every record.
+/// moves played (no best move: not searched) and the last one marked as the game's end; the
+/// result is written into every record.
 struct RandomGame {
   std::vector<datagen::PackedRecord> records;
   std::vector<Move> moves;
@@ -58,6 +71,7 @@ RandomGame randomGame(const Position& start, int plies, std::mt19937_64& rng, da
     g.positions.push_back(pos);
     pos.makeMove(m);
   }
+  if (!g.records.empty()) datagen::setGameEnd(g.records.back(), GameEnd::kAdjudicatedDraw);
   return g;
 }
 
@@ -135,33 +149,38 @@ TEST(AzData, MoveBetweenConsecutiveRecordsIsTheMovePlayed) {
   EXPECT_GT(enPassant, 0);
 }
 
-TEST(AzData, SelfPlayGamesGetEveryMoveButTheLast) {
-  // Two games of `janus datagen` written one after the other, as a chunk holds them.
+/// Two games of `janus datagen` one after the other, as a chunk holds them.
+std::vector<datagen::GameOutcome> datagenGames() {
   Engine engine;
   engine.setOption("Hash", "1");
   datagen::Adjudication adj;
   adj.maxPlies = 60;
-  std::vector<datagen::PackedRecord> all;
   std::vector<datagen::GameOutcome> games;
-  for (u64 seed : {3, 4}) {
-    games.push_back(datagen::playGame(engine, Position(), seed, {.plies = 4, .scoreLimit = 0}, 300, adj));
-    all.insert(all.end(), games.back().records.begin(), games.back().records.end());
-  }
+  for (u64 seed : {3, 4}) games.push_back(datagen::playGame(engine, Position(), seed, {.plies = 4, .scoreLimit = 0}, 300, adj));
+  return games;
+}
+
+TEST(AzData, VersionTwoSelfPlayGamesGetEveryMoveButTheLastFromTheNextRecord) {
+  // Version 2 files have no moves: the loader finds them from the next record (moveBetween).
+  std::vector<datagen::PackedRecord> all;
+  const std::vector<datagen::GameOutcome> games = datagenGames();
+  for (const auto& g : games) all.insert(all.end(), g.records.begin(), g.records.end());
   ASSERT_GT(games[0].records.size(), 10u);
   // Replaying the moves found from the game's start reproduces every record.
   for (const auto& g : games) {
-    Position pos = g.start;
+    Position pos = datagen::unpackRecord(g.records[0]).pos;  // the book position: the opening plies are records
     for (std::size_t i = 0; i + 1 < g.records.size(); ++i) {
       const Move m = moveBetween(pos, g.records[i + 1]);
       ASSERT_TRUE(m) << "record " << i << " " << pos.fen();
       EXPECT_EQ(pos.isNoisy(m), datagen::recordNoisyMove(g.records[i]));
+      EXPECT_EQ(datagen::encodeMove(m), g.records[i].played);
       pos.makeMove(m);
       const datagen::PackedRecord again = datagen::packRecord(pos, g.records[i + 1].score, datagen::kDraw);
       EXPECT_EQ(std::memcmp(&g.records[i + 1], &again, 28), 0);
     }
   }
   const std::string path = tempFile("selfplay.janusdat.zst");
-  writeRecords(path, all);
+  writeVersion2Records(path, all);
   LoadOptions o;
   o.files = {path};
   o.valFraction = 0;
@@ -172,10 +191,11 @@ TEST(AzData, SelfPlayGamesGetEveryMoveButTheLast) {
   EXPECT_EQ(d.stats.gapInGame, 0u);
   EXPECT_EQ(d.stats.noisyMismatch, 0u);
   EXPECT_EQ(d.stats.recordsWithMove, all.size() - 2);
+  EXPECT_EQ(d.stats.movesGiven, 0u);
   ASSERT_EQ(d.train.size(), all.size());
   EXPECT_EQ(d.train.withMove(), all.size() - 2);
   // Sample 0: the first record's position, its inputs, legal moves and the move found.
-  const Position p0 = games[0].start;
+  const Position p0 = datagen::unpackRecord(all[0]).pos;
   const SampleView s0 = d.train[0];
   const Move m0 = moveBetween(p0, all[1]);
   EXPECT_EQ(s0.target, encoding::policyIndex(p0, m0));
@@ -187,6 +207,55 @@ TEST(AzData, SelfPlayGamesGetEveryMoveButTheLast) {
   EXPECT_EQ(d.train[games[0].records.size() - 1].target, -1);  // the last record of game 1
   EXPECT_EQ(d.train[all.size() - 1].target, -1);
   fs::remove(path);
+}
+
+TEST(AzData, VersionThreeRecordsGiveTheirOwnMovesAndGameEnds) {
+  // Version 3: the policy target is the record's best move (the search's choice, also on the
+  // random opening plies), games end at the records marked so, and every record has a move
+  // (the last one of a game too).
+  std::vector<datagen::PackedRecord> all;
+  const std::vector<datagen::GameOutcome> games = datagenGames();
+  for (const auto& g : games) all.insert(all.end(), g.records.begin(), g.records.end());
+  const std::string path = tempFile("selfplay3.janusdat.zst");
+  writeRecords(path, all);
+  LoadOptions o;
+  o.files = {path};
+  o.valFraction = 0;
+  const LoadedData d = loadData(o);
+  EXPECT_EQ(d.stats.records, all.size());
+  EXPECT_EQ(d.stats.games, 2u);
+  EXPECT_EQ(d.stats.movesGiven, all.size());
+  EXPECT_EQ(d.stats.recordsWithMove, 0u);  // nothing was searched for
+  EXPECT_EQ(d.stats.lastOfGame, 0u);
+  ASSERT_EQ(d.train.size(), all.size());
+  EXPECT_EQ(d.train.withMove(), all.size());
+  int openingWithOtherBest = 0;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const datagen::TrainingPosition t = datagen::unpackRecord(all[i]);
+    EXPECT_EQ(d.train[i].target, encoding::policyIndex(t.pos, t.best)) << i;
+    openingWithOtherBest += t.openingPly && t.played != t.best;
+  }
+  EXPECT_GT(openingWithOtherBest, 0) << "no random ply differed from the search's move: the test shows nothing";
+
+  // The move in the record is used as is: record 5's played move is replaced by another legal
+  // move (so the next record no longer follows from it, which a move search would notice); its
+  // sample's target is that move, and the game still ends only at its marked record.
+  std::mt19937_64 rng(5);
+  RandomGame g = randomGame(Position(), 20, rng, datagen::kWhiteWin);
+  ASSERT_EQ(g.records.size(), 20u);
+  const MoveList legal = legalMoves(g.positions[5]);
+  const Move other = legal[0] == g.moves[5] ? legal[1] : legal[0];
+  g.records[5].played = datagen::encodeMove(other);
+  const std::string given = tempFile("given.janusdat");
+  writeRecords(given, g.records);
+  o.files = {given};
+  const LoadedData e = loadData(o);
+  EXPECT_EQ(e.stats.games, 1u);
+  ASSERT_EQ(e.train.size(), 20u);
+  EXPECT_EQ(e.train[5].target, encoding::policyIndex(g.positions[5], other));
+  EXPECT_NE(moveBetween(g.positions[5], g.records[6]), other);
+  fs::remove(path);
+  fs::remove(given);
 }
 
 TEST(AzData, PgnGamesGiveEveryMoveWithResultAndEval) {
@@ -244,9 +313,10 @@ TEST(AzData, SplitIsByGameAndDeterministic) {
   EXPECT_EQ(a.validation.hash(), b.validation.hash());
   EXPECT_GT(a.stats.validationGames, 8u);
   EXPECT_LT(a.stats.validationGames, 30u);
-  // Whole games: the last record of each game is value-only, so value-only samples = games per side.
-  EXPECT_EQ(a.validation.size() - a.validation.withMove(), a.stats.validationGames);
-  EXPECT_EQ(a.train.size() - a.train.withMove(), a.stats.trainGames);
+  // Version 3 records carry their moves: every sample has one, the last of a game too.
+  EXPECT_EQ(a.validation.withMove(), a.validation.size());
+  EXPECT_EQ(a.train.withMove(), a.train.size());
+  EXPECT_EQ(a.stats.trainGames + a.stats.validationGames, 60u);
   o.seed = 9;
   EXPECT_NE(loadData(o).validation.hash(), a.validation.hash());
   // Explicit validation files replace the fraction.
@@ -259,6 +329,17 @@ TEST(AzData, SplitIsByGameAndDeterministic) {
   o.limit = 100;
   const LoadedData l = loadData(o);
   EXPECT_EQ(l.train.size() + l.validation.size(), 100u);
+  // The same games in version 2 under the same name (the split hashes it): the boundaries found
+  // by moveBetween give the same split, and the last record of each game is value-only, so
+  // value-only samples = games per side.
+  writeVersion2Records(path, all);
+  o.limit = 0;
+  o.seed = LoadOptions().seed;
+  const LoadedData a2 = loadData(o);
+  EXPECT_EQ(a2.stats.validationGames, a.stats.validationGames);
+  EXPECT_EQ(a2.validation.size(), a.validation.size());
+  EXPECT_EQ(a2.validation.size() - a2.validation.withMove(), a2.stats.validationGames);
+  EXPECT_EQ(a2.train.size() - a2.train.withMove(), a2.stats.trainGames);
   fs::remove(path);
 }
 
@@ -309,7 +390,7 @@ TEST(AzData, SelfplayRecordsGiveTheVisitDistributionsOfTheFullSearches) {
   // 1. e4 (full search: e2e4 40000, d2d4 25535) e5 (fast) 2. Nf3 (full: g1f3 only); White won.
   selfplay::SelfplayGame g;
   Position pos;
-  g.start = datagen::packRecord(pos, datagen::kNoScore, datagen::kWhiteWin);
+  g.start = datagen::packPosition(pos, datagen::kNoScore, datagen::kWhiteWin);
   g.result = datagen::kWhiteWin;
   g.end = selfplay::GameEnd::kResignation;
   const char* moves[] = {"e2e4", "e7e5", "g1f3"};

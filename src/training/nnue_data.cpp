@@ -74,7 +74,7 @@ const char* dropReasonName(DropReason r) {
   }
 }
 
-bool sampleFromRecord(const datagen::PackedRecord& r, Sample& out) {
+bool sampleFromRecord(const datagen::PackedPosition& r, Sample& out) {
   out = Sample{};
   const int count = std::popcount(r.occupancy);
   if (count > 32 || r.wdl > 2) return false;

@@ -91,7 +91,7 @@ enum class DropReason { kNoScore = 0, kMateScore, kLargeScore, kInCheck, kNoisyM
 /// view; kNoScore stays kNoScore). Returns false when the record is malformed for this purpose
 /// (an unknown piece code, more than 32 pieces, not exactly one king per side, wdl above 2);
 /// the loader then decodes it with datagen to obtain a precise error message.
-[[nodiscard]] bool sampleFromRecord(const datagen::PackedRecord& record, Sample& out);
+[[nodiscard]] bool sampleFromRecord(const datagen::PackedPosition& record, Sample& out);
 /// A Sample of a position with a score (centipawns, side to move's view) and a result for the
 /// side to move (0 loss, 1 draw, 2 win).
 [[nodiscard]] Sample sampleFromPosition(const Position& pos, int scoreStm = 0, int wdlStm = 1);
