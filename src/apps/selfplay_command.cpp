@@ -75,8 +75,8 @@ int runSelfplay(SelfplayArgs& a) {
     return 0;
   }
   std::cout << progressLine(p) << "\ngame ends:";
-  for (int e = 0; e < selfplay::kGameEndCount; ++e)
-    if (p.ends[e]) std::cout << fmt::format(" {} {}", selfplay::gameEndName(selfplay::GameEnd(e)), p.ends[e]);
+  for (int e = 0; e < kGameEndCount; ++e)
+    if (p.ends[e]) std::cout << fmt::format(" {} {}", gameEndName(GameEnd(e)), p.ends[e]);
   std::cout << fmt::format("\nresignation: {} games without it, a side would have resigned in {}, wrongly in {} "
                            "(false-resign rate {:.1f}%)\n",
                            p.noResignGames, p.wouldResign, p.falseResign,

@@ -70,6 +70,24 @@ inline constexpr int kGameEndCount = 15;
   return "?";
 }
 
+/// The PGN Termination tag value (PGN standard 8.2.5 / 9.8.1) of a game end: "time forfeit"
+/// (kTimeForfeit), "rules infraction" (kIllegalMove), "abandoned" (kCrash), "stalled connection"
+/// (kStall), "adjudication" (kAdjudicatedWin, kAdjudicatedDraw, kMaxPlies, kTablebase), and
+/// "normal" for the rest (ends by the rules, resignation, agreed draw).
+[[nodiscard]] constexpr const char* pgnTerminationTag(GameEnd e) {
+  switch (e) {
+    case GameEnd::kTimeForfeit: return "time forfeit";
+    case GameEnd::kIllegalMove: return "rules infraction";
+    case GameEnd::kCrash: return "abandoned";
+    case GameEnd::kStall: return "stalled connection";
+    case GameEnd::kAdjudicatedWin:
+    case GameEnd::kAdjudicatedDraw:
+    case GameEnd::kMaxPlies:
+    case GameEnd::kTablebase: return "adjudication";
+    default: return "normal";
+  }
+}
+
 /// The end by the rules of the game in `pos`, if any, checked in this order: no legal move
 /// (checkmate if in check, else stalemate; checkmate takes precedence over the 50-move rule as
 /// FIDE 9.3 says), threefold repetition (Position::isRepetition(2)), the 50-move rule

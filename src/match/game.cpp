@@ -19,19 +19,7 @@ const char* resultString(GameResult r) {
   }
 }
 
-const char* terminationTag(Termination t) {
-  switch (t) {
-    case Termination::kTimeForfeit: return "time forfeit";
-    case Termination::kIllegalMove: return "rules infraction";
-    case Termination::kCrash: return "abandoned";
-    case Termination::kStall: return "stalled connection";
-    case Termination::kResignAdjudication:
-    case Termination::kDrawAdjudication:
-    case Termination::kMaxMoves: return "adjudication";
-    case Termination::kNone: return "unterminated";
-    default: return "normal";
-  }
-}
+const char* terminationTag(std::optional<GameEnd> end) { return end ? pgnTerminationTag(*end) : "unterminated"; }
 
 const char* incidentKindName(Incident::Kind k) {
   switch (k) {
@@ -65,7 +53,7 @@ std::optional<Adjudicator::Verdict> Adjudicator::update(Color mover, std::option
       m_resignPlies = sign != 0 ? 1 : 0;
     }
     if (m_resignPlies >= 2 * m_config.resignMoveCount)
-      return Verdict{sign > 0 ? GameResult::kWhiteWins : GameResult::kBlackWins, Termination::kResignAdjudication,
+      return Verdict{sign > 0 ? GameResult::kWhiteWins : GameResult::kBlackWins, GameEnd::kAdjudicatedWin,
                      sign > 0 ? "Adjudication: Black resigns" : "Adjudication: White resigns"};
   }
   // Draw: from move drawMoveNumber on, 2 * movecount plies in a row with |score| <= drawScore.
@@ -73,10 +61,10 @@ std::optional<Adjudicator::Verdict> Adjudicator::update(Color mover, std::option
     bool quiet = moveNumber >= m_config.drawMoveNumber && whitePov && std::abs(*whitePov) <= m_config.drawScore;
     m_drawPlies = quiet ? m_drawPlies + 1 : 0;
     if (m_drawPlies >= 2 * m_config.drawMoveCount)
-      return Verdict{GameResult::kDraw, Termination::kDrawAdjudication, "Adjudication: draw"};
+      return Verdict{GameResult::kDraw, GameEnd::kAdjudicatedDraw, "Adjudication: draw"};
   }
   if (m_config.maxMoves > 0 && plies >= 2 * m_config.maxMoves)
-    return Verdict{GameResult::kDraw, Termination::kMaxMoves,
+    return Verdict{GameResult::kDraw, GameEnd::kMaxPlies,
                    fmt::format("Adjudication: draw after {} moves (move limit)", m_config.maxMoves)};
   return std::nullopt;
 }
@@ -110,22 +98,18 @@ const char* colorName(Color c) { return c == kWhite ? "White" : "Black"; }
 // Rules that end the game after a move (FIDE Laws 5.1, 5.2, 9.2, 9.3, 9.6; the 50-move and
 // repetition draws are applied automatically, as engine matches do).
 std::optional<Adjudicator::Verdict> ruleVerdict(const Position& pos) {
-  if (!hasLegalMove(pos)) {
-    if (pos.inCheck()) {
-      Color winner = ~pos.sideToMove();
-      return Adjudicator::Verdict{winner == kWhite ? GameResult::kWhiteWins : GameResult::kBlackWins,
-                                  Termination::kCheckmate, fmt::format("{} mates", colorName(winner))};
-    }
-    return Adjudicator::Verdict{GameResult::kDraw, Termination::kStalemate, "Draw by stalemate"};
+  const std::optional<GameEnd> end = rulesGameEnd(pos);
+  if (!end) return std::nullopt;
+  const Color winner = ~pos.sideToMove();
+  switch (*end) {
+    case GameEnd::kCheckmate:
+      return Adjudicator::Verdict{winner == kWhite ? GameResult::kWhiteWins : GameResult::kBlackWins, *end,
+                                  fmt::format("{} mates", colorName(winner))};
+    case GameEnd::kStalemate: return Adjudicator::Verdict{GameResult::kDraw, *end, "Draw by stalemate"};
+    case GameEnd::kFiftyMoves: return Adjudicator::Verdict{GameResult::kDraw, *end, "Draw by fifty moves rule"};
+    case GameEnd::kRepetition: return Adjudicator::Verdict{GameResult::kDraw, *end, "Draw by 3-fold repetition"};
+    default: return Adjudicator::Verdict{GameResult::kDraw, *end, "Draw by insufficient mating material"};
   }
-  if (pos.isFiftyMoveDraw())
-    return Adjudicator::Verdict{GameResult::kDraw, Termination::kFiftyMoves, "Draw by fifty moves rule"};
-  if (pos.isRepetition(2))
-    return Adjudicator::Verdict{GameResult::kDraw, Termination::kRepetition, "Draw by 3-fold repetition"};
-  if (pos.isInsufficientMaterial())
-    return Adjudicator::Verdict{GameResult::kDraw, Termination::kInsufficientMaterial,
-                                "Draw by insufficient mating material"};
-  return std::nullopt;
 }
 
 std::string nowString(const char* format) {
@@ -164,7 +148,7 @@ class GamePlayer {
  private:
   UciEngine& engineOf(Color c) { return *m_engines[size_t(m_slotOf[c])]; }
 
-  void finish(GameResult r, Termination t, std::string reason) {
+  void finish(GameResult r, GameEnd t, std::string reason) {
     m_game.result = r;
     m_game.termination = t;
     m_game.reason = std::move(reason);
@@ -173,10 +157,10 @@ class GamePlayer {
   // The engine of colour `c` lost because of `kind`.
   void lose(Color c, Incident::Kind kind, std::string reason, std::string detail) {
     GameResult r = c == kWhite ? GameResult::kBlackWins : GameResult::kWhiteWins;
-    Termination t = kind == Incident::Kind::kTimeForfeit   ? Termination::kTimeForfeit
-                    : kind == Incident::Kind::kIllegalMove ? Termination::kIllegalMove
-                    : kind == Incident::Kind::kCrash       ? Termination::kCrash
-                                                           : Termination::kStall;
+    GameEnd t = kind == Incident::Kind::kTimeForfeit   ? GameEnd::kTimeForfeit
+                : kind == Incident::Kind::kIllegalMove ? GameEnd::kIllegalMove
+                : kind == Incident::Kind::kCrash       ? GameEnd::kCrash
+                                                       : GameEnd::kStall;
     // FIDE 6.9: a flag fall is a draw if the opponent cannot mate by any series of legal moves;
     // a bare king certainly cannot.
     if (kind == Incident::Kind::kTimeForfeit && m_pos.pieces(~c) == m_pos.pieces(~c, kKing)) {

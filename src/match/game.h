@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "core/game_end.h"
 #include "core/position.h"
 #include "match/openings.h"
 #include "match/time_control.h"
@@ -36,25 +37,9 @@ enum class GameResult : u8 { kNone, kWhiteWins, kBlackWins, kDraw };
 /// "1-0", "0-1", "1/2-1/2", or "*" for kNone.
 [[nodiscard]] const char* resultString(GameResult r);
 
-enum class Termination : u8 {
-  kNone,
-  kCheckmate,
-  kStalemate,
-  kRepetition,
-  kFiftyMoves,
-  kInsufficientMaterial,
-  kTimeForfeit,
-  kIllegalMove,
-  kCrash,
-  kStall,
-  kResignAdjudication,
-  kDrawAdjudication,
-  kMaxMoves,
-};
-
-/// PGN Termination tag value (PGN spec 9.8.1): "normal", "time forfeit", "rules infraction",
-/// "adjudication", "abandoned" (crash), "stalled connection".
-[[nodiscard]] const char* terminationTag(Termination t);
+/// PGN Termination tag value of a match game's end (core's pgnTerminationTag), "unterminated"
+/// for a game without one.
+[[nodiscard]] const char* terminationTag(std::optional<GameEnd> end);
 
 /// Something that went wrong with an engine (listed in the match summary).
 struct Incident {
@@ -83,7 +68,7 @@ class Adjudicator {
  public:
   struct Verdict {
     GameResult result;
-    Termination termination;
+    GameEnd termination;  ///< kAdjudicatedWin (both engines agree: resign), kAdjudicatedDraw, kMaxPlies; or a rules end
     std::string reason;
   };
   explicit Adjudicator(const AdjudicationConfig& config) : m_config(config) {}
@@ -137,7 +122,7 @@ struct GameRecord {
   std::string startFen;                 ///< FEN before the first (book) move
   std::vector<MoveRecord> moves;        ///< book moves first
   GameResult result = GameResult::kNone;
-  Termination termination = Termination::kNone;
+  std::optional<GameEnd> termination;   ///< std::nullopt while the game is not over
   std::string reason;                   ///< "White mates", "Black loses on time", ...
   std::optional<Incident> incident;
   std::string finalFen;

@@ -99,7 +99,7 @@ TEST(Game, AdjudicatorDrawAndMaxMoves) {
   auto v = a.update(kBlack, 10, 31, 61);
   ASSERT_TRUE(v);
   EXPECT_EQ(v->result, GameResult::kDraw);
-  EXPECT_EQ(v->termination, Termination::kDrawAdjudication);
+  EXPECT_EQ(v->termination, GameEnd::kAdjudicatedDraw);
 
   AdjudicationConfig m;
   m.maxMoves = 10;
@@ -107,13 +107,13 @@ TEST(Game, AdjudicatorDrawAndMaxMoves) {
   EXPECT_FALSE(cap.update(kWhite, std::nullopt, 10, 19));
   auto w = cap.update(kBlack, std::nullopt, 10, 20);
   ASSERT_TRUE(w);
-  EXPECT_EQ(w->termination, Termination::kMaxMoves);
+  EXPECT_EQ(w->termination, GameEnd::kMaxPlies);
 }
 
 TEST(Game, CheckmateFoolsMate) {
   GameRecord g = scripted("f2f3 e7e5 g2g4 d8h4");
   EXPECT_EQ(g.result, GameResult::kBlackWins);
-  EXPECT_EQ(g.termination, Termination::kCheckmate);
+  EXPECT_EQ(g.termination, GameEnd::kCheckmate);
   EXPECT_EQ(g.reason, "Black mates");
   ASSERT_EQ(g.moves.size(), 4u);
   EXPECT_EQ(g.moves[3].san, "Qh4#");
@@ -129,21 +129,21 @@ TEST(Game, StalemateLoyd) {
   GameRecord g = scripted("e2e3 a7a5 d1h5 a8a6 h5a5 h7h5 h2h4 a6h6 a5c7 f7f6 c7d7 e8f7 d7b7 d8d3 b7b8 d3h7 b8c8 "
                           "f7g6 c8e6");
   EXPECT_EQ(g.result, GameResult::kDraw);
-  EXPECT_EQ(g.termination, Termination::kStalemate);
+  EXPECT_EQ(g.termination, GameEnd::kStalemate);
   EXPECT_EQ(g.reason, "Draw by stalemate");
   EXPECT_EQ(g.moves.size(), 19u);
 }
 
 TEST(Game, ThreefoldRepetition) {
   GameRecord g = scripted("g1f3 g8f6 f3g1 f6g8 g1f3 g8f6 f3g1 f6g8");
-  EXPECT_EQ(g.termination, Termination::kRepetition);
+  EXPECT_EQ(g.termination, GameEnd::kRepetition);
   EXPECT_EQ(g.reason, "Draw by 3-fold repetition");
   EXPECT_EQ(g.moves.size(), 8u);
 }
 
 TEST(Game, FiftyMoveRule) {
   GameRecord g = scripted("a1a2", fenOpening("8/8/8/4k3/8/8/8/R3K3 w - - 99 80"));
-  EXPECT_EQ(g.termination, Termination::kFiftyMoves);
+  EXPECT_EQ(g.termination, GameEnd::kFiftyMoves);
   EXPECT_EQ(g.reason, "Draw by fifty moves rule");
   EXPECT_EQ(g.moves.size(), 1u);
   EXPECT_EQ(g.startFen, "8/8/8/4k3/8/8/8/R3K3 w - - 99 80");
@@ -151,7 +151,7 @@ TEST(Game, FiftyMoveRule) {
 
 TEST(Game, InsufficientMaterial) {
   GameRecord g = scripted("e2d2", fenOpening("8/8/8/4k3/8/8/3rK3/8 w - - 0 1"));
-  EXPECT_EQ(g.termination, Termination::kInsufficientMaterial);
+  EXPECT_EQ(g.termination, GameEnd::kInsufficientMaterial);
   EXPECT_EQ(g.result, GameResult::kDraw);
   ASSERT_EQ(g.moves.size(), 1u);
   EXPECT_EQ(g.moves[0].san, "Kxd2");
@@ -181,7 +181,7 @@ TEST(Game, IllegalMoveLoses) {
   auto b = fakeEngine("B", {});
   GameRecord g = playGame({a.get(), b.get()}, 1, {}, 7, fastSettings());  // A plays Black
   EXPECT_EQ(g.result, GameResult::kWhiteWins);
-  EXPECT_EQ(g.termination, Termination::kIllegalMove);
+  EXPECT_EQ(g.termination, GameEnd::kIllegalMove);
   EXPECT_TRUE(g.reason.starts_with("Black makes an illegal move: ")) << g.reason;
   ASSERT_TRUE(g.incident);
   EXPECT_EQ(g.incident->kind, Incident::Kind::kIllegalMove);
@@ -198,7 +198,7 @@ TEST(Game, CrashLosesAndIsReported) {
   auto b = fakeEngine("B", {});
   GameRecord g = playGame({a.get(), b.get()}, 0, {}, 1, fastSettings());
   EXPECT_EQ(g.result, GameResult::kBlackWins);
-  EXPECT_EQ(g.termination, Termination::kCrash);
+  EXPECT_EQ(g.termination, GameEnd::kCrash);
   EXPECT_EQ(g.reason, "White crashes");
   ASSERT_TRUE(g.incident);
   EXPECT_NE(g.incident->detail.find("exited with code 3"), std::string::npos) << g.incident->detail;
@@ -220,7 +220,7 @@ TEST(Game, HangingEngineLosesOnTimeAndIsKilled) {
   GameRecord g = playGame({a.get(), b.get()}, 0, {}, 1, fastSettings("0.3+0"));
   EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
   EXPECT_EQ(g.result, GameResult::kWhiteWins);
-  EXPECT_EQ(g.termination, Termination::kTimeForfeit);
+  EXPECT_EQ(g.termination, GameEnd::kTimeForfeit);
   EXPECT_EQ(g.reason, "Black loses on time");
   ASSERT_TRUE(g.incident);
   EXPECT_EQ(g.incident->kind, Incident::Kind::kTimeForfeit);
@@ -252,7 +252,7 @@ TEST(Game, StallWithoutClock) {
   s.timeControl = {nodes, nodes};
   s.stallTimeout = 300ms;
   GameRecord g = playGame({a.get(), b.get()}, 0, {}, 1, s);
-  EXPECT_EQ(g.termination, Termination::kStall);
+  EXPECT_EQ(g.termination, GameEnd::kStall);
   EXPECT_EQ(g.reason, "White's connection stalls");
   EXPECT_FALSE(a->running());
 }
@@ -263,7 +263,7 @@ TEST(Game, TimeForfeitAgainstBareKingIsADraw) {
   GameRecord g = playGame({a.get(), b.get()}, 0, fenOpening("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"), 1,
                           fastSettings("0.2+0"));
   EXPECT_EQ(g.result, GameResult::kDraw);
-  EXPECT_EQ(g.termination, Termination::kTimeForfeit);
+  EXPECT_EQ(g.termination, GameEnd::kTimeForfeit);
   EXPECT_EQ(g.reason, "Draw by timeout vs insufficient material");
 }
 
@@ -305,7 +305,7 @@ TEST(Game, ResignAndDrawAdjudication) {
   s.adjudication.resignScore = 700;
   GameRecord g = playGame({a.get(), b.get()}, 1, {}, 1, s);  // A plays Black and "wins"
   EXPECT_EQ(g.result, GameResult::kBlackWins);
-  EXPECT_EQ(g.termination, Termination::kResignAdjudication);
+  EXPECT_EQ(g.termination, GameEnd::kAdjudicatedWin);
   EXPECT_EQ(g.reason, "Adjudication: White resigns");
   EXPECT_EQ(g.moves.size(), 4u);
 

@@ -286,7 +286,7 @@ void Match::worker(int id) {
           g.startFen = start.fen();
           Color c = s == whiteEngine ? kWhite : kBlack;
           g.result = c == kWhite ? GameResult::kBlackWins : GameResult::kWhiteWins;
-          g.termination = Termination::kCrash;
+          g.termination = GameEnd::kCrash;
           g.reason = fmt::format("{} crashes", c == kWhite ? "White" : "Black");
           g.incident = Incident{Incident::Kind::kCrash, s, c, g.number, start.fullmoveNumber(),
                                 fmt::format("restart failed: {}", err.what())};

@@ -49,20 +49,6 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 
 }  // namespace
 
-const char* gameEndName(GameEnd e) {
-  switch (e) {
-    case GameEnd::kCheckmate: return "checkmate";
-    case GameEnd::kStalemate: return "stalemate";
-    case GameEnd::kRepetition: return "threefold repetition";
-    case GameEnd::kFiftyMoves: return "50-move rule";
-    case GameEnd::kInsufficientMaterial: return "insufficient material";
-    case GameEnd::kResignation: return "resignation";
-    case GameEnd::kTablebase: return "tablebase";
-    case GameEnd::kMaxPlies: return "length limit";
-  }
-  return "?";
-}
-
 // ---- Writer ------------------------------------------------------------------------------------
 
 SelfplayWriter::SelfplayWriter(const std::string& path, std::optional<u64> games)

@@ -20,7 +20,9 @@
 //   GameHeader
 //        0    4  plies      u32, moves played (0..kMaxGamePlies)
 //        4    1  result     u8, 0 Black won, 1 draw, 2 White won (datagen's Wdl)
-//        5    1  end        u8, GameEnd below
+//        5    1  end        u8, GameEnd code (core/game_end.h; self-play ends with 0-7:
+//                           checkmate, stalemate, repetition, 50 moves, insufficient material,
+//                           resignation, tablebase, length limit)
 //        6    1  flags      u8, bit 0: resignation was disabled in this game (to measure false
 //                           resignations); bit 1: White would have resigned in it; bit 2: Black
 //                           would have resigned in it; bits 3-7: 0
@@ -51,6 +53,7 @@
 #include <string>
 #include <vector>
 
+#include "core/game_end.h"
 #include "core/position.h"
 #include "datagen/format.h"
 #include "util/zstd_stream.h"
@@ -61,20 +64,6 @@ inline constexpr char kSelfplayMagic[8] = {'J', 'A', 'N', 'U', 'S', 'S', 'P', '\
 inline constexpr u16 kSelfplayVersion = 1;
 inline constexpr u32 kMaxGamePlies = 2048;
 inline constexpr int kMaxVisitEntries = 256;
-
-/// Why a self-play game ended.
-enum class GameEnd : u8 {
-  kCheckmate = 0,
-  kStalemate = 1,
-  kRepetition = 2,
-  kFiftyMoves = 3,
-  kInsufficientMaterial = 4,
-  kResignation = 5,
-  kTablebase = 6,  ///< adjudicated by the tablebases
-  kMaxPlies = 7,   ///< the length limit: a draw
-};
-inline constexpr int kGameEndCount = 8;
-[[nodiscard]] const char* gameEndName(GameEnd e);
 
 inline constexpr u8 kGameNoResign = 1, kGameWhiteWouldResign = 2, kGameBlackWouldResign = 4;
 inline constexpr u8 kPlyFullSearch = 1, kPlySampled = 2;

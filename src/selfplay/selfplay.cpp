@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -81,14 +82,10 @@ SelfplayGame playGame(mcts::MctsSearch& search, const Position& start, u64 seed,
   };
   for (;;) {
     // The rules first (checkmate before the 50-move rule, FIDE 9.3), then the length limit.
-    if (!hasLegalMove(pos)) {
-      if (pos.inCheck()) finish(winFor(~pos.sideToMove()), GameEnd::kCheckmate);
-      else finish(datagen::kDraw, GameEnd::kStalemate);
+    if (const std::optional<GameEnd> end = rulesGameEnd(pos)) {
+      finish(*end == GameEnd::kCheckmate ? winFor(~pos.sideToMove()) : datagen::kDraw, *end);
       break;
     }
-    if (pos.isRepetition(2)) { finish(datagen::kDraw, GameEnd::kRepetition); break; }
-    if (pos.isFiftyMoveDraw()) { finish(datagen::kDraw, GameEnd::kFiftyMoves); break; }
-    if (pos.isInsufficientMaterial()) { finish(datagen::kDraw, GameEnd::kInsufficientMaterial); break; }
     if (g.plies.size() >= size_t(c.maxPlies)) { finish(datagen::kDraw, GameEnd::kMaxPlies); break; }
     if (c.tablebases) {
       if (auto wdl = c.tablebases->probeWdl(pos)) {

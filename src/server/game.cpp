@@ -9,19 +9,20 @@
 
 namespace janus::server {
 
-std::string_view terminationName(Termination t) {
-  switch (t) {
-    case Termination::kNone: return "";
-    case Termination::kCheckmate: return "checkmate";
-    case Termination::kStalemate: return "stalemate";
-    case Termination::kThreefold: return "threefold";
-    case Termination::kFiftyMoves: return "fifty-moves";
-    case Termination::kInsufficientMaterial: return "insufficient-material";
-    case Termination::kResignation: return "resignation";
-    case Termination::kTime: return "time";
-    case Termination::kAdjudicated: return "adjudicated";
+std::string_view terminationName(std::optional<GameEnd> end) {
+  if (!end) return "";
+  switch (*end) {
+    case GameEnd::kCheckmate: return "checkmate";
+    case GameEnd::kStalemate: return "stalemate";
+    case GameEnd::kRepetition: return "threefold";
+    case GameEnd::kFiftyMoves: return "fifty-moves";
+    case GameEnd::kInsufficientMaterial: return "insufficient-material";
+    case GameEnd::kResignation: return "resignation";
+    case GameEnd::kTimeForfeit: return "time";
+    case GameEnd::kAdjudicatedWin:
+    case GameEnd::kAdjudicatedDraw: return "adjudicated";
+    default: return "";
   }
-  return "";
 }
 
 namespace {
@@ -47,7 +48,7 @@ void Game::reset(std::string_view fen) {
   m_sans.clear();
   m_fens = {start.fen()};
   m_result = kOngoing;
-  m_termination = Termination::kNone;
+  m_termination.reset();
   detectEnd();
 }
 
@@ -78,7 +79,7 @@ void Game::loadPgn(const std::string& text) {
   loaded.detectEnd();
   if (!loaded.over() && g.result != "*") {
     loaded.m_result = g.result;
-    loaded.m_termination = Termination::kAdjudicated;
+    loaded.m_termination = g.result == kDrawn ? GameEnd::kAdjudicatedDraw : GameEnd::kAdjudicatedWin;
   }
   for (const auto& [name, value] : g.tags)
     if (name != "Result" && name != "FEN" && name != "SetUp" && name != "Termination") loaded.tags.emplace_back(name, value);
@@ -111,26 +112,10 @@ void Game::afterMove() {
 }
 
 void Game::detectEnd() {
-  m_result = kOngoing;
-  m_termination = Termination::kNone;
-  if (!hasLegalMove(m_pos)) {
-    if (m_pos.inCheck()) {
-      m_termination = Termination::kCheckmate;
-      m_result = m_pos.sideToMove() == kWhite ? kBlackWins : kWhiteWins;
-    } else {
-      m_termination = Termination::kStalemate;
-      m_result = kDrawn;
-    }
-  } else if (m_pos.isInsufficientMaterial()) {
-    m_termination = Termination::kInsufficientMaterial;
-    m_result = kDrawn;
-  } else if (m_pos.isRepetition(2)) {
-    m_termination = Termination::kThreefold;
-    m_result = kDrawn;
-  } else if (m_pos.isFiftyMoveDraw()) {
-    m_termination = Termination::kFiftyMoves;
-    m_result = kDrawn;
-  }
+  m_termination = rulesGameEnd(m_pos);
+  if (!m_termination) m_result = kOngoing;
+  else if (*m_termination != GameEnd::kCheckmate) m_result = kDrawn;
+  else m_result = m_pos.sideToMove() == kWhite ? kBlackWins : kWhiteWins;
 }
 
 int Game::undo(int plies) {
@@ -141,9 +126,7 @@ int Game::undo(int plies) {
     m_sans.pop_back();
     m_fens.pop_back();
   }
-  if (n > 0 || (m_termination == Termination::kResignation || m_termination == Termination::kTime ||
-                m_termination == Termination::kAdjudicated))
-    detectEnd();
+  if (n > 0 || (over() && !overByRules())) detectEnd();
   return n;
 }
 
@@ -154,13 +137,13 @@ void Game::truncate(int keep) {
 
 void Game::resign(Color loser) {
   if (over()) return;
-  m_termination = Termination::kResignation;
+  m_termination = GameEnd::kResignation;
   m_result = loser == kWhite ? kBlackWins : kWhiteWins;
 }
 
 void Game::flagTime(Color loser) {
   if (over()) return;
-  m_termination = Termination::kTime;
+  m_termination = GameEnd::kTimeForfeit;
   Color winner = ~loser;
   bool winnerBare = m_pos.pieces(winner) == m_pos.pieces(winner, kKing);
   m_result = winnerBare ? kDrawn : (loser == kWhite ? kBlackWins : kWhiteWins);
@@ -179,21 +162,21 @@ std::string Game::endMessage() const {
   const std::string winner = m_result == "1-0" ? "White wins." : m_result == "0-1" ? "Black wins." : "draw.";
   const std::string loser = m_result == "1-0" ? "Black" : "White";
   std::string s;
-  switch (m_termination) {
-    case Termination::kNone: break;
-    case Termination::kCheckmate: s.append("Checkmate: ").append(winner); break;
-    case Termination::kStalemate: s = "Stalemate: draw."; break;
-    case Termination::kThreefold: s = "Threefold repetition: draw."; break;
-    case Termination::kFiftyMoves: s = "Fifty-move rule: draw."; break;
-    case Termination::kInsufficientMaterial: s = "Insufficient material: draw."; break;
-    case Termination::kResignation: s.append(loser).append(" resigns: ").append(winner); break;
-    case Termination::kTime:
+  if (!m_termination) return s;
+  switch (*m_termination) {
+    case GameEnd::kCheckmate: s.append("Checkmate: ").append(winner); break;
+    case GameEnd::kStalemate: s = "Stalemate: draw."; break;
+    case GameEnd::kRepetition: s = "Threefold repetition: draw."; break;
+    case GameEnd::kFiftyMoves: s = "Fifty-move rule: draw."; break;
+    case GameEnd::kInsufficientMaterial: s = "Insufficient material: draw."; break;
+    case GameEnd::kResignation: s.append(loser).append(" resigns: ").append(winner); break;
+    case GameEnd::kTimeForfeit:
       if (m_result == "1/2-1/2")
         s = "Time out, but the opponent cannot mate: draw.";
       else
         s.append(loser).append(" lost on time: ").append(winner);
       break;
-    case Termination::kAdjudicated: s.append("Game over: ").append(m_result).append("."); break;
+    default: s.append("Game over: ").append(m_result).append("."); break;
   }
   return s;
 }
@@ -206,11 +189,7 @@ std::string Game::pgn() const {
   g.moves = m_moves;
   g.comments.assign(m_moves.size(), "");
   g.result = m_result;
-  if (over()) {
-    static const char* kPgnTermination[] = {"", "normal", "normal", "normal", "normal", "normal", "normal",
-                                            "time forfeit", "adjudication"};
-    g.setTag("Termination", kPgnTermination[int(m_termination)]);
-  }
+  if (over()) g.setTag("Termination", pgnTerminationTag(*m_termination));
   return writePgn(g);
 }
 

@@ -14,18 +14,17 @@
 #include <utility>
 #include <vector>
 
+#include "core/game_end.h"
 #include "core/pgn.h"
 #include "core/position.h"
 
 namespace janus::server {
 
-/// How a game ended (kNone while it goes on).
-enum class Termination { kNone, kCheckmate, kStalemate, kThreefold, kFiftyMoves, kInsufficientMaterial, kResignation,
-                         kTime, kAdjudicated };
-
-/// Short machine name used in JSON: "checkmate", "stalemate", "threefold", "fifty-moves",
-/// "insufficient-material", "resignation", "time", "adjudicated"; "" for kNone.
-[[nodiscard]] std::string_view terminationName(Termination t);
+/// Short machine name of how a GUI game ended, used in JSON: "checkmate", "stalemate",
+/// "threefold", "fifty-moves", "insufficient-material", "resignation", "time" (kTimeForfeit),
+/// "adjudicated" (kAdjudicatedWin/kAdjudicatedDraw: a loaded PGN's result without an end by the
+/// rules); "" while the game goes on (std::nullopt) and for ends a GUI game does not have.
+[[nodiscard]] std::string_view terminationName(std::optional<GameEnd> end);
 
 /// The most plies a GUI game may hold (played or loaded): a bound on what one session keeps in
 /// memory (moves, SAN, one FEN per ply, and the state JSON built from them). The longest
@@ -43,7 +42,7 @@ class Game {
   void reset(std::string_view fen);
 
   /// Replaces the game by the first game of a PGN text (tags kept, comments dropped). A result
-  /// other than "*" in the PGN is kept (termination kAdjudicated unless the final position is
+  /// other than "*" in the PGN is kept (termination kAdjudicatedWin or kAdjudicatedDraw unless the final position is
   /// over by the rules). Throws janus::Error naming the problem ("PGN: line 3: ...", "PGN: no
   /// game found", "PGN: the game has 8000 plies; ...at most 1200") and keeps the current game.
   void loadPgn(const std::string& text);
@@ -84,10 +83,14 @@ class Game {
   [[nodiscard]] const std::vector<std::string>& fens() const { return m_fens; }
   /// UCI text of move i (standard castling notation e1g1 unless the game is Chess960).
   [[nodiscard]] std::string uci(int i) const;
-  [[nodiscard]] bool over() const { return m_termination != Termination::kNone; }
+  [[nodiscard]] bool over() const { return m_termination.has_value(); }
+  /// Over by the rules of chess (the final position shows it): not by resignation, time or a
+  /// loaded result.
+  [[nodiscard]] bool overByRules() const { return m_termination && isRulesEnd(*m_termination); }
   /// "1-0", "0-1", "1/2-1/2" or "*".
   [[nodiscard]] const std::string& result() const { return m_result; }
-  [[nodiscard]] Termination termination() const { return m_termination; }
+  /// How the game ended; std::nullopt while it goes on.
+  [[nodiscard]] std::optional<GameEnd> termination() const { return m_termination; }
   /// Sentence announcing the end, e.g. "Checkmate: White wins." ("" while the game goes on).
   [[nodiscard]] std::string endMessage() const;
 
@@ -106,7 +109,7 @@ class Game {
   std::vector<std::string> m_sans;
   std::vector<std::string> m_fens;
   std::string m_result = "*";
-  Termination m_termination = Termination::kNone;
+  std::optional<GameEnd> m_termination;
 };
 
 }  // namespace janus::server

@@ -44,7 +44,7 @@ TEST(GuiGame, DetectsCheckmateAndWritesResultToPgn) {
   Game g;
   for (const char* m : {"f2f3", "e7e5", "g2g4", "d8h4"}) g.play(m);
   EXPECT_TRUE(g.over());
-  EXPECT_EQ(g.termination(), Termination::kCheckmate);
+  EXPECT_EQ(g.termination(), GameEnd::kCheckmate);
   EXPECT_EQ(g.result(), "0-1");
   EXPECT_EQ(g.endMessage(), "Checkmate: Black wins.");
   std::string pgn = g.pgn();
@@ -56,14 +56,14 @@ TEST(GuiGame, DetectsCheckmateAndWritesResultToPgn) {
 TEST(GuiGame, DetectsStalemateInsufficientMaterialAndFiftyMoves) {
   Game g;
   g.reset("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
-  EXPECT_EQ(g.termination(), Termination::kStalemate);
+  EXPECT_EQ(g.termination(), GameEnd::kStalemate);
   g.reset("7k/8/6K1/8/8/8/8/6Nn w - - 0 1");
   g.play("g1f3");  // no capture possible that keeps material; K+N vs K+N is not insufficient
   g.reset("7k/8/6K1/8/8/8/8/7n w - - 0 1");
-  EXPECT_EQ(g.termination(), Termination::kInsufficientMaterial);
+  EXPECT_EQ(g.termination(), GameEnd::kInsufficientMaterial);
   g.reset("7k/8/6K1/8/8/8/R7/8 w - - 99 80");
   g.play("a2a3");
-  EXPECT_EQ(g.termination(), Termination::kFiftyMoves);
+  EXPECT_EQ(g.termination(), GameEnd::kFiftyMoves);
   EXPECT_EQ(g.result(), "1/2-1/2");
 }
 
@@ -71,7 +71,7 @@ TEST(GuiGame, DetectsThreefoldRepetition) {
   Game g;
   for (int i = 0; i < 2; ++i)
     for (const char* m : {"g1f3", "g8f6", "f3g1", "f6g8"}) g.play(m);
-  EXPECT_EQ(g.termination(), Termination::kThreefold);
+  EXPECT_EQ(g.termination(), GameEnd::kRepetition);
   EXPECT_EQ(g.endMessage(), "Threefold repetition: draw.");
 }
 
@@ -94,7 +94,7 @@ TEST(GuiGame, ResignationAndTimeLoss) {
   g.play("e2e4");
   g.resign(kWhite);
   EXPECT_EQ(g.result(), "0-1");
-  EXPECT_EQ(g.termination(), Termination::kResignation);
+  EXPECT_EQ(g.termination(), GameEnd::kResignation);
   EXPECT_NE(g.pgn().find("[Termination \"normal\"]"), std::string::npos);
   g.undo(0);  // lifts the resignation
   EXPECT_FALSE(g.over());
@@ -120,7 +120,7 @@ TEST(GuiGame, LoadsPgnWithFenAndResult) {
   g.loadPgn("[Event \"x\"]\n[White \"A\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 {a comment} Nc6 1-0\n");
   EXPECT_EQ(g.ply(), 4);
   EXPECT_EQ(g.result(), "1-0");
-  EXPECT_EQ(g.termination(), Termination::kAdjudicated);
+  EXPECT_EQ(g.termination(), GameEnd::kAdjudicatedWin);
   EXPECT_NE(g.pgn().find("[White \"A\"]"), std::string::npos);
   g.loadPgn("[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1\"]\n[SetUp \"1\"]\n\n1. O-O-O Kf7 *");
   EXPECT_EQ(g.ply(), 2);

@@ -515,10 +515,9 @@ void Session::afterGameChangeLocked() {
   }
   if (m_game.over()) m_clock.running = false;
   // A position ended by the rules needs no search for the graph: mate or a draw.
-  if (m_game.over() && m_game.termination() != Termination::kResignation &&
-      m_game.termination() != Termination::kTime && m_game.termination() != Termination::kAdjudicated) {
+  if (m_game.overByRules()) {
     EvalPoint& e = m_evals[m_game.ply()];
-    bool mate = m_game.termination() == Termination::kCheckmate;
+    bool mate = m_game.termination() == GameEnd::kCheckmate;
     e.whiteCp = !mate ? 0 : m_game.position().sideToMove() == kWhite ? -kReviewClampCp : kReviewClampCp;
     e.mate = mate ? std::optional<int>(0) : std::nullopt;
     e.depth = kMaxPly;
@@ -784,8 +783,7 @@ Json Session::move(const Json& req) {
       if (m_game.position().sideToMove() != m_human) throw Error("it is not your turn: Janus is thinking");
     }
     Position pos = m_game.positionAt(at);
-    if (analysisMode && at == m_game.ply() && m_game.over() && m_game.termination() != Termination::kResignation &&
-        m_game.termination() != Termination::kTime && m_game.termination() != Termination::kAdjudicated)
+    if (analysisMode && at == m_game.ply() && m_game.overByRules())
       throw Error("the game is over (" + m_game.result() + ")");
     (void)parseUci(pos, uci, pos.isChess960());  // validate before anything is stopped
   }

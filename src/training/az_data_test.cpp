@@ -392,7 +392,7 @@ TEST(AzData, SelfplayRecordsGiveTheVisitDistributionsOfTheFullSearches) {
   Position pos;
   g.start = datagen::packPosition(pos, datagen::kNoScore, datagen::kWhiteWin);
   g.result = datagen::kWhiteWin;
-  g.end = selfplay::GameEnd::kResignation;
+  g.end = GameEnd::kResignation;
   const char* moves[] = {"e2e4", "e7e5", "g1f3"};
   for (int i = 0; i < 3; ++i) {
     const Move m = parseUci(pos, moves[i], false);
