@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Janus developer entry point (see README.md).
-#   ./dev.sh main   install what is missing, build Release and the web page, start the GUI (prints its URL)
-#   ./dev.sh test   install what is missing, build Release + sanitizer builds, run every test
-#   ./dev.sh game   set up as above, then play one game against Stockfish (UCI_Elo 1800) at 10+0.1
+#   ./dev.sh main   install what is missing, build the janus program (Release) and the web page, start
+#                   the GUI (prints its URL); builds only what it runs, no tests
+#   ./dev.sh test   install what is missing, build every target (Release) + sanitizer builds, run every test
+#   ./dev.sh game   as main, then play one game against Stockfish (UCI_Elo 1800) at 10+0.1
 # Works on a fresh Debian 12 machine as root or with sudo.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -34,16 +35,18 @@ install_deps() {
   fi
 }
 
-# build <dir> <cmake args...>
+# build <dir> <target> <cmake args...>: configures <dir> and builds <target> ("all": every target,
+# the tests included).
 build() {
-  local dir=$1
-  shift
-  log "building $dir"
+  local dir=$1 target=$2
+  shift 2
+  log "building $dir ($target)"
   cmake -S . -B "$dir" -G Ninja "$@" >/dev/null
-  cmake --build "$dir" -j "$JOBS"
+  cmake --build "$dir" -j "$JOBS" --target "$target"
 }
 
-build_release() { build build -DCMAKE_BUILD_TYPE=Release; }
+# build_release <target>
+build_release() { build build "$1" -DCMAKE_BUILD_TYPE=Release; }
 
 # The web page (web/dist): npm packages from the lock file, then TypeScript check + esbuild bundle.
 build_web() {
@@ -54,7 +57,8 @@ build_web() {
   (cd web && npm run --silent build)
 }
 
-setup() { install_deps; build_release; build_web; }
+# setup <target>: what main and game run is the janus program; test builds every target.
+setup() { install_deps; build_release "$1"; build_web; }
 
 run_gui() {
   log "Janus web GUI (Ctrl-C stops it)"
@@ -82,19 +86,19 @@ run_tests() {
   tools/perft-suite.sh --quick
   tools/bench-signature.sh build/janus
 
-  build build-asan -DCMAKE_BUILD_TYPE=Debug -DJANUS_SANITIZE=address,undefined -DJANUS_GLIBCXX_ASSERTIONS=ON
+  build build-asan all -DCMAKE_BUILD_TYPE=Debug -DJANUS_SANITIZE=address,undefined -DJANUS_GLIBCXX_ASSERTIONS=ON
   log "unit and integration tests (ASan + UBSan, _GLIBCXX_ASSERTIONS, assertions on)"
   ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -j "$JOBS"
   tools/bench-signature.sh build-asan/janus
 
-  build build-tsan -DCMAKE_BUILD_TYPE=Debug -DJANUS_SANITIZE=thread
+  build build-tsan all -DCMAKE_BUILD_TYPE=Debug -DJANUS_SANITIZE=thread
   log "multi-threaded tests (TSan)"
   TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -j "$JOBS" -R "$THREADED_TESTS"
 }
 
 case "${1:-}" in
-  main) setup; run_gui ;;
-  test) setup; run_tests ;;
-  game) setup; run_game ;;
+  main) setup janus; run_gui ;;
+  test) setup all; run_tests ;;
+  game) setup janus; run_game ;;
   *) echo "usage: $0 main|test|game" >&2; exit 2 ;;
 esac

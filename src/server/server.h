@@ -30,11 +30,14 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -43,6 +46,8 @@
 
 namespace httplib {
 class Server;
+struct Request;
+struct Response;
 }
 
 namespace janus::server {
@@ -70,6 +75,10 @@ struct WebDirChoice {
 /// The methods a request path takes, as for an Allow header ("GET, HEAD", "POST", "GET, HEAD,
 /// DELETE"); "" for an unknown API path (answered 404). Other methods get 405 with this list.
 [[nodiscard]] std::string allowedMethods(std::string_view path);
+
+/// Largest request body accepted (bytes): 2 MiB, so that a long PGN fits easily. A larger body
+/// gets 413; /api/info gives the limit as "maxBodyBytes".
+inline constexpr size_t kMaxBodyBytes = size_t(2) << 20;
 
 struct ServerConfig {
   std::string host = "127.0.0.1";  ///< interface to bind (loopback by default)
@@ -108,8 +117,39 @@ class GuiServer {
   [[nodiscard]] size_t sessionCount();
 
  private:
+  using HttpHandler = std::function<void(const httplib::Request&, httplib::Response&)>;
+  using SessionHandler = std::function<void(const httplib::Request&, httplib::Response&, Session&)>;
+  struct Route;  ///< {method, pattern, handler} (server_routes.cpp)
+
+  // The HTTP side (server_routes.cpp).
+  /// Sets up the HTTP server: thread pool, limits, hooks (installHooks) and the routes of routeTable().
   void routes();
+  /// Every route in the order it is matched (first match wins within a method).
+  [[nodiscard]] std::vector<Route> routeTable();
+  /// The checks before routing (Host header, 405 with Allow, the X-Janus header) and httplib's own
+  /// error answers (413 with a message, 500 for an escaped exception).
+  void installHooks();
+  /// Runs `f` and turns its outcome into the response: what `f` sent on success, 400 for
+  /// janus::Error and JSON type errors, the status of an HttpError, 500 plus a bug report (with the
+  /// game of `session`, when given) for anything else.
+  void answer(const httplib::Request& req, httplib::Response& res, const std::function<void()>& f,
+              Session* session);
+  /// A handler for /api/sessions/{id}/...: finds the session (404 if unknown), marks it active and
+  /// runs `f` through answer().
+  [[nodiscard]] HttpHandler sessionHandler(SessionHandler f);
+  void createSession(const httplib::Request& req, httplib::Response& res);
+  void deleteSession(const httplib::Request& req, httplib::Response& res);
+  /// GET .../events: the session's server-sent-events stream (the state first, then its events).
+  void streamEvents(const httplib::Request& req, httplib::Response& res);
+  /// GET of any other path: a file of the web folder (static_files.h), or the missing-page answer.
+  void serveStaticFile(const httplib::Request& req, httplib::Response& res);
+  /// Throws HttpError 404 for an unknown session.
   std::shared_ptr<Session> findSession(const std::string& id);
+  /// Gives memory that closed sessions freed (hash tables, game states) back to the system: glibc
+  /// keeps freed heap memory in its arenas (one per thread, and the HTTP pool has 64 threads), so
+  /// without this the process's RSS only grows as sessions come and go.
+  static void releaseFreedMemory();
+
   void reaperLoop();
   void closeAll();
 

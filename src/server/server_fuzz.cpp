@@ -1,4 +1,4 @@
-// libFuzzer target: the GUI server's HTTP/JSON request handlers (server.cpp, session.cpp,
+// libFuzzer target: the GUI server's HTTP/JSON request handlers (server_routes.cpp, session_*.cpp,
 // static_files.cpp), driven over loopback HTTP exactly as the page drives them.
 //
 // One GuiServer (port 0, data folder under /dev/shm) serves the whole run. Each input is a script

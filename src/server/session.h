@@ -13,6 +13,10 @@
 // (Engine::wait) while holding m_stateMutex, so the bestmove callback can always finish. Stopping a
 // search first marks it stale (m_kind = kNone, m_thinking = false), so a result that arrives after
 // the game changed is ignored.
+//
+// Sources: session_engine.cpp (engine control, search callbacks, lifetime), session_state.cpp (the
+// state JSON, clocks, saving) and session_requests.cpp (the requests); session_internal.h holds
+// what they share.
 
 #include <atomic>
 #include <chrono>

@@ -4,31 +4,17 @@
 //
 //   JANUS_BIN=../build/janus npm test          (from web/, after `npm run build`; see lib.mjs)
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import * as lib from './lib.mjs';
 import { arrowCount, openDialog, sans, settled, shots, state, tapSquare, waitMyTurn } from './lib.mjs';
 
-let server;
-let url;
-let context;
-
-before(async () => {
-  server = await lib.startServer();
-  url = server.url;
-  context = await lib.launchBrowser();
-});
-
-after(async () => {
-  await context?.close();
-  await server?.stop();
-});
-
-const openPage = () => lib.openPage(context, url);
+const gui = lib.guiFixture();
+const { openPage } = gui;
 
 async function info() {
-  return (await fetch(new URL('/api/info', url))).json();
+  return (await fetch(new URL('/api/info', gui.url))).json();
 }
 
 /** WCAG contrast ratio of two sRGB colours given as [r, g, b] in 0..255. */
@@ -47,7 +33,7 @@ function contrast(a, b) {
 test('phone 430x932: a tap selects the tapped square after the layout settles; compact header, no overflow, no key hints', async () => {
   const phone = await lib.launchBrowser({ viewport: { width: 430, height: 932 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 });
   try {
-    const page = await lib.openPage(phone, url);
+    const page = await lib.openPage(phone, gui.url);
     await settled(page);
     await page.screenshot({ path: path.join(shots, '06-phone-start.png') });
     // The page loads with a game in which the player has White: tap e2 (two destinations: e3, e4).
@@ -201,7 +187,7 @@ test('after a review no analysis arrows stay; an empty or oversized Load says wh
 });
 
 test('HTTP: PUT, PATCH, OPTIONS and other methods a path does not take get 405 with an Allow header', async () => {
-  const created = await (await fetch(new URL('/api/sessions', url), { method: 'POST', headers: { 'X-Janus': '1' }, body: '{}' })).json();
+  const created = await (await fetch(new URL('/api/sessions', gui.url), { method: 'POST', headers: { 'X-Janus': '1' }, body: '{}' })).json();
   const cases = [
     ['PUT', '/api/sessions', 'POST'],
     ['PATCH', '/api/info', 'GET, HEAD'],
@@ -213,13 +199,13 @@ test('HTTP: PUT, PATCH, OPTIONS and other methods a path does not take get 405 w
   ];
   for (const withHeader of [true, false]) {
     for (const [method, p, allow] of cases) {
-      const res = await fetch(new URL(p, url), { method, headers: withHeader ? { 'X-Janus': '1' } : {} });
+      const res = await fetch(new URL(p, gui.url), { method, headers: withHeader ? { 'X-Janus': '1' } : {} });
       assert.equal(res.status, 405, `${method} ${p}`);
       assert.equal(res.headers.get('allow'), allow, `${method} ${p}`);
       assert.match((await res.json()).error, new RegExp(`method ${method} is not allowed`));
     }
   }
   // Unknown API paths stay 404.
-  assert.equal((await fetch(new URL('/api/nothing', url), { method: 'PUT', headers: { 'X-Janus': '1' } })).status, 404);
-  await fetch(new URL(`/api/sessions/${created.id}`, url), { method: 'DELETE', headers: { 'X-Janus': '1' } });
+  assert.equal((await fetch(new URL('/api/nothing', gui.url), { method: 'PUT', headers: { 'X-Janus': '1' } })).status, 404);
+  await fetch(new URL(`/api/sessions/${created.id}`, gui.url), { method: 'DELETE', headers: { 'X-Janus': '1' } });
 });

@@ -6,31 +6,15 @@
 // Environment: see lib.mjs (JANUS_BIN, CHROMIUM, JANUS_SCREENSHOTS, JANUS_TEST_WEB_DIR). Screenshots:
 // 01-start.png, 02-midgame-eval.png, 03-analysis-graph.png, 04-game-over.png, 05-bug-report.png.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as lib from './lib.mjs';
 import { clickSquare, closeDialog, drag, newGame, openDialog, sans, shots, state, waitMyTurn } from './lib.mjs';
 
-let server;
-let url;
-let dataDir;
-let context;
-
-before(async () => {
-  server = await lib.startServer();
-  url = server.url;
-  dataDir = server.dataDir;
-  context = await lib.launchBrowser();
-});
-
-after(async () => {
-  await context?.close();
-  await server?.stop();
-});
-
-const openPage = () => lib.openPage(context, url);
+const gui = lib.guiFixture();
+const { openPage } = gui;
 
 // ---- Tests -------------------------------------------------------------------------------------
 
@@ -42,7 +26,7 @@ test('plays by click and drag with highlighting, undo, hint, eval, flip, theme, 
     assert.match(await page.getAttribute(`#${id}`, 'title'), new RegExp(`\\(${key}\\)`));
   // The New game dialog offers the engine faces (NNUE greyed out when the build has no network);
   // NNUE is the default when built in.
-  const faceInfo = await (await fetch(new URL('/api/info', url))).json();
+  const faceInfo = await (await fetch(new URL('/api/info', gui.url))).json();
   assert.equal(await page.locator('#face-select option:disabled').count(), faceInfo.nnue ? 0 : 1);
   assert.equal(await page.locator('#face-select option[value="mcts"]:not([disabled])').count(), 1);
   assert.equal(await page.inputValue('#face-select'), faceInfo.nnue ? 'alphabeta-nnue' : 'alphabeta-hce');
@@ -79,7 +63,7 @@ test('plays by click and drag with highlighting, undo, hint, eval, flip, theme, 
   assert.ok(await page.locator('#eval-bar').isVisible());
   assert.match(await page.textContent('#eval-bar-text'), /^[+-]\d+\.\d\d$|^#/);
   // The NNUE score of the built-in network stands next to the hand-crafted total.
-  const info = await (await fetch(new URL('/api/info', url))).json();
+  const info = await (await fetch(new URL('/api/info', gui.url))).json();
   const notes = await page.textContent('#eval-notes');
   if (info.nnue) assert.match(notes, /NNUE evaluation: [+-]?\d+\.\d\d for White \(nn-[0-9a-f]{16} /, notes);
   else assert.match(notes, /NNUE: no network built in\./, notes);
@@ -209,7 +193,7 @@ test('a full game from a loaded FEN: castling, promotion, hints to checkmate, re
   await page.screenshot({ path: path.join(shots, '04-game-over.png') });
 
   // The game was saved in the data folder with its result.
-  const saved = readFileSync(path.join(dataDir, 'games', st.gameFile), 'utf8');
+  const saved = readFileSync(path.join(gui.dataDir, 'games', st.gameFile), 'utf8');
   assert.match(saved, /1-0\s*$/);
 
   // One-click review of the finished game (quick depth for CI).
@@ -303,7 +287,7 @@ test('playing Black with a premove, independent tabs, and a server error that li
   await page.evaluate(() => window.janus.debugFail());
   const link = page.locator('#bug-report-link');
   await link.waitFor();
-  const [report] = await Promise.all([context.waitForEvent('page'), link.click()]);
+  const [report] = await Promise.all([gui.context.waitForEvent('page'), link.click()]);
   await report.waitForLoadState();
   const text = await report.textContent('body');
   assert.match(text, /simulated internal error/);
@@ -311,6 +295,6 @@ test('playing Black with a premove, independent tabs, and a server error that li
   assert.match(text, /PGN:/);
   await page.screenshot({ path: path.join(shots, '05-bug-report.png') });
   await report.close();
-  assert.ok(readdirSync(path.join(dataDir, 'reports')).length >= 1);
+  assert.ok(readdirSync(path.join(gui.dataDir, 'reports')).length >= 1);
   await page.close();
 });

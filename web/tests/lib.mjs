@@ -10,6 +10,7 @@ import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -101,6 +102,33 @@ export async function openPage(context, url, { initScript } = {}) {
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]');
   return page;
+}
+
+/**
+ * The fixture every browser-test file shares: node:test hooks that start `janus gui` (startServer)
+ * and one Chromium context (launchBrowser) before the file's tests and stop both after them.
+ * Returns { url, dataDir, context } (filled in by the before hook) and openPage(options), which
+ * opens the GUI in a new tab of that context (see openPage below).
+ */
+export function guiFixture() {
+  let server = null;
+  const gui = {
+    url: '',
+    dataDir: '',
+    context: null,
+    openPage: (options) => openPage(gui.context, gui.url, options),
+  };
+  before(async () => {
+    server = await startServer();
+    gui.url = server.url;
+    gui.dataDir = server.dataDir;
+    gui.context = await launchBrowser();
+  });
+  after(async () => {
+    await gui.context?.close();
+    await server?.stop();
+  });
+  return gui;
 }
 
 /** The centre of square `sq` ("e2") on the screen, from the board's current position. */

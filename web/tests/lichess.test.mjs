@@ -5,27 +5,13 @@
 //
 //   JANUS_BIN=../build/janus npm test          (from web/, after `npm run build`; see lib.mjs)
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as lib from './lib.mjs';
 import { closeDialog, openDialog, sans, settled, state, waitMyTurn } from './lib.mjs';
 
-let server;
-let url;
-let context;
-
-before(async () => {
-  server = await lib.startServer();
-  url = server.url;
-  context = await lib.launchBrowser();
-});
-
-after(async () => {
-  await context?.close();
-  await server?.stop();
-});
-
-const openPage = () => lib.openPage(context, url);
+const gui = lib.guiFixture();
+const { openPage } = gui;
 
 test("the opening's ECO code and name (Lichess's tables) for the shown position, and in the PGN", async () => {
   const page = await openPage();

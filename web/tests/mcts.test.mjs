@@ -3,28 +3,14 @@
 // validation of the face. Run from web/ after `npm run build`: JANUS_BIN=../build/janus npm test.
 // Screenshot: 08-mcts-analysis.png (both faces on one position).
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import * as lib from './lib.mjs';
 import { newGame, settled, shots, state, waitMyTurn } from './lib.mjs';
 
-let server;
-let url;
-let context;
-
-before(async () => {
-  server = await lib.startServer();
-  url = server.url;
-  context = await lib.launchBrowser();
-});
-
-after(async () => {
-  await context?.close();
-  await server?.stop();
-});
-
-const openPage = () => lib.openPage(context, url);
+const gui = lib.guiFixture();
+const { openPage } = gui;
 
 /** The MCTS table's rows as the page shows them (numbers from the rows' data attributes). */
 async function mctsRows(page) {
@@ -159,7 +145,7 @@ test('alpha-beta info events that arrive after a switch to MCTS draw no arrows a
       }
     };
   };
-  const page = await lib.openPage(context, url, { initScript: recordEvents });
+  const page = await gui.openPage({ initScript: recordEvents });
   await newGame(page, { color: 'white', level: '1' });
   await page.keyboard.press('a');
   await page.waitForFunction(() => document.body.dataset.mode === 'analysis');
