@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "training/nnue_trainer.h"
+#include "training/train_state.h"
 
 namespace janus::training {
 
