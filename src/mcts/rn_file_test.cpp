@@ -17,7 +17,6 @@
 
 #include "core/notation.h"
 #include "mcts/rn_file.h"
-#include "nnue/format.h"
 #include "util/error.h"
 
 namespace janus::mcts::rn {
@@ -65,7 +64,7 @@ std::vector<unsigned char> patched(std::vector<unsigned char> bytes, std::size_t
 
 /// Recomputes the content hash after a payload change (so that only the change is wrong).
 void rehash(std::vector<unsigned char>& bytes) {
-  const std::uint64_t h = nnue::fnv1a64(std::span<const unsigned char>(bytes).subspan(sizeof(RnHeader)));
+  const std::uint64_t h = fnv1a64(std::span<const unsigned char>(bytes).subspan(sizeof(RnHeader)));
   std::memcpy(bytes.data() + offsetof(RnHeader, contentHash), &h, sizeof h);
 }
 
@@ -115,22 +114,22 @@ TEST(RnFile, RoundTripKeepsEveryWeightAndTheDescription) {
   const RnFile f = RnFile::fromBytes(bytes, "mem");
   EXPECT_EQ(f.weights.arch, w.arch);
   EXPECT_EQ(f.weights.data, w.data);
-  EXPECT_EQ(f.description, "tiny test netwo");  // cut to 15 characters (16 with the NUL)
-  EXPECT_EQ(f.contentHash, nnue::fnv1a64(std::span<const unsigned char>(bytes).subspan(64)));
+  EXPECT_EQ(f.description, "tiny test networ");  // cut to the field's 16 characters
+  EXPECT_EQ(f.contentHash, fnv1a64(std::span<const unsigned char>(bytes).subspan(64)));
   EXPECT_EQ(f.name(), fmt::format("rn-{:016x}", f.contentHash));
   EXPECT_NE(f.describe().find("2x8, SE 4"), std::string::npos) << f.describe();
 
   const fs::path dir = fs::temp_directory_path() / fmt::format("janus-rn-test-{}", ::getpid());
   fs::create_directories(dir);
   const std::string path = writeRnFile(w, dir.string() + "/", "tiny");
-  EXPECT_EQ(fs::path(path).filename().string(), rnFileName(f.contentHash));
-  EXPECT_TRUE(isRnFile(path));
+  EXPECT_EQ(fs::path(path).filename().string(), netfile::fileName(kRnFormat, f.contentHash));
+  EXPECT_TRUE(netfile::hasMagic(kRnFormat, path));
   const RnFile g = RnFile::fromFile(path);
   EXPECT_EQ(g.weights.data, w.data);
   EXPECT_EQ(g.contentHash, f.contentHash);  // the description is not part of the hash
   std::ofstream(dir / "other.bin") << "JANUSPV";
-  EXPECT_FALSE(isRnFile((dir / "other.bin").string()));
-  EXPECT_FALSE(isRnFile((dir / "missing.jrn").string()));
+  EXPECT_FALSE(netfile::hasMagic(kRnFormat, (dir / "other.bin").string()));
+  EXPECT_FALSE(netfile::hasMagic(kRnFormat, (dir / "missing.jrn").string()));
   EXPECT_THROW((void)RnFile::fromFile((dir / "missing.jrn").string()), Error);
   fs::remove_all(dir);
 }

@@ -1,9 +1,10 @@
 #pragma once
 // Janus residual network file ("JANUSRN"), version 1: the convolutional policy/value ResNet of
 // the MCTS face's libtorch backend (`torch`, src/mcts/torch/), the one definition of the bytes
-// that `janus train-az --arch resnet` exports and the engine loads (STYLE.md practice 13).
-// Header-only and free of engine code and of libtorch, so that the reader (rn_file.h), the
-// trainer and the tests of a build without libtorch include it.
+// that `janus train-az --arch resnet` exports and the engine loads. Header-only and free of
+// engine code and of libtorch, so that the reader (rn_file.h), the trainer and the tests of a
+// build without libtorch include it; the fields it shares with the other network files are read
+// and written by netfile/netfile.h.
 //
 // Architecture (AlphaZero's network, Silver et al., Science 2018, supplementary "Architecture",
 // in the shape Leela Chess Zero uses for chess: lczero.org "Neural network topology"):
@@ -41,10 +42,10 @@
 //       22    2  valueHidden     u16, Vh: 1..kMaxValueHidden
 //       24    1  historySteps    u8, 1..8 (encoding::kHistory)
 //       25    1  encoderFlags    u8, bit 0 pins, 1 control, 2 pawns, 3 mobility (EncoderOptions)
-//       26    2  reserved0       u16, 0
+//       26    2  reserved0       u16, 0 (a reader rejects another value)
 //       28    4  archId          u32, architectureId(fields 10..25)
 //       32    8  payloadBytes    u64, payloadFloats(...) * 4
-//       40    8  contentHash     u64, FNV-1a 64 (nnue::fnv1a64) of the payload; names the file
+//       40    8  contentHash     u64, FNV-1a 64 (util/hash.h) of the payload; names the file
 //                                rn-<16 hex>.jrn
 //       48   16  description     ASCII, NUL-padded (free text, e.g. the training run's id)
 //       64       payload, float32, row-major, in this order:
@@ -60,6 +61,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
+
+#include "netfile/netfile.h"
 
 namespace janus::mcts::rn {
 
@@ -157,24 +161,19 @@ struct RnArch {
 /// Bytes of the payload after the header.
 [[nodiscard]] constexpr std::uint64_t payloadBytes(const RnArch& a) { return payloadFloats(a) * 4; }
 
-/// Identifier of an architecture: FNV-1a 64 of (kRnVersion, C, B, F, S, P, Vc, Vh, historySteps,
-/// encoderFlags, kPolicySize) as little-endian u32s, folded to 32 bits.
+/// Identifier of an architecture: netfile::architectureId of (kRnVersion, C, B, F, S, P, Vc, Vh,
+/// historySteps, encoderFlags, kPolicySize).
 [[nodiscard]] constexpr std::uint32_t architectureId(const RnArch& a) {
-  const std::uint32_t fields[11] = {kRnVersion,
-                                    std::uint32_t(a.inputPlanes),
-                                    std::uint32_t(a.blocks),
-                                    std::uint32_t(a.filters),
-                                    std::uint32_t(a.seChannels),
-                                    std::uint32_t(a.policyChannels),
-                                    std::uint32_t(a.valueChannels),
-                                    std::uint32_t(a.valueHidden),
-                                    std::uint32_t(a.historySteps),
-                                    std::uint32_t(a.encoderFlags),
-                                    std::uint32_t(kPolicySize)};
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (std::uint32_t v : fields)
-    for (int i = 0; i < 4; ++i) h = (h ^ ((v >> (8 * i)) & 0xFF)) * 0x100000001b3ULL;
-  return std::uint32_t(h ^ (h >> 32));
+  return netfile::architectureId({kRnVersion, std::uint32_t(a.inputPlanes), std::uint32_t(a.blocks),
+                                  std::uint32_t(a.filters), std::uint32_t(a.seChannels), std::uint32_t(a.policyChannels),
+                                  std::uint32_t(a.valueChannels), std::uint32_t(a.valueHidden),
+                                  std::uint32_t(a.historySteps), std::uint32_t(a.encoderFlags),
+                                  std::uint32_t(kPolicySize)});
 }
+
+/// The shared fields of the file (netfile/netfile.h): where they are and what the files are called.
+inline constexpr netfile::Format kRnFormat =
+    netfile::formatOf<RnHeader>("residual network", std::string_view(kRnMagic, sizeof kRnMagic), kRnVersion,
+                                {offsetof(RnHeader, reserved0), sizeof RnHeader::reserved0}, "rn", "jrn");
 
 }  // namespace janus::mcts::rn

@@ -234,7 +234,7 @@ TEST(TorchBackend, RegistryCreatesItFromAFileAndReportsBadOnes) {
     }
   };
   expectError({}, "no network");
-  expectError({(dir / "missing.jrn").string(), {}}, "missing.jrn': cannot open");
+  expectError({(dir / "missing.jrn").string(), {}}, "cannot open '" + (dir / "missing.jrn").string() + "'");
   expectError({path, {{"torch-threads", "0"}}}, "torch-threads");
   expectError({path, {{"policy-temperature", "x"}}}, "policy-temperature");
   std::ofstream(dir / "pv.jpv") << std::string(100, 'x');
