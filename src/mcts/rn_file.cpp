@@ -63,19 +63,6 @@ RnWeights RnWeights::zeros(const RnArch& a) {
   return w;
 }
 
-encoding::EncoderOptions encoderOptions(int flags) {
-  encoding::EncoderOptions o;
-  o.pins = flags & 1;
-  o.control = flags & 2;
-  o.pawns = flags & 4;
-  o.mobility = flags & 8;
-  return o;
-}
-
-int encoderFlags(const encoding::EncoderOptions& o) {
-  return (o.pins ? 1 : 0) | (o.control ? 2 : 0) | (o.pawns ? 4 : 0) | (o.mobility ? 8 : 0);
-}
-
 namespace {
 
 /// Throws naming the first tensor holding a NaN or an infinity.
@@ -158,15 +145,5 @@ std::string RnFile::describe() const {
 }
 
 bool isRnFile(const std::string& path) { return netfile::hasMagic(kRnFormat, path); }
-
-void encodeInput(const Position& pos, const RnArch& arch, std::span<float> out) {
-  encoding::encodePlanes(pos, encoderOptions(arch.encoderFlags), out);
-  // Planes of positions the network does not see: 14h .. 14h+13 for h >= historySteps; with a
-  // single step also the current position's repetition planes (rn_format.h).
-  const std::size_t first = std::size_t(encoding::kPlanesPerPosition) * std::size_t(arch.historySteps) * 64;
-  const std::size_t last = std::size_t(encoding::kHistory * encoding::kPlanesPerPosition) * 64;
-  if (first < last) std::fill(out.begin() + std::ptrdiff_t(first), out.begin() + std::ptrdiff_t(last), 0.0f);
-  if (arch.historySteps == 1) std::fill(out.begin() + 12 * 64, out.begin() + 14 * 64, 0.0f);
-}
 
 }  // namespace janus::mcts::rn

@@ -2,7 +2,8 @@
 // Reading and writing JANUSRN residual network files (format and architecture: rn_format.h; the
 // shared header fields: netfile/netfile.h), without libtorch: the engine's torch backend
 // (src/mcts/torch/), the trainer's export (`janus train-az --arch resnet`) and the tests of any
-// build share this code.
+// build share this code. The network's input planes: encoding::encodePlanes with
+// encoderOptions(arch) (rn_format.h).
 
 #include <cstdint>
 #include <memory>
@@ -11,8 +12,6 @@
 #include <string_view>
 #include <vector>
 
-#include "core/position.h"
-#include "encoding/planes.h"
 #include "mcts/rn_format.h"
 
 namespace janus::mcts::rn {
@@ -42,11 +41,6 @@ struct RnWeights {
     return std::span<const float>(data).subspan(t.offset, t.size());
   }
 };
-
-/// encoding::EncoderOptions of header encoderFlags (bit 0 pins, 1 control, 2 pawns, 3 mobility).
-[[nodiscard]] encoding::EncoderOptions encoderOptions(int encoderFlags);
-/// The inverse of encoderOptions().
-[[nodiscard]] int encoderFlags(const encoding::EncoderOptions& options);
 
 /// The file bytes (64-byte header + payload) of `w`; `description` is cut to 16 characters
 /// (netfile::build). Throws janus::Error for an invalid architecture, a payload of the wrong size
@@ -84,11 +78,5 @@ struct RnFile {
 /// True if the file at `path` starts with the JANUSRN magic (false if it cannot be read or is
 /// shorter). Used by the engine to send a .jrn file to the torch backend.
 [[nodiscard]] bool isRnFile(const std::string& path);
-
-/// The network's input for `pos` (with history) into `out` (planeCount * 64 floats):
-/// encoding::encodePlanes with the architecture's optional planes, then the planes the
-/// architecture does not see set to zero (historySteps, rn_format.h). Throws janus::Error if
-/// `out` is too small.
-void encodeInput(const Position& pos, const RnArch& arch, std::span<float> out);
 
 }  // namespace janus::mcts::rn

@@ -1,6 +1,5 @@
-// Tests of the JANUSRN residual network file (rn_format.h, rn_file.h): layout, round trip,
-// every rejection with its message, and the input planes a network with fewer history steps
-// sees. No libtorch: these run in every build.
+// Tests of the JANUSRN residual network file (rn_format.h, rn_file.h): layout, round trip and
+// every rejection with its message. No libtorch: these run in every build.
 
 #include <gtest/gtest.h>
 
@@ -15,7 +14,6 @@
 
 #include <fmt/format.h>
 
-#include "core/notation.h"
 #include "mcts/rn_file.h"
 #include "util/error.h"
 
@@ -176,35 +174,6 @@ TEST(RnFile, RejectsBadFilesWithAClearMessage) {
   EXPECT_THROW((void)rnFileBytes(bad, ""), Error);
   bad.data.pop_back();
   EXPECT_THROW((void)rnFileBytes(bad, ""), Error);
-}
-
-TEST(RnFile, EncodeInputHidesThePlanesTheNetworkDoesNotSee) {
-  Position pos = Position::fromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-  for (const char* uci : {"g1f3", "g8f6", "f3g1", "f6g8", "e2e4"}) pos.makeMove(parseUci(pos, uci, false));
-  const std::vector<float> full = encoding::encodePlanes(pos);
-  RnArch a = tinyArch();
-  std::vector<float> planes(std::size_t(a.inputPlanes) * 64);
-  encodeInput(pos, a, planes);
-  EXPECT_EQ(planes, full);  // 8 history steps: the plain encoding
-
-  a.historySteps = 2;
-  encodeInput(pos, a, planes);
-  for (std::size_t i = 0; i < full.size(); ++i) {
-    const bool hidden = i >= 28 * 64 && i < 112 * 64;
-    EXPECT_EQ(planes[i], hidden ? 0.0f : full[i]) << "plane " << i / 64;
-  }
-  // The position after g8f6-f3g1-f6g8 one ply ago repeats the start: its repetition plane is set
-  // in the full encoding and stays with 2 steps.
-  bool rep = false;
-  for (std::size_t i = (14 + 12) * 64; i < (14 + 13) * 64; ++i) rep |= planes[i] != 0.0f;
-  EXPECT_TRUE(rep);
-
-  a.historySteps = 1;
-  encodeInput(pos, a, planes);
-  for (std::size_t i = 0; i < full.size(); ++i) {
-    const bool hidden = i >= 12 * 64 && i < 112 * 64;
-    EXPECT_EQ(planes[i], hidden ? 0.0f : full[i]) << "plane " << i / 64;
-  }
 }
 
 }  // namespace
