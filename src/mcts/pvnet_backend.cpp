@@ -112,6 +112,13 @@ std::shared_ptr<const pvnet::PvNetwork> defaultPvNetwork() {
 #endif
 }
 
+// The default backend when the build embeds a network, else below uniform (priority 0); it
+// reads JANUSPV files.
+JANUS_REGISTER_BACKEND(
+    pvnet, "pvnet", defaultPvNetworkFile().empty() ? -1 : 100,
+    [](const BackendOptions& o) -> std::unique_ptr<Backend> { return std::make_unique<PvNetBackend>(o); },
+    [](const std::string& path) { return netfile::hasMagic(pvnet::kPvFormat, path); });
+
 std::string defaultPvNetworkFile() {
 #ifdef JANUS_DEFAULT_PVNET_PATH
   return JANUS_DEFAULT_PVNET_NAME;

@@ -21,6 +21,7 @@
 #include "mcts/pvnet.h"
 #include "mcts/pvnet_backend.h"
 #include "util/error.h"
+#include "util/zstd_stream.h"
 
 namespace janus::mcts::pvnet {
 namespace {
@@ -272,6 +273,53 @@ TEST(PvNetBackendTest, SearchFollowsAStrongPolicyPrior) {
   EXPECT_EQ(toUci(r.best, false), "g8f6");  // the same entry, mirrored
   EXPECT_EQ(backend->attributes().historyPlies, 0);
   EXPECT_NE(backend->attributes().description.find("pvnet pv-"), std::string::npos);
+}
+
+// A second reader of JANUSPV files, below every built-in backend, to test the registry's choice.
+JANUS_REGISTER_BACKEND(
+    otherPvReader, "pvnet-test-reader", -20,
+    [](const BackendOptions& o) -> std::unique_ptr<Backend> { return std::make_unique<PvNetBackend>(o); },
+    [](const std::string& path) { return netfile::hasMagic(kPvFormat, path); });
+
+TEST(PvNetBackendTest, TheRegistryPicksTheBackendThatReadsAWeightsFile) {
+  auto& registry = BackendRegistry::instance();
+  const fs::path dir = fs::temp_directory_path() / ("janus-pvnet-claims-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string path = writePvFile(randomWeights(16, 8, 7), dir.string(), "claims");
+  // The claiming backend with the highest priority, unless the preferred one claims the file too.
+  EXPECT_EQ(registry.forWeightsFile(path), "pvnet");
+  EXPECT_EQ(registry.forWeightsFile(path, "uniform"), "pvnet");
+  EXPECT_EQ(registry.forWeightsFile(path, "pvnet-test-reader"), "pvnet-test-reader");
+  // A compressed network file is claimed as well (its magic is read through zstd).
+  const std::vector<unsigned char> bytes = netfile::readFile(kPvFormat, path);
+  {
+    OutputFile out((dir / "net.jpv.zst").string(), /*compress=*/true);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    out.commit();
+  }
+  EXPECT_EQ(registry.forWeightsFile((dir / "net.jpv.zst").string()), "pvnet");
+  EXPECT_EQ(PvNetwork::fromFile((dir / "net.jpv.zst").string())->contentHash(), netfile::contentHash(kPvFormat, bytes));
+  // A file nobody reads, and a missing file: errors naming the file.
+  { std::ofstream((dir / "other.bin").string()) << "JANUSXX\nmore"; }
+  try {
+    (void)registry.forWeightsFile((dir / "other.bin").string());
+    ADD_FAILURE() << "a file without a known magic was claimed";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no MCTS backend of this binary reads the network file '" + (dir / "other.bin").string() + "'"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("starts with \"JANUSXX.\""), std::string::npos) << what;
+    EXPECT_NE(what.find("pvnet"), std::string::npos) << what;
+  }
+  try {
+    (void)registry.forWeightsFile((dir / "missing.jpv").string());
+    ADD_FAILURE() << "a missing file was claimed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot open '" + (dir / "missing.jpv").string() + "'"), std::string::npos)
+        << e.what();
+  }
+  fs::remove_all(dir);
 }
 
 TEST(PvNetBackendTest, RegistryLoadsAWeightsFileAndReportsBadOnes) {

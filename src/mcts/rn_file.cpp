@@ -144,6 +144,4 @@ std::string RnFile::describe() const {
                      a.historySteps, description.empty() ? "" : ", ", description);
 }
 
-bool isRnFile(const std::string& path) { return netfile::hasMagic(kRnFormat, path); }
-
 }  // namespace janus::mcts::rn

@@ -75,8 +75,4 @@ struct RnFile {
   [[nodiscard]] std::string describe() const;
 };
 
-/// True if the file at `path` starts with the JANUSRN magic (false if it cannot be read or is
-/// shorter). Used by the engine to send a .jrn file to the torch backend.
-[[nodiscard]] bool isRnFile(const std::string& path);
-
 }  // namespace janus::mcts::rn

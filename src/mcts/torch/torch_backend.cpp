@@ -130,7 +130,10 @@ BackendAttributes TorchBackend::attributes() const {
   return a;
 }
 
-JANUS_REGISTER_BACKEND(torchBackend, "torch", -10,
-                       [](const BackendOptions& o) { return std::make_unique<TorchBackend>(o); });
+// Below uniform: never the default (it has no default network), chosen by name or by a JANUSRN
+// weights file (BackendRegistry::forWeightsFile).
+JANUS_REGISTER_BACKEND(
+    torchBackend, "torch", -10, [](const BackendOptions& o) { return std::make_unique<TorchBackend>(o); },
+    [](const std::string& path) { return netfile::hasMagic(rn::kRnFormat, path); });
 
 }  // namespace janus::mcts
