@@ -9,20 +9,12 @@
 
 #include "nnue/simd.h"
 #include "util/error.h"
+#include "util/incbin.h"
 
-// The default network, embedded by the assembler's .incbin (src/nnue/CMakeLists.txt defines
-// JANUS_DEFAULT_NET_PATH when the file named there exists).
+// The default network (src/nnue/CMakeLists.txt defines JANUS_DEFAULT_NET_PATH when the file
+// nets/default.txt names exists).
 #ifdef JANUS_DEFAULT_NET_PATH
-__asm__(".section .rodata\n"
-        ".balign 64\n"
-        ".global janusDefaultNet\n"
-        "janusDefaultNet:\n"
-        ".incbin \"" JANUS_DEFAULT_NET_PATH "\"\n"
-        ".global janusDefaultNetEnd\n"
-        "janusDefaultNetEnd:\n"
-        ".previous\n");
-extern "C" const unsigned char janusDefaultNet[];
-extern "C" const unsigned char janusDefaultNetEnd[];
+JANUS_INCBIN(janusDefaultNet, JANUS_DEFAULT_NET_PATH)
 #endif
 
 namespace janus::nnue {
@@ -100,8 +92,7 @@ std::shared_ptr<const Network> defaultNetwork() {
   static std::once_flag once;
   static std::shared_ptr<const Network> net;
   std::call_once(once, [] {
-    net = Network::fromBytes(std::span<const unsigned char>(janusDefaultNet, std::size_t(janusDefaultNetEnd - janusDefaultNet)),
-                             "embedded " + defaultNetworkFile());
+    net = Network::fromBytes(janusDefaultNet(), "embedded " + defaultNetworkFile());
   });
   return net;
 #else
