@@ -164,6 +164,47 @@ TEST(Planes, RepetitionsAndRule50) {
   EXPECT_EQ(planeSum(q, 13), 64);  // seen twice before
 }
 
+TEST(Planes, HistoryStepsHideThePlanesTheNetworkDoesNotSee) {
+  const Position pos = play("startpos", {"g1f3", "g8f6", "f3g1", "f6g8", "e2e4"});
+  const std::vector<float> full = encodePlanes(pos);
+  EncoderOptions o;
+  EXPECT_EQ(encodePlanes(pos, o), full);  // 8 history steps: the plain encoding
+
+  o.historySteps = 2;
+  std::vector<float> planes = encodePlanes(pos, o);
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    const bool hidden = i >= 28 * 64 && i < 112 * 64;
+    EXPECT_EQ(planes[i], hidden ? 0.0f : full[i]) << "plane " << i / 64;
+  }
+  // The position one ply ago (after g8f6-f3g1-f6g8) repeats the start: its repetition plane is
+  // set in the full encoding and stays with 2 steps.
+  EXPECT_EQ(planeSum(planes, 14 + 12), 64);
+
+  o.historySteps = 1;
+  planes = encodePlanes(pos, o);
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    const bool hidden = i >= 12 * 64 && i < 112 * 64;
+    EXPECT_EQ(planes[i], hidden ? 0.0f : full[i]) << "plane " << i / 64;
+  }
+  // One step: not even the current position's repetition planes.
+  EXPECT_EQ(planeSum(encodePlanes(play("startpos", {"g1f3", "g8f6", "f3g1", "f6g8"}), o), 12), 0);
+
+  o.historySteps = 0;
+  EXPECT_THROW((void)encodePlanes(pos, o), Error);
+  o.historySteps = kHistory + 1;
+  EXPECT_THROW((void)encodePlanes(pos, o), Error);
+}
+
+TEST(Planes, EncoderFlagsRoundTrip) {
+  for (int flags = 0; flags < 16; ++flags) {
+    const EncoderOptions o = encoderOptions(flags, 3);
+    EXPECT_EQ(encoderFlags(o), flags);
+    EXPECT_EQ(o.historySteps, 3);
+    EXPECT_EQ(planeCount(o), kBasePlanes + 2 * (flags & 1) + (flags & 2) + (flags & 4) + (flags & 8) / 4);
+  }
+  static_assert(planeCount(encoderOptions(15)) == 129);
+}
+
 TEST(Planes, OptionalFeaturePlanes) {
   EncoderOptions o{true, true, true, true};
   EXPECT_EQ(planeCount(o), 129);

@@ -50,10 +50,6 @@ Bitboard destinations(const Position& pos) {
 
 }  // namespace
 
-int planeCount(const EncoderOptions& o) {
-  return kBasePlanes + 2 * o.pins + 2 * o.control + 4 * o.pawns + 2 * o.mobility;
-}
-
 std::vector<PlaneInfo> planeTable(const EncoderOptions& o) {
   std::vector<PlaneInfo> t;
   for (int h = 0; h < kHistory; ++h) {
@@ -97,19 +93,23 @@ std::vector<PlaneInfo> planeTable(const EncoderOptions& o) {
 void encodePlanes(const Position& pos, const EncoderOptions& o, std::span<float> out) {
   const size_t need = size_t(planeCount(o)) * 64;
   if (out.size() < need) throw Error(fmt::format("encodePlanes: output holds {} floats, needs {}", out.size(), need));
+  if (o.historySteps < 1 || o.historySteps > kHistory)
+    throw Error(fmt::format("encodePlanes: {} history steps, expected 1..{}", o.historySteps, kHistory));
   std::fill_n(out.data(), need, 0.0f);
   const Color us = pos.sideToMove(), them = ~us;
 
   Position past = pos;
-  for (int h = 0; h < kHistory; ++h) {
+  for (int h = 0; h < o.historySteps; ++h) {  // positions the network does not see stay zero
     const int base = h * kPlanesPerPosition;
     for (int pt = 0; pt < 6; ++pt) {
       setBits(out, base + pt, past.pieces(us, PieceType(pt)), us);
       setBits(out, base + 6 + pt, past.pieces(them, PieceType(pt)), us);
     }
-    if (past.isRepetition(1)) fill(out, base + 12, 1.0f);
-    if (past.isRepetition(2)) fill(out, base + 13, 1.0f);
-    if (past.movesMade() == 0) break;  // earlier positions are unknown: their planes stay zero
+    if (o.historySteps > 1) {  // one step: no repetition planes (see planes.h)
+      if (past.isRepetition(1)) fill(out, base + 12, 1.0f);
+      if (past.isRepetition(2)) fill(out, base + 13, 1.0f);
+    }
+    if (past.movesMade() == 0 || h + 1 == o.historySteps) break;  // earlier positions: unknown or not seen
     const Move last = past.lastMove();
     if (last == Move::null())
       past.unmakeNullMove();

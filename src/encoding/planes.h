@@ -21,6 +21,10 @@
 //   pawns:    4 planes, passed pawns (own, opponent's), doubled pawns (own, opponent's)
 //   mobility: 2 planes, destination squares of legal moves (own; the opponent's as if it were
 //             to move, all zero when the side to move is in check)
+// History steps (EncoderOptions::historySteps, 1..8): a network may be given only the first
+// positions. The planes of older positions (14h..14h+13 for h >= historySteps) are then zero,
+// and with one step the repetition planes 12 and 13 as well (a network trained on single
+// positions, whose samples know no repetitions). The plane count does not change.
 
 #include <span>
 #include <string>
@@ -34,17 +38,32 @@ inline constexpr int kHistory = 8;
 inline constexpr int kPlanesPerPosition = 14;
 inline constexpr int kBasePlanes = kHistory * kPlanesPerPosition + 7;  // 119
 
-/// Which optional feature planes to append (the design notes' extra features).
+/// Which optional feature planes to append (the design notes' extra features) and how many
+/// positions of the history the network sees.
 struct EncoderOptions {
   bool pins = false;
   bool control = false;
   bool pawns = false;
   bool mobility = false;
+  int historySteps = kHistory;  ///< 1..kHistory
   bool operator==(const EncoderOptions&) const = default;
 };
 
 /// Number of planes C for `options` (119 .. 129).
-[[nodiscard]] int planeCount(const EncoderOptions& options);
+[[nodiscard]] constexpr int planeCount(const EncoderOptions& options) {
+  return kBasePlanes + 2 * options.pins + 2 * options.control + 4 * options.pawns + 2 * options.mobility;
+}
+
+/// The optional planes as bit flags, as network files store them: bit 0 pins, 1 control,
+/// 2 pawns, 3 mobility.
+[[nodiscard]] constexpr int encoderFlags(const EncoderOptions& options) {
+  return (options.pins ? 1 : 0) | (options.control ? 2 : 0) | (options.pawns ? 4 : 0) | (options.mobility ? 8 : 0);
+}
+
+/// The inverse of encoderFlags() (bits above 3 are ignored), with `historySteps`.
+[[nodiscard]] constexpr EncoderOptions encoderOptions(int flags, int historySteps = kHistory) {
+  return EncoderOptions{(flags & 1) != 0, (flags & 2) != 0, (flags & 4) != 0, (flags & 8) != 0, historySteps};
+}
 
 /// One row of the plane table: index, short name, meaning and scale.
 struct PlaneInfo {
@@ -55,8 +74,9 @@ struct PlaneInfo {
 /// Every plane of the layout for `options`, in order (for docs and debugging tools).
 [[nodiscard]] std::vector<PlaneInfo> planeTable(const EncoderOptions& options);
 
-/// Writes the planes of `pos` (with the history in its undo stack) into `out`, which must hold
-/// planeCount(options) * 64 floats. Throws janus::Error if it is smaller.
+/// Writes the planes of `pos` (with the history in its undo stack, up to options.historySteps
+/// positions) into `out`, which must hold planeCount(options) * 64 floats. Throws janus::Error if
+/// it is smaller or historySteps is outside 1..kHistory.
 void encodePlanes(const Position& pos, const EncoderOptions& options, std::span<float> out);
 
 /// Convenience: a new vector of planeCount(options) * 64 floats.

@@ -8,7 +8,6 @@
 #include "mcts/caching_backend.h"
 #include "mcts/mcts.h"
 #include "mcts/nnue_value.h"
-#include "mcts/rn_file.h"
 #include "mcts/uniform_backend.h"
 #include "nnue/nnue_evaluator.h"
 #include "search/alphabeta.h"
@@ -198,20 +197,12 @@ void Engine::declareOptions() {
   m_options.add({"MCTS WeightsFile", Type::kString, "", 0, 0, {},
                  "Network file of the MCTS backend (pvnet: a .jpv file from janus train-az; torch, in janus-torch: "
                  "a .jrn file from janus train-az --arch resnet); empty: the network embedded in the binary. A file "
-                 "selects the backend that reads it (.jrn: torch; .jpv while MCTS Backend is uniform or torch: pvnet)"},
+                 "selects the backend that reads it (MCTS Backend if it does, else the one registered for the file)"},
                 [this](const std::string& v) {
                   mcts::BackendOptions o = m_mctsBackendOptions;
                   o.weightsFile = v;
                   const std::string current = m_options.value("MCTS Backend");
-                  std::string name = current;
-                  if (!v.empty() && mcts::rn::isRnFile(v)) {
-                    if (!mcts::BackendRegistry::instance().contains("torch"))
-                      throw Error("MCTS WeightsFile '" + v + "' is a residual network (JANUSRN) for the torch backend, "
-                                  "which this binary does not have: use janus-torch");
-                    name = "torch";
-                  } else if (!v.empty() && (current == "uniform" || current == "torch")) {
-                    name = "pvnet";
-                  }
+                  const std::string name = v.empty() ? current : mcts::BackendRegistry::instance().forWeightsFile(v, current);
                   installMctsBackend(name, m_options.integer("MCTS Cache"), o);  // a bad file throws here
                   if (name != current) m_options.set("MCTS Backend", name);
                 });

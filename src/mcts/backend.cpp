@@ -1,38 +1,23 @@
 #include "mcts/backend.h"
 
 #include <algorithm>
+#include <istream>
 
-#include "mcts/pvnet_backend.h"
-#include "mcts/uniform_backend.h"
+#include <fmt/format.h>
+
 #include "util/error.h"
+#include "util/zstd_stream.h"
 
 namespace janus::mcts {
-
-BackendRegistry::BackendRegistry() {
-  // Built in here rather than through JANUS_REGISTER_BACKEND: a static registration object in
-  // a static library is dropped by the linker when nothing else references its object file.
-  m_entries["uniform"] = {0, [](const BackendOptions& o) {
-                            auto it = o.params.find("value");
-                            if (it != o.params.end() && it->second != "material" && it->second != "draw")
-                              throw Error("backend uniform: value must be material or draw, not '" + it->second + "'");
-                            return std::make_unique<UniformBackend>(it != o.params.end() && it->second == "draw"
-                                                                        ? UniformValue::kDraw
-                                                                        : UniformValue::kMaterial);
-                          }};
-  // The sparse policy/value network (pvnet_backend.h): the default backend when the build
-  // embeds a network, else below uniform.
-  m_entries["pvnet"] = {defaultPvNetworkFile().empty() ? -1 : 100,
-                        [](const BackendOptions& o) -> std::unique_ptr<Backend> { return std::make_unique<PvNetBackend>(o); }};
-}
 
 BackendRegistry& BackendRegistry::instance() {
   static BackendRegistry registry;
   return registry;
 }
 
-bool BackendRegistry::add(const std::string& name, int priority, BackendFactory factory) {
+bool BackendRegistry::add(const std::string& name, int priority, BackendFactory factory, BackendClaim claims) {
   std::lock_guard lock(m_mutex);
-  m_entries[name] = {priority, std::move(factory)};
+  m_entries[name] = {priority, std::move(factory), std::move(claims)};
   return true;
 }
 
@@ -46,7 +31,11 @@ std::vector<std::string> BackendRegistry::names() const {
   return out;
 }
 
-std::string BackendRegistry::defaultName() const { return names().front(); }
+std::string BackendRegistry::defaultName() const {
+  const std::vector<std::string> all = names();
+  if (all.empty()) throw Error("no MCTS backend is registered (the binary does not link janus_mcts_backends)");
+  return all.front();
+}
 
 bool BackendRegistry::contains(const std::string& name) const {
   std::lock_guard lock(m_mutex);
@@ -66,6 +55,36 @@ std::unique_ptr<Backend> BackendRegistry::create(const std::string& name, const 
     factory = it->second.factory;
   }
   return factory(options);  // outside the lock: loading a network may take a while
+}
+
+std::string BackendRegistry::forWeightsFile(const std::string& path, const std::string& preferred) const {
+  // The file's first bytes, for the message when nobody claims it; opening it first gives a
+  // missing file its own message (openInputFile names the path and the reason).
+  std::string start(8, '\0');
+  {
+    const std::unique_ptr<std::istream> in = openInputFile(path);
+    in->read(start.data(), std::streamsize(start.size()));
+    start.resize(std::size_t(in->gcount()));
+  }
+  std::vector<std::pair<std::string, BackendClaim>> claims;  // highest priority first
+  for (const std::string& name : names()) {
+    std::lock_guard lock(m_mutex);
+    const auto it = m_entries.find(name);
+    if (it != m_entries.end() && it->second.claims) claims.emplace_back(name, it->second.claims);
+  }
+  std::string best, readers;
+  for (const auto& [name, claim] : claims) {  // outside the lock: claims read the file
+    readers += (readers.empty() ? "" : ", ") + name;
+    if (!claim(path)) continue;
+    if (name == preferred) return name;
+    if (best.empty()) best = name;
+  }
+  if (!best.empty()) return best;
+  std::string shown;
+  for (char c : start.substr(0, start.find('\0'))) shown += c >= 32 && c < 127 ? c : '.';
+  throw Error(fmt::format("no MCTS backend of this binary reads the network file '{}' (it starts with \"{}\"; the "
+                          "backends that read files: {})",
+                          path, shown, readers.empty() ? "none" : readers));
 }
 
 }  // namespace janus::mcts

@@ -1,14 +1,15 @@
 #pragma once
-// The seam between the MCTS search and whatever evaluates positions (STYLE.md practice 3): a
-// narrow, batched interface modelled on Leela Chess Zero's src/neural/backend.h
+// The seam between the MCTS search and whatever evaluates positions: a narrow, batched interface modelled on Leela Chess Zero's src/neural/backend.h
 // (Backend / BackendComputation: AddInput -> ComputeBlocking -> q/d/m + policy span). The
 // search only ever sees win/draw/loss probabilities and one prior per legal move; input
 // planes, tensors, policy-map indices and softmax are the backend's business (a neural backend
 // uses src/encoding/planes.h and policy_map.h's legalPolicy for that).
 //
-// Backends are created by name through BackendRegistry (STYLE.md practice 4, after lc0's
-// REGISTER_NETWORK in src/neural/register.h), so that optional backends (libtorch ResNet, a
-// SIMD CPU net) add themselves without an `if` chain in the engine.
+// Backends are created by name through BackendRegistry (after lc0's REGISTER_NETWORK in
+// src/neural/register.h), so that optional backends (libtorch ResNet, a SIMD CPU net) add
+// themselves without an `if` chain in the engine. A backend that reads network files says which
+// files it reads (a claim, typically their magic: netfile::hasMagic), so that the registry, not
+// the engine, picks the backend for a weights file (forWeightsFile).
 //
 // ---- Contract for backend writers --------------------------------------------------------------
 //
@@ -44,11 +45,16 @@
 //
 // Registration. In the backend's .cpp:
 //     JANUS_REGISTER_BACKEND(myBackend, "torch", 100,
-//         [](const BackendOptions& o) { return std::make_unique<TorchBackend>(o); });
-// The registry lives in janus_mcts; a registration in another static library is only linked
-// in if something references that object file, so link such a backend's library with
-// $<LINK_LIBRARY:WHOLE_ARCHIVE,janus_torch_backend> (CMake >= 3.24) or make it an OBJECT
-// library, or call BackendRegistry::instance().add(...) from code that is linked anyway.
+//         [](const BackendOptions& o) { return std::make_unique<TorchBackend>(o); },
+//         [](const std::string& path) { return netfile::hasMagic(rn::kRnFormat, path); });
+// (without the last argument for a backend that reads no file). Every backend registers itself
+// this way; the registry knows none of them. A registration in a static library is only linked
+// in if something references its object file, so the registering sources must reach every
+// executable as object files: src/mcts/CMakeLists.txt compiles the built-in backends (uniform,
+// pvnet) as the OBJECT library janus_mcts_backends and adds its objects to every executable that
+// links janus_mcts; the torch backend is the OBJECT library janus_mcts_torch, linked by janus-torch
+// and its tests. (Alternatives: $<LINK_LIBRARY:WHOLE_ARCHIVE,lib>, CMake >= 3.24, or calling
+// BackendRegistry::instance().add(...) from code that is linked anyway.)
 // The engine's "MCTS Backend" option offers every registered name; the default is the one
 // with the highest priority (uniform has priority 0: any real network should be above it).
 
@@ -126,29 +132,41 @@ struct BackendOptions {
 };
 
 using BackendFactory = std::function<std::unique_ptr<Backend>(const BackendOptions&)>;
+/// True if the backend reads the network file at `path` (typically: the file starts with its
+/// format's magic, netfile::hasMagic). Must not throw; false for a file it cannot read.
+using BackendClaim = std::function<bool(const std::string& path)>;
 
-/// Backends by name. The built-in "uniform" backend is always registered. Thread-safe.
+/// Backends by name, each registered by its own source file (JANUS_REGISTER_BACKEND; "uniform"
+/// is in every binary that links janus_mcts). Thread-safe.
 class BackendRegistry {
  public:
   static BackendRegistry& instance();
 
-  /// Registers a factory. A second registration of a name replaces the first. Returns true
-  /// (so that it can initialise a static variable).
-  bool add(const std::string& name, int priority, BackendFactory factory);
+  /// Registers a factory and the claim on the network files the backend reads (empty: none).
+  /// A second registration of a name replaces the first. Returns true (so that it can
+  /// initialise a static variable).
+  bool add(const std::string& name, int priority, BackendFactory factory, BackendClaim claims = {});
   /// Registered names, highest priority first (ties: alphabetical).
   [[nodiscard]] std::vector<std::string> names() const;
-  /// The name with the highest priority ("uniform" when nothing else is registered).
+  /// The name with the highest priority ("uniform" when nothing else is registered). Throws
+  /// janus::Error if no backend is registered (a binary built without janus_mcts_backends).
   [[nodiscard]] std::string defaultName() const;
   [[nodiscard]] bool contains(const std::string& name) const;
   /// Creates a backend. Throws janus::Error for an unknown name (listing the known ones) or
   /// whatever the factory throws (e.g. a missing weights file).
   [[nodiscard]] std::unique_ptr<Backend> create(const std::string& name, const BackendOptions& options = {}) const;
+  /// The backend that reads the network file at `path`: `preferred` if it claims the file,
+  /// else the claiming backend with the highest priority (ties: alphabetical). Throws
+  /// janus::Error naming the file if it cannot be opened, or if no registered backend claims it
+  /// (naming its first bytes and the registered backends).
+  [[nodiscard]] std::string forWeightsFile(const std::string& path, const std::string& preferred = "") const;
 
  private:
-  BackendRegistry();
+  BackendRegistry() = default;
   struct Entry {
     int priority;
     BackendFactory factory;
+    BackendClaim claims;
   };
   mutable std::mutex m_mutex;
   std::map<std::string, Entry> m_entries;  // guarded by m_mutex
@@ -156,8 +174,10 @@ class BackendRegistry {
 
 }  // namespace janus::mcts
 
-/// Registers a backend factory at static-initialisation time (see the contract above for the
-/// linking caveat). `id` is any identifier unique in the translation unit.
-#define JANUS_REGISTER_BACKEND(id, name, priority, factory) \
-  [[maybe_unused]] static const bool janusBackendRegistered_##id =  \
-      ::janus::mcts::BackendRegistry::instance().add(name, priority, factory)
+/// Registers a backend at static-initialisation time (see the contract above for the linking
+/// caveat): JANUS_REGISTER_BACKEND(id, name, priority, factory[, claims]), the arguments of
+/// BackendRegistry::add (without claims: the backend reads no network file). `id` is any
+/// identifier unique in the translation unit.
+#define JANUS_REGISTER_BACKEND(id, name, priority, ...)            \
+  [[maybe_unused]] static const bool janusBackendRegistered_##id = \
+      ::janus::mcts::BackendRegistry::instance().add(name, priority, __VA_ARGS__)

@@ -2,19 +2,9 @@
 
 #include <algorithm>
 
+#include "util/hash.h"
+
 namespace janus::mcts {
-
-namespace {
-
-/// SplitMix64 finaliser (Steele, Lea, Flood 2014): spreads a 64-bit value over all bits.
-u64 mix(u64 x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
 
 /// One batch: hits are answered at once from the cache, misses go to one computation of the
 /// inner backend and are stored after it has computed.
@@ -117,7 +107,7 @@ void CachingBackend::resetStats() {
 
 u64 CachingBackend::cacheKey(const Position& pos, const BackendAttributes& a) {
   u64 key = pos.key();
-  if (a.usesHalfmoveClock) key ^= mix(0x5A5A000000000000ull + u64(pos.halfmoveClock()));
+  if (a.usesHalfmoveClock) key ^= splitmix64(0x5A5A000000000000ull + u64(pos.halfmoveClock()));
   if (a.historyPlies > 0) {
     Position past = pos;  // walk back on a copy, as encoding::encodePlanes does
     int h = 1;
@@ -127,9 +117,9 @@ u64 CachingBackend::cacheKey(const Position& pos, const BackendAttributes& a) {
         past.unmakeNullMove();
       else
         past.unmakeMove(last);
-      key ^= mix(past.key() + u64(h) * 0x9E3779B97F4A7C15ull);
+      key ^= splitmix64(past.key() + u64(h) * 0x9E3779B97F4A7C15ull);
     }
-    if (h <= a.historyPlies) key ^= mix(0xA5A5000000000000ull + u64(h));  // history cut short: other inputs
+    if (h <= a.historyPlies) key ^= splitmix64(0xA5A5000000000000ull + u64(h));  // history cut short: other inputs
   }
   return key;
 }

@@ -3,17 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
 
 #include <fmt/format.h>
 
 #include "core/bitboard.h"
 #include "encoding/policy_map.h"
-#include "nnue/format.h"
 #include "util/error.h"
-#include "util/zstd_stream.h"
 
 namespace janus::mcts::pvnet {
 
@@ -91,8 +86,8 @@ void PvWeights::checkSizes() const {
 
 std::vector<unsigned char> pvFileBytes(const PvWeights& w, std::string_view description) {
   w.checkSizes();
-  std::vector<unsigned char> bytes(sizeof(PvHeader) + payloadBytes(w.hidden, w.valueHidden));
-  unsigned char* p = bytes.data() + sizeof(PvHeader);
+  std::vector<unsigned char> payload(payloadBytes(w.hidden, w.valueHidden));
+  unsigned char* p = payload.data();
   forEachVector(w, [&](const char* name, const std::vector<float>& v, std::size_t) {
     for (float x : v)
       if (!std::isfinite(x)) throw Error(fmt::format("policy/value weights: {} holds a NaN or an infinity", name));
@@ -100,81 +95,40 @@ std::vector<unsigned char> pvFileBytes(const PvWeights& w, std::string_view desc
     p += v.size() * sizeof(float);
   });
   PvHeader h{};
-  std::memcpy(h.magic, kPvMagic, sizeof h.magic);
-  h.version = kPvVersion;
   h.inputs = kInputs;
   h.hidden = std::uint16_t(w.hidden);
   h.valueHidden = std::uint16_t(w.valueHidden);
   h.policySize = kPolicySize;
-  h.archId = architectureId(w.hidden, w.valueHidden);
-  h.payloadBytes = payloadBytes(w.hidden, w.valueHidden);
-  h.contentHash = nnue::fnv1a64(std::span<const unsigned char>(bytes).subspan(sizeof(PvHeader)));
-  std::memcpy(h.description, description.data(), std::min(description.size(), sizeof h.description - 1));
-  std::memcpy(bytes.data(), &h, sizeof h);
-  return bytes;
+  return netfile::build(kPvFormat, h, payload, architectureId(w.hidden, w.valueHidden), description);
 }
-
-std::uint64_t pvContentHash(std::span<const unsigned char> fileBytes) {
-  if (fileBytes.size() < sizeof(PvHeader)) throw Error("policy/value network: shorter than its header");
-  PvHeader h;
-  std::memcpy(&h, fileBytes.data(), sizeof h);
-  return h.contentHash;
-}
-
-std::string pvFileName(std::uint64_t contentHash) { return fmt::format("pv-{:016x}.jpv", contentHash); }
 
 std::string writePvFile(const PvWeights& w, const std::string& path, std::string_view description) {
-  const std::vector<unsigned char> bytes = pvFileBytes(w, description);
-  namespace fs = std::filesystem;
-  std::string target = path;
-  if (target.empty() || target.back() == '/' || fs::is_directory(target))
-    target = (fs::path(target.empty() ? "." : target) / pvFileName(pvContentHash(bytes))).string();
-  OutputFile out(target, false);
-  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  out.commit();
-  return target;
+  return netfile::writeFile(kPvFormat, pvFileBytes(w, description), path);
 }
 
 std::shared_ptr<const PvNetwork> PvNetwork::fromBytes(std::span<const unsigned char> bytes, const std::string& source) {
-  auto fail = [&](const std::string& what) { return Error("policy/value network '" + source + "': " + what); };
-  if (bytes.size() < sizeof(PvHeader))
-    throw fail(fmt::format("{} bytes, shorter than the {}-byte header (not a JANUSPV file?)", bytes.size(), sizeof(PvHeader)));
-  PvHeader h;
-  std::memcpy(&h, bytes.data(), sizeof h);
-  if (std::memcmp(h.magic, kPvMagic, sizeof h.magic) != 0) throw fail("wrong magic (not a JANUSPV file)");
-  if (h.version != kPvVersion) throw fail(fmt::format("version {}, this build reads version {}", h.version, kPvVersion));
-  if (h.inputs != kInputs) throw fail(fmt::format("{} inputs, expected {}", h.inputs, kInputs));
-  if (h.policySize != kPolicySize) throw fail(fmt::format("policy size {}, expected {}", h.policySize, kPolicySize));
-  if (!validSizes(h.hidden, h.valueHidden))
-    throw fail(fmt::format("invalid sizes H={} V={} (H {}..{}, a multiple of 16; V {}..{}, a multiple of 8)", h.hidden,
-                           h.valueHidden, kMinHidden, kMaxHidden, kMinValueHidden, kMaxValueHidden));
-  if (h.archId != architectureId(h.hidden, h.valueHidden))
-    throw fail(fmt::format("architecture id {:08x} does not match H={} V={} ({:08x})", h.archId, h.hidden, h.valueHidden,
-                           architectureId(h.hidden, h.valueHidden)));
-  const std::uint64_t expected = payloadBytes(h.hidden, h.valueHidden);
-  if (h.payloadBytes != expected) throw fail(fmt::format("header gives {} payload bytes, the architecture {}", h.payloadBytes, expected));
-  if (bytes.size() - sizeof h != expected)
-    throw fail(fmt::format("{} payload bytes, expected {} ({})", bytes.size() - sizeof h, expected,
-                           bytes.size() - sizeof h < expected ? "truncated" : "trailing bytes"));
-  if (nnue::fnv1a64(bytes.subspan(sizeof h, expected)) != h.contentHash) throw fail("content hash does not match the payload (corrupted)");
-
-  PvWeights w = PvWeights::zeros(h.hidden, h.valueHidden);
-  const unsigned char* p = bytes.data() + sizeof h;
+  const netfile::File<PvHeader> file = netfile::read<PvHeader>(kPvFormat, bytes, source, [](const PvHeader& h) {
+    if (h.inputs != kInputs) throw Error(fmt::format("{} inputs, expected {}", h.inputs, kInputs));
+    if (h.policySize != kPolicySize) throw Error(fmt::format("policy size {}, expected {}", h.policySize, kPolicySize));
+    if (!validSizes(h.hidden, h.valueHidden))
+      throw Error(fmt::format("invalid sizes H={} V={} (H {}..{}, a multiple of 16; V {}..{}, a multiple of 8)", h.hidden,
+                              h.valueHidden, kMinHidden, kMaxHidden, kMinValueHidden, kMaxValueHidden));
+    return netfile::Architecture{architectureId(h.hidden, h.valueHidden), payloadBytes(h.hidden, h.valueHidden)};
+  });
+  PvWeights w = PvWeights::zeros(file.header.hidden, file.header.valueHidden);
+  const unsigned char* p = file.payload.data();
   forEachVector(w, [&](const char* name, std::vector<float>& v, std::size_t n) {
     std::memcpy(v.data(), p, n * sizeof(float));
     p += n * sizeof(float);
     for (float x : v)
-      if (!std::isfinite(x)) throw fail(std::string(name) + " holds a NaN or an infinity");
+      if (!std::isfinite(x))
+        throw Error(fmt::format("{} '{}': {} holds a NaN or an infinity", kPvFormat.kind, source, name));
   });
-  const std::string description(h.description, strnlen(h.description, sizeof h.description));
-  return std::shared_ptr<const PvNetwork>(new PvNetwork(std::move(w), h.contentHash, description));
+  return std::shared_ptr<const PvNetwork>(new PvNetwork(std::move(w), file.contentHash, file.description));
 }
 
 std::shared_ptr<const PvNetwork> PvNetwork::fromFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("policy/value network '" + path + "': cannot open");
-  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return fromBytes(bytes, path);
+  return fromBytes(netfile::readFile(kPvFormat, path), path);
 }
 
 std::shared_ptr<const PvNetwork> PvNetwork::fromWeights(PvWeights w, std::uint64_t contentHash, std::string description) {
@@ -185,7 +139,7 @@ std::shared_ptr<const PvNetwork> PvNetwork::fromWeights(PvWeights w, std::uint64
 PvNetwork::PvNetwork(PvWeights w, std::uint64_t hash, std::string description)
     : m_w(std::move(w)), m_hash(hash), m_description(std::move(description)) {}
 
-std::string PvNetwork::name() const { return fmt::format("pv-{:016x}", m_hash); }
+std::string PvNetwork::name() const { return netfile::name(kPvFormat, m_hash); }
 
 std::string PvNetwork::describe() const {
   return fmt::format("{} ({}->{}, value {}->3, policy {}){}{}", name(), kInputs, m_w.hidden, m_w.valueHidden, kPolicySize,

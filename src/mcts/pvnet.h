@@ -38,26 +38,26 @@ struct PvWeights {
   void checkSizes() const;
 };
 
-/// The file bytes (64-byte header + payload) of `w`; `description` is cut to 23 characters.
-/// Throws janus::Error for wrong sizes or a NaN/infinite weight.
+/// The file bytes (64-byte header + payload) of `w`; `description` is cut to 24 characters
+/// (netfile::build). Throws janus::Error for wrong sizes or a NaN/infinite weight. The file's
+/// name and content hash: netfile::fileName / netfile::contentHash with kPvFormat.
 [[nodiscard]] std::vector<unsigned char> pvFileBytes(const PvWeights& w, std::string_view description);
-/// The content hash (header field contentHash) of file bytes made by pvFileBytes().
-[[nodiscard]] std::uint64_t pvContentHash(std::span<const unsigned char> fileBytes);
-/// "pv-<16 hex digits of the content hash>.jpv".
-[[nodiscard]] std::string pvFileName(std::uint64_t contentHash);
-/// Writes `w` atomically (temporary file, fsync, rename). If `path` is a directory or ends in
-/// '/', the file is pvFileName(hash) inside it. Returns the path written. Throws janus::Error.
+/// Writes `w` atomically (netfile::writeFile: temporary file, fsync, rename). If `path` is
+/// empty, a directory or ends in '/', the file is pv-<hash>.jpv inside it. Returns the path
+/// written. Throws janus::Error.
 std::string writePvFile(const PvWeights& w, const std::string& path, std::string_view description);
 
 /// A loaded network: immutable, shared by every search thread (std::shared_ptr<const PvNetwork>).
 class PvNetwork {
  public:
   /// Parses file bytes. Throws janus::Error("policy/value network '<source>': <what>") for a
-  /// short file, a wrong magic, version, input or policy size, invalid hidden sizes, an
-  /// architecture id that does not match them, a payload size that differs, a content hash
-  /// that does not match the payload ("corrupted"), or a NaN/infinite weight.
+  /// wrong magic, a file shorter than the header, another version, a reserved field that is
+  /// not zero, a wrong input or policy size, invalid hidden sizes, an architecture id that does
+  /// not match them, a payload size that differs ("truncated", "trailing bytes"), a content
+  /// hash that does not match the payload ("corrupted"), or a NaN/infinite weight.
   static std::shared_ptr<const PvNetwork> fromBytes(std::span<const unsigned char> bytes, const std::string& source);
-  /// Reads a file (see fromBytes). Throws janus::Error if it cannot be opened.
+  /// Reads a file, plain or zstd-compressed (see fromBytes). Throws janus::Error if it cannot be
+  /// opened.
   static std::shared_ptr<const PvNetwork> fromFile(const std::string& path);
   /// A network over weights held in memory (tests, the trainer). Throws like checkSizes().
   static std::shared_ptr<const PvNetwork> fromWeights(PvWeights w, std::uint64_t contentHash = 0,
@@ -68,6 +68,8 @@ class PvNetwork {
   [[nodiscard]] std::uint64_t contentHash() const { return m_hash; }
   /// "pv-<16 hex>" (the file name without extension).
   [[nodiscard]] std::string name() const;
+  /// The file's description (free text of the header; "" when none).
+  [[nodiscard]] const std::string& description() const { return m_description; }
   /// One line: name, sizes and the file's description.
   [[nodiscard]] std::string describe() const;
   [[nodiscard]] const PvWeights& weights() const { return m_w; }

@@ -6,20 +6,12 @@
 #include <fmt/format.h>
 
 #include "util/error.h"
+#include "util/incbin.h"
 
-// The default network, embedded by the assembler's .incbin (src/mcts/CMakeLists.txt defines
-// JANUS_DEFAULT_PVNET_PATH when the file named by nets/default-pvnet.txt exists).
+// The default network (src/mcts/CMakeLists.txt defines JANUS_DEFAULT_PVNET_PATH when the file
+// nets/default-pvnet.txt names exists).
 #ifdef JANUS_DEFAULT_PVNET_PATH
-__asm__(".section .rodata\n"
-        ".balign 64\n"
-        ".global janusDefaultPvNet\n"
-        "janusDefaultPvNet:\n"
-        ".incbin \"" JANUS_DEFAULT_PVNET_PATH "\"\n"
-        ".global janusDefaultPvNetEnd\n"
-        "janusDefaultPvNetEnd:\n"
-        ".previous\n");
-extern "C" const unsigned char janusDefaultPvNet[];
-extern "C" const unsigned char janusDefaultPvNetEnd[];
+JANUS_INCBIN(janusDefaultPvNet, JANUS_DEFAULT_PVNET_PATH)
 #endif
 
 namespace janus::mcts {
@@ -102,9 +94,7 @@ std::shared_ptr<const pvnet::PvNetwork> defaultPvNetwork() {
   static std::once_flag once;
   static std::shared_ptr<const pvnet::PvNetwork> net;
   std::call_once(once, [] {
-    net = pvnet::PvNetwork::fromBytes(
-        std::span<const unsigned char>(janusDefaultPvNet, std::size_t(janusDefaultPvNetEnd - janusDefaultPvNet)),
-        "embedded " + defaultPvNetworkFile());
+    net = pvnet::PvNetwork::fromBytes(janusDefaultPvNet(), "embedded " + defaultPvNetworkFile());
   });
   return net;
 #else
@@ -112,8 +102,15 @@ std::shared_ptr<const pvnet::PvNetwork> defaultPvNetwork() {
 #endif
 }
 
+// The default backend when the build embeds a network, else below uniform (priority 0); it
+// reads JANUSPV files.
+JANUS_REGISTER_BACKEND(
+    pvnet, "pvnet", defaultPvNetworkFile().empty() ? -1 : 100,
+    [](const BackendOptions& o) -> std::unique_ptr<Backend> { return std::make_unique<PvNetBackend>(o); },
+    [](const std::string& path) { return netfile::hasMagic(pvnet::kPvFormat, path); });
+
 std::string defaultPvNetworkFile() {
-#ifdef JANUS_DEFAULT_PVNET_PATH
+#ifdef JANUS_DEFAULT_PVNET_NAME
   return JANUS_DEFAULT_PVNET_NAME;
 #else
   return "";

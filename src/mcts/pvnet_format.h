@@ -1,8 +1,9 @@
 #pragma once
 // Janus policy/value network file ("JANUSPV"), version 1: the small sparse-input network of the
 // MCTS face's fast CPU backend (`pvnet`), the one definition of the bytes that `janus train-az`
-// exports and the engine loads (STYLE.md practice 13). Header-only and free of engine code so
-// that a trainer includes it on its own.
+// exports and the engine loads. Header-only and free of engine code so that a trainer includes
+// it on its own; the fields it shares with the other network files are read and written by
+// netfile/netfile.h.
 //
 // Why this shape: on 2 CPU cores a convolutional ResNet over input planes evaluates a few hundred
 // positions a second (Lc0's 10x128 net: 300-1000 nodes/s on 4-12 threads), far too few for
@@ -32,10 +33,10 @@
 //       12    2  hidden        u16, H: kMinHidden..kMaxHidden, a multiple of 16
 //       14    2  valueHidden   u16, V: 8..256, a multiple of 8
 //       16    2  policySize    u16, kPolicySize (1858)
-//       18    2  reserved0     u16, 0
+//       18    2  reserved0     u16, 0 (a reader rejects another value)
 //       20    4  archId        u32, architectureId(hidden, valueHidden)
 //       24    8  payloadBytes  u64, payloadBytes(hidden, valueHidden)
-//       32    8  contentHash   u64, FNV-1a 64 (nnue::fnv1a64) of the payload; names the file
+//       32    8  contentHash   u64, FNV-1a 64 (util/hash.h) of the payload; names the file
 //                              pv-<16 hex>.jpv
 //       40   24  description   ASCII, NUL-padded (free text, e.g. the training run's id)
 //       64       payload, float32, row-major:
@@ -44,11 +45,15 @@
 //                  valueW1  [V][H]     valueB1 [V]
 //                  valueW2  [3][V]     valueB2 [3]
 //                  policyW  [1858][H]  policyB [1858]
-// A reader rejects a file whose magic, version, sizes, archId, payload size or content hash
-// differ, or whose payload holds a NaN or an infinity.
+// A reader rejects a file whose magic, version, sizes, reserved field, archId, payload size or
+// content hash differ, that is truncated or has trailing bytes, or whose payload holds a NaN or an
+// infinity.
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
+
+#include "netfile/netfile.h"
 
 namespace janus::mcts::pvnet {
 
@@ -99,16 +104,17 @@ static_assert(offsetof(PvHeader, contentHash) == 32);
   return payloadFloats(hidden, valueHidden) * 4;
 }
 
-/// Identifier of an architecture: FNV-1a 64 of (kPvVersion, kInputs, hidden, valueHidden,
-/// kPolicySize) as little-endian u32s, folded to 32 bits.
+/// Identifier of an architecture: netfile::architectureId of (kPvVersion, kInputs, hidden,
+/// valueHidden, kPolicySize).
 [[nodiscard]] constexpr std::uint32_t architectureId(int hidden, int valueHidden) {
-  const std::uint32_t fields[5] = {kPvVersion, std::uint32_t(kInputs), std::uint32_t(hidden),
-                                   std::uint32_t(valueHidden), std::uint32_t(kPolicySize)};
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (std::uint32_t f : fields)
-    for (int i = 0; i < 4; ++i) h = (h ^ ((f >> (8 * i)) & 0xFF)) * 0x100000001b3ULL;
-  return std::uint32_t(h ^ (h >> 32));
+  return netfile::architectureId(
+      {kPvVersion, std::uint32_t(kInputs), std::uint32_t(hidden), std::uint32_t(valueHidden), std::uint32_t(kPolicySize)});
 }
+
+/// The shared fields of the file (netfile/netfile.h): where they are and what the files are called.
+inline constexpr netfile::Format kPvFormat =
+    netfile::formatOf<PvHeader>("policy/value network", std::string_view(kPvMagic, sizeof kPvMagic), kPvVersion,
+                                {offsetof(PvHeader, reserved0), sizeof PvHeader::reserved0}, "pv", "jpv");
 
 /// Input index (0..767) of a piece of colour `pieceColor` (0 White, 1 Black) and type
 /// `pieceType` (0 pawn .. 5 king) on `square` (0 = a1 .. 63 = h8) when `sideToMove` moves.

@@ -21,6 +21,7 @@
 #include "mcts/pvnet.h"
 #include "mcts/pvnet_backend.h"
 #include "util/error.h"
+#include "util/zstd_stream.h"
 
 namespace janus::mcts::pvnet {
 namespace {
@@ -117,18 +118,19 @@ TEST(PvNetFile, RoundTripKeepsEveryWeightAndNamesTheFileByHash) {
   EXPECT_EQ(net->weights().trunkW, w.trunkW);
   EXPECT_EQ(net->weights().policyB, w.policyB);
   EXPECT_EQ(net->weights().valueW2, w.valueW2);
-  EXPECT_EQ(net->contentHash(), pvContentHash(bytes));
+  EXPECT_EQ(net->contentHash(), netfile::contentHash(kPvFormat, bytes));
+  EXPECT_EQ(net->description(), "round trip");
   EXPECT_NE(net->describe().find("round trip"), std::string::npos);
 
   const fs::path dir = fs::temp_directory_path() / ("janus-pvnet-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string path = writePvFile(w, dir.string(), "round trip");
-  EXPECT_EQ(fs::path(path).filename().string(), pvFileName(net->contentHash()));
+  EXPECT_EQ(fs::path(path).filename().string(), netfile::fileName(kPvFormat, net->contentHash()));
   EXPECT_EQ(PvNetwork::fromFile(path)->weights().valueW1, w.valueW1);
   // A different weight, a different name.
   PvWeights w2 = w;
   w2.policyB[7] += 0.5f;
-  EXPECT_NE(pvContentHash(pvFileBytes(w2, "")), net->contentHash());
+  EXPECT_NE(netfile::contentHash(kPvFormat, pvFileBytes(w2, "")), net->contentHash());
   fs::remove_all(dir);
 }
 
@@ -152,19 +154,30 @@ TEST(PvNetFile, RejectsBadFilesWithAClearMessage) {
     std::memcpy(b.data(), &h, sizeof h);
     return b;
   };
-  EXPECT_NE(loadError({good.begin(), good.begin() + 10}).find("shorter than the 64-byte header"), std::string::npos);
-  EXPECT_NE(loadError(withHeader([](PvHeader& h) { h.magic[0] = 'X'; })).find("wrong magic"), std::string::npos);
-  EXPECT_NE(loadError(withHeader([](PvHeader& h) { h.version = 9; })).find("version 9"), std::string::npos);
-  EXPECT_NE(loadError(withHeader([](PvHeader& h) { h.hidden = 17; })).find("invalid sizes"), std::string::npos);
-  EXPECT_NE(loadError(withHeader([](PvHeader& h) { h.archId ^= 1; })).find("architecture id"), std::string::npos);
-  EXPECT_NE(loadError(withHeader([](PvHeader& h) { h.hidden = 32; h.archId = architectureId(32, 8); })).find("payload"),
-            std::string::npos);
-  EXPECT_NE(loadError({good.begin(), good.end() - 4}).find("truncated"), std::string::npos);
+  auto expectError = [](const std::vector<unsigned char>& bytes, const std::string& part) {
+    const std::string error = loadError(bytes);
+    EXPECT_NE(error.find("policy/value network 'bad.jpv': "), std::string::npos) << error;  // names the file
+    EXPECT_NE(error.find(part), std::string::npos) << error;
+  };
+  // The shared fields (netfile.h).
+  expectError({good.begin(), good.begin() + 10}, "shorter than the 64-byte header");
+  expectError(withHeader([](PvHeader& h) { h.magic[0] = 'X'; }), "wrong magic (not a JANUSPV file)");
+  expectError(withHeader([](PvHeader& h) { h.version = 9; }), "version 9");
+  expectError(withHeader([](PvHeader& h) { h.reserved0 = 1; }), "reserved header field");
+  expectError(withHeader([](PvHeader& h) { h.archId ^= 1; }), "architecture id");
+  expectError(withHeader([](PvHeader& h) { h.hidden = 32; h.archId = architectureId(32, 8); }), "payload bytes");
+  expectError({good.begin(), good.end() - 4}, "truncated");
+  auto longer = good;
+  longer.push_back(0);
+  expectError(longer, "1 trailing bytes");
   auto corrupted = good;
   corrupted[100] ^= 0x40;
-  EXPECT_NE(loadError(corrupted).find("corrupted"), std::string::npos);
+  expectError(corrupted, "corrupted");
+  // This format's own fields.
+  expectError(withHeader([](PvHeader& h) { h.hidden = 17; }), "invalid sizes");
+  expectError(withHeader([](PvHeader& h) { h.inputs = 768; }), "768 inputs");
+  expectError(withHeader([](PvHeader& h) { h.policySize = 1000; }), "policy size 1000");
   EXPECT_EQ(loadError(good), "");
-  EXPECT_NE(loadError(corrupted).find("bad.jpv"), std::string::npos);
 
   PvWeights nan = randomWeights(16, 8, 3);
   nan.valueB1[2] = std::nanf("");
@@ -179,6 +192,21 @@ TEST(PvNetFile, RejectsBadFilesWithAClearMessage) {
   }
   EXPECT_THROW((void)PvWeights::zeros(20, 8), Error);
   EXPECT_THROW((void)PvNetwork::fromFile("/nonexistent/net.jpv"), Error);
+}
+
+// Every network committed under nets/ loads, is named by its content hash, and is written back
+// byte for byte from its weights and description.
+TEST(PvNetFile, EveryCommittedNetLoadsAndIsWrittenBackByteForByte) {
+  int nets = 0;
+  for (const auto& entry : fs::directory_iterator(JANUS_NETS_DIR)) {
+    if (entry.path().extension() != ".jpv") continue;
+    const std::vector<unsigned char> bytes = netfile::readFile(kPvFormat, entry.path().string());
+    const auto net = PvNetwork::fromBytes(bytes, entry.path().string());
+    EXPECT_EQ(netfile::fileName(kPvFormat, net->contentHash()), entry.path().filename().string());
+    EXPECT_TRUE(pvFileBytes(net->weights(), net->description()) == bytes) << entry.path();
+    ++nets;
+  }
+  EXPECT_GT(nets, 0);
 }
 
 // ---- Inference ---------------------------------------------------------------------------------
@@ -245,6 +273,53 @@ TEST(PvNetBackendTest, SearchFollowsAStrongPolicyPrior) {
   EXPECT_EQ(toUci(r.best, false), "g8f6");  // the same entry, mirrored
   EXPECT_EQ(backend->attributes().historyPlies, 0);
   EXPECT_NE(backend->attributes().description.find("pvnet pv-"), std::string::npos);
+}
+
+// A second reader of JANUSPV files, below every built-in backend, to test the registry's choice.
+JANUS_REGISTER_BACKEND(
+    otherPvReader, "pvnet-test-reader", -20,
+    [](const BackendOptions& o) -> std::unique_ptr<Backend> { return std::make_unique<PvNetBackend>(o); },
+    [](const std::string& path) { return netfile::hasMagic(kPvFormat, path); });
+
+TEST(PvNetBackendTest, TheRegistryPicksTheBackendThatReadsAWeightsFile) {
+  auto& registry = BackendRegistry::instance();
+  const fs::path dir = fs::temp_directory_path() / ("janus-pvnet-claims-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string path = writePvFile(randomWeights(16, 8, 7), dir.string(), "claims");
+  // The claiming backend with the highest priority, unless the preferred one claims the file too.
+  EXPECT_EQ(registry.forWeightsFile(path), "pvnet");
+  EXPECT_EQ(registry.forWeightsFile(path, "uniform"), "pvnet");
+  EXPECT_EQ(registry.forWeightsFile(path, "pvnet-test-reader"), "pvnet-test-reader");
+  // A compressed network file is claimed as well (its magic is read through zstd).
+  const std::vector<unsigned char> bytes = netfile::readFile(kPvFormat, path);
+  {
+    OutputFile out((dir / "net.jpv.zst").string(), /*compress=*/true);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    out.commit();
+  }
+  EXPECT_EQ(registry.forWeightsFile((dir / "net.jpv.zst").string()), "pvnet");
+  EXPECT_EQ(PvNetwork::fromFile((dir / "net.jpv.zst").string())->contentHash(), netfile::contentHash(kPvFormat, bytes));
+  // A file nobody reads, and a missing file: errors naming the file.
+  { std::ofstream((dir / "other.bin").string()) << "JANUSXX\nmore"; }
+  try {
+    (void)registry.forWeightsFile((dir / "other.bin").string());
+    ADD_FAILURE() << "a file without a known magic was claimed";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("no MCTS backend of this binary reads the network file '" + (dir / "other.bin").string() + "'"),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("starts with \"JANUSXX.\""), std::string::npos) << what;
+    EXPECT_NE(what.find("pvnet"), std::string::npos) << what;
+  }
+  try {
+    (void)registry.forWeightsFile((dir / "missing.jpv").string());
+    ADD_FAILURE() << "a missing file was claimed";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot open '" + (dir / "missing.jpv").string() + "'"), std::string::npos)
+        << e.what();
+  }
+  fs::remove_all(dir);
 }
 
 TEST(PvNetBackendTest, RegistryLoadsAWeightsFileAndReportsBadOnes) {

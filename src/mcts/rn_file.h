@@ -1,7 +1,9 @@
 #pragma once
-// Reading and writing JANUSRN residual network files (format and architecture: rn_format.h),
-// without libtorch: the engine's torch backend (src/mcts/torch/), the trainer's export
-// (`janus train-az --arch resnet`) and the tests of any build share this code.
+// Reading and writing JANUSRN residual network files (format and architecture: rn_format.h; the
+// shared header fields: netfile/netfile.h), without libtorch: the engine's torch backend
+// (src/mcts/torch/), the trainer's export (`janus train-az --arch resnet`) and the tests of any
+// build share this code. The network's input planes: encoding::encodePlanes with
+// encoderOptions(arch) (rn_format.h).
 
 #include <cstdint>
 #include <memory>
@@ -10,8 +12,6 @@
 #include <string_view>
 #include <vector>
 
-#include "core/position.h"
-#include "encoding/planes.h"
 #include "mcts/rn_format.h"
 
 namespace janus::mcts::rn {
@@ -42,19 +42,14 @@ struct RnWeights {
   }
 };
 
-/// encoding::EncoderOptions of header encoderFlags (bit 0 pins, 1 control, 2 pawns, 3 mobility).
-[[nodiscard]] encoding::EncoderOptions encoderOptions(int encoderFlags);
-/// The inverse of encoderOptions().
-[[nodiscard]] int encoderFlags(const encoding::EncoderOptions& options);
-
-/// The file bytes (64-byte header + payload) of `w`; `description` is cut to 15 characters.
-/// Throws janus::Error for an invalid architecture, a payload of the wrong size or a NaN/infinite
-/// weight.
+/// The file bytes (64-byte header + payload) of `w`; `description` is cut to 16 characters
+/// (netfile::build). Throws janus::Error for an invalid architecture, a payload of the wrong size
+/// or a NaN/infinite weight. The file's name and content hash: netfile::fileName /
+/// netfile::contentHash with kRnFormat.
 [[nodiscard]] std::vector<unsigned char> rnFileBytes(const RnWeights& w, std::string_view description);
-/// "rn-<16 hex digits of the content hash>.jrn".
-[[nodiscard]] std::string rnFileName(std::uint64_t contentHash);
-/// Writes `w` atomically (temporary file, fsync, rename). If `path` is empty, a directory or ends
-/// in '/', the file is rnFileName(hash) inside it. Returns the path written. Throws janus::Error.
+/// Writes `w` atomically (netfile::writeFile: temporary file, fsync, rename). If `path` is
+/// empty, a directory or ends in '/', the file is rn-<hash>.jrn inside it. Returns the path
+/// written. Throws janus::Error.
 std::string writeRnFile(const RnWeights& w, const std::string& path, std::string_view description);
 
 /// A parsed file.
@@ -63,14 +58,15 @@ struct RnFile {
   std::uint64_t contentHash = 0;
   std::string description;
 
-  /// Parses file bytes. Throws janus::Error("residual network '<source>': <what>") for a file
-  /// shorter than the header, a wrong magic, version or reserved field, an invalid architecture
-  /// (naming the rule), an architecture id that does not match the fields, a header payload
-  /// size that differs from the architecture's, a truncated payload or trailing bytes, a
-  /// content hash that does not match the payload ("corrupted"), or a NaN/infinite weight
-  /// (naming the tensor).
+  /// Parses file bytes. Throws janus::Error("residual network '<source>': <what>") for a wrong
+  /// magic, a file shorter than the header, another version, a non-zero reserved field, an
+  /// invalid architecture (naming the rule), an architecture id that does not match the fields,
+  /// a header payload size that differs from the architecture's, a truncated payload or
+  /// trailing bytes, a content hash that does not match the payload ("corrupted"), or a
+  /// NaN/infinite weight (naming the tensor).
   static RnFile fromBytes(std::span<const unsigned char> bytes, const std::string& source);
-  /// Reads a file (see fromBytes). Throws janus::Error if it cannot be opened.
+  /// Reads a file, plain or zstd-compressed (see fromBytes). Throws janus::Error if it cannot be
+  /// opened.
   static RnFile fromFile(const std::string& path);
 
   /// "rn-<16 hex>" (the file name without extension).
@@ -78,15 +74,5 @@ struct RnFile {
   /// One line: name, blocks x filters, SE, inputs, history and the description.
   [[nodiscard]] std::string describe() const;
 };
-
-/// True if the file at `path` starts with the JANUSRN magic (false if it cannot be read or is
-/// shorter). Used by the engine to send a .jrn file to the torch backend.
-[[nodiscard]] bool isRnFile(const std::string& path);
-
-/// The network's input for `pos` (with history) into `out` (planeCount * 64 floats):
-/// encoding::encodePlanes with the architecture's optional planes, then the planes the
-/// architecture does not see set to zero (historySteps, rn_format.h). Throws janus::Error if
-/// `out` is too small.
-void encodeInput(const Position& pos, const RnArch& arch, std::span<float> out);
 
 }  // namespace janus::mcts::rn

@@ -1,6 +1,5 @@
-// Tests of the JANUSRN residual network file (rn_format.h, rn_file.h): layout, round trip,
-// every rejection with its message, and the input planes a network with fewer history steps
-// sees. No libtorch: these run in every build.
+// Tests of the JANUSRN residual network file (rn_format.h, rn_file.h): layout, round trip and
+// every rejection with its message. No libtorch: these run in every build.
 
 #include <gtest/gtest.h>
 
@@ -15,9 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "core/notation.h"
 #include "mcts/rn_file.h"
-#include "nnue/format.h"
 #include "util/error.h"
 
 namespace janus::mcts::rn {
@@ -65,7 +62,7 @@ std::vector<unsigned char> patched(std::vector<unsigned char> bytes, std::size_t
 
 /// Recomputes the content hash after a payload change (so that only the change is wrong).
 void rehash(std::vector<unsigned char>& bytes) {
-  const std::uint64_t h = nnue::fnv1a64(std::span<const unsigned char>(bytes).subspan(sizeof(RnHeader)));
+  const std::uint64_t h = fnv1a64(std::span<const unsigned char>(bytes).subspan(sizeof(RnHeader)));
   std::memcpy(bytes.data() + offsetof(RnHeader, contentHash), &h, sizeof h);
 }
 
@@ -115,22 +112,22 @@ TEST(RnFile, RoundTripKeepsEveryWeightAndTheDescription) {
   const RnFile f = RnFile::fromBytes(bytes, "mem");
   EXPECT_EQ(f.weights.arch, w.arch);
   EXPECT_EQ(f.weights.data, w.data);
-  EXPECT_EQ(f.description, "tiny test netwo");  // cut to 15 characters (16 with the NUL)
-  EXPECT_EQ(f.contentHash, nnue::fnv1a64(std::span<const unsigned char>(bytes).subspan(64)));
+  EXPECT_EQ(f.description, "tiny test networ");  // cut to the field's 16 characters
+  EXPECT_EQ(f.contentHash, fnv1a64(std::span<const unsigned char>(bytes).subspan(64)));
   EXPECT_EQ(f.name(), fmt::format("rn-{:016x}", f.contentHash));
   EXPECT_NE(f.describe().find("2x8, SE 4"), std::string::npos) << f.describe();
 
   const fs::path dir = fs::temp_directory_path() / fmt::format("janus-rn-test-{}", ::getpid());
   fs::create_directories(dir);
   const std::string path = writeRnFile(w, dir.string() + "/", "tiny");
-  EXPECT_EQ(fs::path(path).filename().string(), rnFileName(f.contentHash));
-  EXPECT_TRUE(isRnFile(path));
+  EXPECT_EQ(fs::path(path).filename().string(), netfile::fileName(kRnFormat, f.contentHash));
+  EXPECT_TRUE(netfile::hasMagic(kRnFormat, path));
   const RnFile g = RnFile::fromFile(path);
   EXPECT_EQ(g.weights.data, w.data);
   EXPECT_EQ(g.contentHash, f.contentHash);  // the description is not part of the hash
   std::ofstream(dir / "other.bin") << "JANUSPV";
-  EXPECT_FALSE(isRnFile((dir / "other.bin").string()));
-  EXPECT_FALSE(isRnFile((dir / "missing.jrn").string()));
+  EXPECT_FALSE(netfile::hasMagic(kRnFormat, (dir / "other.bin").string()));
+  EXPECT_FALSE(netfile::hasMagic(kRnFormat, (dir / "missing.jrn").string()));
   EXPECT_THROW((void)RnFile::fromFile((dir / "missing.jrn").string()), Error);
   fs::remove_all(dir);
 }
@@ -177,35 +174,6 @@ TEST(RnFile, RejectsBadFilesWithAClearMessage) {
   EXPECT_THROW((void)rnFileBytes(bad, ""), Error);
   bad.data.pop_back();
   EXPECT_THROW((void)rnFileBytes(bad, ""), Error);
-}
-
-TEST(RnFile, EncodeInputHidesThePlanesTheNetworkDoesNotSee) {
-  Position pos = Position::fromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-  for (const char* uci : {"g1f3", "g8f6", "f3g1", "f6g8", "e2e4"}) pos.makeMove(parseUci(pos, uci, false));
-  const std::vector<float> full = encoding::encodePlanes(pos);
-  RnArch a = tinyArch();
-  std::vector<float> planes(std::size_t(a.inputPlanes) * 64);
-  encodeInput(pos, a, planes);
-  EXPECT_EQ(planes, full);  // 8 history steps: the plain encoding
-
-  a.historySteps = 2;
-  encodeInput(pos, a, planes);
-  for (std::size_t i = 0; i < full.size(); ++i) {
-    const bool hidden = i >= 28 * 64 && i < 112 * 64;
-    EXPECT_EQ(planes[i], hidden ? 0.0f : full[i]) << "plane " << i / 64;
-  }
-  // The position after g8f6-f3g1-f6g8 one ply ago repeats the start: its repetition plane is set
-  // in the full encoding and stays with 2 steps.
-  bool rep = false;
-  for (std::size_t i = (14 + 12) * 64; i < (14 + 13) * 64; ++i) rep |= planes[i] != 0.0f;
-  EXPECT_TRUE(rep);
-
-  a.historySteps = 1;
-  encodeInput(pos, a, planes);
-  for (std::size_t i = 0; i < full.size(); ++i) {
-    const bool hidden = i >= 12 * 64 && i < 112 * 64;
-    EXPECT_EQ(planes[i], hidden ? 0.0f : full[i]) << "plane " << i / 64;
-  }
 }
 
 }  // namespace

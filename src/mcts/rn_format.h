@@ -1,17 +1,17 @@
 #pragma once
 // Janus residual network file ("JANUSRN"), version 1: the convolutional policy/value ResNet of
 // the MCTS face's libtorch backend (`torch`, src/mcts/torch/), the one definition of the bytes
-// that `janus train-az --arch resnet` exports and the engine loads (STYLE.md practice 13).
-// Header-only and free of engine code and of libtorch, so that the reader (rn_file.h), the
-// trainer and the tests of a build without libtorch include it.
+// that `janus train-az --arch resnet` exports and the engine loads. Header-only and free of
+// engine code and of libtorch, so that the reader (rn_file.h), the trainer and the tests of a
+// build without libtorch include it; the fields it shares with the other network files are read
+// and written by netfile/netfile.h.
 //
 // Architecture (AlphaZero's network, Silver et al., Science 2018, supplementary "Architecture",
 // in the shape Leela Chess Zero uses for chess: lczero.org "Neural network topology"):
-//   * Input: [C, 8, 8] planes of encoding::encodePlanes (docs/encoding.md): C = 119 base planes
-//     plus the optional planes named by `encoderFlags`. Only the first `historySteps` positions
-//     are given to the network: with historySteps < 8 the planes of older positions are zero,
-//     and with historySteps = 1 the repetition planes (12, 13) are zero as well (a network
-//     trained on single positions, whose samples know no repetitions; docs/mcts.md).
+//   * Input: [C, 8, 8] planes of encoding::encodePlanes with encoderOptions() below
+//     (docs/encoding.md): C = 119 base planes plus the optional planes named by `encoderFlags`;
+//     only the first `historySteps` positions are given to the network (encoding/planes.h: the
+//     planes of older positions are zero, with one step the repetition planes as well).
 //   * Input convolution: 3x3, C -> F filters, ReLU.
 //   * B residual blocks (He et al., "Deep residual learning", CVPR 2016): y = ReLU(x +
 //     SE(conv2(ReLU(conv1(x))))), conv1 and conv2 3x3 F -> F; SE is the identity without
@@ -32,7 +32,7 @@
 //   offset size  field
 //        0    8  magic           "JANUSRN\0"
 //        8    2  version         u16, kRnVersion (1)
-//       10    2  inputPlanes     u16, C = encoding::planeCount(options of encoderFlags)
+//       10    2  inputPlanes     u16, C = encoding::planeCount(encoderOptions())
 //       12    2  blocks          u16, B: kMinBlocks..kMaxBlocks
 //       14    2  filters         u16, F: kMinFilters..kMaxFilters, a multiple of 8
 //       16    2  seChannels      u16, S: 0 (no squeeze-excitation) or 1..F
@@ -40,11 +40,11 @@
 //       20    2  valueChannels   u16, Vc: 1..kMaxHeadChannels
 //       22    2  valueHidden     u16, Vh: 1..kMaxValueHidden
 //       24    1  historySteps    u8, 1..8 (encoding::kHistory)
-//       25    1  encoderFlags    u8, bit 0 pins, 1 control, 2 pawns, 3 mobility (EncoderOptions)
-//       26    2  reserved0       u16, 0
+//       25    1  encoderFlags    u8, encoding::encoderFlags: bit 0 pins, 1 control, 2 pawns, 3 mobility
+//       26    2  reserved0       u16, 0 (a reader rejects another value)
 //       28    4  archId          u32, architectureId(fields 10..25)
 //       32    8  payloadBytes    u64, payloadFloats(...) * 4
-//       40    8  contentHash     u64, FNV-1a 64 (nnue::fnv1a64) of the payload; names the file
+//       40    8  contentHash     u64, FNV-1a 64 (util/hash.h) of the payload; names the file
 //                                rn-<16 hex>.jrn
 //       48   16  description     ASCII, NUL-padded (free text, e.g. the training run's id)
 //       64       payload, float32, row-major, in this order:
@@ -60,6 +60,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
+
+#include "encoding/planes.h"
+#include "netfile/netfile.h"
 
 namespace janus::mcts::rn {
 
@@ -71,7 +75,8 @@ inline constexpr int kMinFilters = 8, kMaxFilters = 1024;
 inline constexpr int kMaxHeadChannels = 256;
 inline constexpr int kMaxValueHidden = 1024;
 inline constexpr int kMaxHistorySteps = 8;
-inline constexpr int kMinInputPlanes = 119, kMaxInputPlanes = 129;  // encoding::planeCount's range
+inline constexpr int kMinInputPlanes = encoding::kBasePlanes;
+inline constexpr int kMaxInputPlanes = encoding::planeCount({true, true, true, true});
 
 #pragma pack(push, 1)
 struct RnHeader {
@@ -113,11 +118,10 @@ struct RnArch {
   bool operator==(const RnArch&) const = default;
 };
 
-/// Planes of the base encoding plus 2 per optional group (pins, control, mobility) and 4 for
-/// pawns, as encoding::planeCount computes them.
-[[nodiscard]] constexpr int planesForFlags(int encoderFlags) {
-  return 119 + ((encoderFlags & 1) ? 2 : 0) + ((encoderFlags & 2) ? 2 : 0) + ((encoderFlags & 4) ? 4 : 0) +
-         ((encoderFlags & 8) ? 2 : 0);
+/// The input encoding of a network of architecture `a` (encoding/planes.h): the optional planes
+/// of a.encoderFlags and a.historySteps positions.
+[[nodiscard]] constexpr encoding::EncoderOptions encoderOptions(const RnArch& a) {
+  return encoding::encoderOptions(a.encoderFlags, a.historySteps);
 }
 
 /// True if `a` is an architecture this version describes; `why` (if given) names the first
@@ -128,7 +132,7 @@ struct RnArch {
     return false;
   };
   if (a.encoderFlags < 0 || a.encoderFlags > 15) return bad("encoder flags outside 0..15");
-  if (a.inputPlanes != planesForFlags(a.encoderFlags)) return bad("input planes do not match the encoder flags");
+  if (a.inputPlanes != encoding::planeCount(encoderOptions(a))) return bad("input planes do not match the encoder flags");
   if (a.blocks < kMinBlocks || a.blocks > kMaxBlocks) return bad("blocks outside 1..64");
   if (a.filters < kMinFilters || a.filters > kMaxFilters || a.filters % 8 != 0)
     return bad("filters outside 8..1024 or not a multiple of 8");
@@ -157,24 +161,19 @@ struct RnArch {
 /// Bytes of the payload after the header.
 [[nodiscard]] constexpr std::uint64_t payloadBytes(const RnArch& a) { return payloadFloats(a) * 4; }
 
-/// Identifier of an architecture: FNV-1a 64 of (kRnVersion, C, B, F, S, P, Vc, Vh, historySteps,
-/// encoderFlags, kPolicySize) as little-endian u32s, folded to 32 bits.
+/// Identifier of an architecture: netfile::architectureId of (kRnVersion, C, B, F, S, P, Vc, Vh,
+/// historySteps, encoderFlags, kPolicySize).
 [[nodiscard]] constexpr std::uint32_t architectureId(const RnArch& a) {
-  const std::uint32_t fields[11] = {kRnVersion,
-                                    std::uint32_t(a.inputPlanes),
-                                    std::uint32_t(a.blocks),
-                                    std::uint32_t(a.filters),
-                                    std::uint32_t(a.seChannels),
-                                    std::uint32_t(a.policyChannels),
-                                    std::uint32_t(a.valueChannels),
-                                    std::uint32_t(a.valueHidden),
-                                    std::uint32_t(a.historySteps),
-                                    std::uint32_t(a.encoderFlags),
-                                    std::uint32_t(kPolicySize)};
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (std::uint32_t v : fields)
-    for (int i = 0; i < 4; ++i) h = (h ^ ((v >> (8 * i)) & 0xFF)) * 0x100000001b3ULL;
-  return std::uint32_t(h ^ (h >> 32));
+  return netfile::architectureId({kRnVersion, std::uint32_t(a.inputPlanes), std::uint32_t(a.blocks),
+                                  std::uint32_t(a.filters), std::uint32_t(a.seChannels), std::uint32_t(a.policyChannels),
+                                  std::uint32_t(a.valueChannels), std::uint32_t(a.valueHidden),
+                                  std::uint32_t(a.historySteps), std::uint32_t(a.encoderFlags),
+                                  std::uint32_t(kPolicySize)});
 }
+
+/// The shared fields of the file (netfile/netfile.h): where they are and what the files are called.
+inline constexpr netfile::Format kRnFormat =
+    netfile::formatOf<RnHeader>("residual network", std::string_view(kRnMagic, sizeof kRnMagic), kRnVersion,
+                                {offsetof(RnHeader, reserved0), sizeof RnHeader::reserved0}, "rn", "jrn");
 
 }  // namespace janus::mcts::rn

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <vector>
 
+#include "util/error.h"
+
 namespace janus::mcts {
 
 namespace {
@@ -33,7 +35,18 @@ class UniformComputation final : public BackendComputation {
   std::vector<size_t> m_offsets;  // input i's priors: [m_offsets[i], m_offsets[i + 1]) after compute()
 };
 
+/// The registered factory: params "value" = material (default) or draw.
+std::unique_ptr<Backend> makeUniform(const BackendOptions& o) {
+  const auto it = o.params.find("value");
+  if (it != o.params.end() && it->second != "material" && it->second != "draw")
+    throw Error("backend uniform: value must be material or draw, not '" + it->second + "'");
+  return std::make_unique<UniformBackend>(it != o.params.end() && it->second == "draw" ? UniformValue::kDraw
+                                                                                       : UniformValue::kMaterial);
+}
+
 }  // namespace
+
+JANUS_REGISTER_BACKEND(uniform, "uniform", 0, makeUniform);
 
 std::unique_ptr<BackendComputation> UniformBackend::newComputation() {
   return std::make_unique<UniformComputation>(m_value);

@@ -10,6 +10,7 @@
 //     loss = max(-Q, 0), draw = 1 - |Q|.
 //   * kDraw ("uniform" with params value=draw): always a certain draw, W/D/L = 0/1/0.
 // Both are pure functions of the position: searches with one thread are reproducible.
+// Registered as "uniform" with priority 0 (BackendRegistry); it reads no network file.
 // Thread-safe; computations keep their own results.
 
 #include "mcts/backend.h"

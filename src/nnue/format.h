@@ -1,8 +1,9 @@
 #pragma once
 // Janus NNUE network file ("JANUSNN"), version 1: the one definition of the bytes that
-// `janus train-nnue` exports and the engine loads (STYLE.md practice 13: one header for both
-// sides). Header-only and free of engine code, so the trainer includes it on its own; the
-// one validation of a file's bytes, checkNetFile(), serves the engine's loader and the trainer's.
+// `janus train-nnue` exports and the engine loads. Header-only and free of engine code, so the
+// trainer includes it on its own; the one validation of a file's bytes, checkNetFile() (the
+// shared fields by netfile/netfile.h, this format's own here), serves the engine's loader and
+// the trainer's.
 //
 // Architecture (chessprogramming wiki "NNUE"; the perspective net of bullet/Stormphrax-style
 // engines): (768 -> N) x 2 -> B output buckets -> 1.
@@ -57,20 +58,24 @@
 //       24    4  archId         u32, architectureId(activation, hidden, outputBuckets, K, QB)
 //       28    4  reserved1      u32, 0
 //       32    8  payloadBytes   u64, payloadBytes(hidden, outputBuckets)
-//       40    8  contentHash    u64, FNV-1a 64 of the payload bytes (names the file: nn-<16 hex>.jnn)
+//       40    8  contentHash    u64, FNV-1a 64 (util/hash.h) of the payload bytes (names the file:
+//                               nn-<16 hex>.jnn)
 //       48   16  description    ASCII, NUL-padded (free text, e.g. the training run's id)
 //       64       payload: ftWeights int16[768 K][N] (input-major), ftBias int16[N],
 //                outWeights int16[B][2N], outBias int32[B]
-// A reader rejects a file whose magic, version, sizes, archId, payload size or content hash differ.
+// A reader rejects a file whose magic, version, sizes, reserved field, archId, payload size or content
+// hash differ, or that is truncated or has trailing bytes (checkNetFile).
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <string_view>
 
 #include <fmt/format.h>
 
+#include "netfile/netfile.h"
 #include "util/error.h"
 
 namespace janus::nnue {
@@ -122,26 +127,17 @@ static_assert(offsetof(NetHeader, archId) == 24);
 static_assert(offsetof(NetHeader, payloadBytes) == 32);
 static_assert(offsetof(NetHeader, contentHash) == 40);
 
-/// FNV-1a, 64 bit (http://www.isthe.com/chongo/tech/comp/fnv/): the content hash of a payload.
-[[nodiscard]] constexpr std::uint64_t fnv1a64(std::span<const unsigned char> bytes,
-                                              std::uint64_t h = 0xcbf29ce484222325ULL) {
-  for (unsigned char b : bytes) h = (h ^ b) * 0x100000001b3ULL;
-  return h;
-}
-
-/// Identifier of an architecture: FNV-1a 64 of (kInputs, activation, hidden, outputBuckets, kQA,
-/// QB, kEvalScale[, kingBuckets when > 1]) folded to 32 bits. Two nets with the same id are
+/// Identifier of an architecture: netfile::architectureId of (kInputs, activation, hidden,
+/// outputBuckets, kQA, QB, kEvalScale[, kingBuckets when > 1]). Two nets with the same id are
 /// read the same way; the ids of nets without king buckets and with QB 64 are those of version 1
 /// before king buckets and per-network QB existed.
 [[nodiscard]] constexpr std::uint32_t architectureId(Activation activation, int hidden, int outputBuckets,
                                                      int kingBuckets = 1, int qb = kQB) {
-  const std::uint32_t fields[8] = {std::uint32_t(kInputs), std::uint32_t(activation), std::uint32_t(hidden),
-                                   std::uint32_t(outputBuckets), std::uint32_t(kQA), std::uint32_t(qb),
-                                   std::uint32_t(kEvalScale), std::uint32_t(kingBuckets)};
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (int k = 0; k < (kingBuckets > 1 ? 8 : 7); ++k)
-    for (int i = 0; i < 4; ++i) h = (h ^ ((fields[k] >> (8 * i)) & 0xFF)) * 0x100000001b3ULL;
-  return std::uint32_t(h ^ (h >> 32));
+  const auto a = std::uint32_t(activation), h = std::uint32_t(hidden), b = std::uint32_t(outputBuckets),
+             q = std::uint32_t(qb);
+  return kingBuckets > 1
+             ? netfile::architectureId({kInputs, a, h, b, kQA, q, kEvalScale, std::uint32_t(kingBuckets)})
+             : netfile::architectureId({kInputs, a, h, b, kQA, q, kEvalScale});
 }
 
 /// Bytes of the payload after the header.
@@ -209,49 +205,40 @@ static_assert(offsetof(NetHeader, contentHash) == 40);
   return b < 0 ? 0 : (b >= buckets ? buckets - 1 : b);
 }
 
-/// Validates a whole network file (header and payload) and returns its header: magic, version,
-/// king buckets (0, 2, 4, 8 or 16), inputs (768 K), hidden size (a multiple of 16 in
-/// kMinHidden..kMaxHidden), output buckets (1..kMaxOutputBuckets), activation, quantisation
-/// constants (kQA, validQB, kEvalScale), the reserved field, the architecture id against the fields,
-/// the payload size (neither truncated nor trailing bytes) and the FNV-1a content hash.
-/// Throws janus::Error naming the first thing wrong (without the file name: callers add it).
-inline NetHeader checkNetFile(std::span<const unsigned char> bytes) {
-  NetHeader h{};
-  if (bytes.size() >= sizeof h.magic && std::memcmp(bytes.data(), kNetMagic, sizeof h.magic) != 0)
-    throw Error("not a Janus NNUE network (bad magic, expected \"JANUSNN\")");
-  if (bytes.size() < sizeof h)
-    throw Error(fmt::format("truncated: {} bytes, shorter than the {}-byte header", bytes.size(), sizeof h));
-  std::memcpy(&h, bytes.data(), sizeof h);
-  if (h.version != kNetVersion) throw Error(fmt::format("unsupported version {} (this build reads {})", h.version, kNetVersion));
-  const int kingBuckets = h.kingBuckets == 0 ? 1 : h.kingBuckets;
-  if (h.kingBuckets == 1 || !validKingBuckets(kingBuckets))
-    throw Error(fmt::format("{} king buckets, expected 0 (none), 2, 4, 8 or 16", h.kingBuckets));
-  if (h.inputs != kInputs * kingBuckets)
-    throw Error(fmt::format("{} inputs, expected {} ({} x {} king buckets)", h.inputs, kInputs * kingBuckets, kInputs,
-                            kingBuckets));
-  if (h.hidden < kMinHidden || h.hidden > kMaxHidden || h.hidden % 16 != 0)
-    throw Error(fmt::format("hidden size {} is not a multiple of 16 in {}..{}", h.hidden, kMinHidden, kMaxHidden));
-  if (h.outputBuckets < 1 || h.outputBuckets > kMaxOutputBuckets)
-    throw Error(fmt::format("{} output buckets, expected 1..{}", h.outputBuckets, kMaxOutputBuckets));
-  if (h.activation != std::uint8_t(Activation::kCReLU) && h.activation != std::uint8_t(Activation::kSCReLU))
-    throw Error(fmt::format("unknown activation {}", h.activation));
-  if (h.qa != kQA || !validQB(h.qb) || h.evalScale != kEvalScale)
-    throw Error(fmt::format("quantisation QA {} QB {} scale {}, this build reads QA {}, QB 64/128/256/512, scale {}", h.qa,
-                            h.qb, h.evalScale, kQA, kEvalScale));
-  if (h.reserved1 != 0) throw Error("reserved header field is not zero");
-  const std::uint32_t arch = architectureId(Activation(h.activation), h.hidden, h.outputBuckets, kingBuckets, h.qb);
-  if (h.archId != arch)
-    throw Error(fmt::format("architecture id {:08x} does not match its fields ({:08x})", h.archId, arch));
-  const std::uint64_t expected = payloadBytes(h.hidden, h.outputBuckets, kingBuckets);
-  if (h.payloadBytes != expected)
-    throw Error(fmt::format("header declares {} payload bytes, the architecture needs {}", h.payloadBytes, expected));
-  const std::uint64_t present = bytes.size() - sizeof h;
-  if (present < expected) throw Error(fmt::format("truncated: {} of {} payload bytes", present, expected));
-  if (present > expected) throw Error(fmt::format("{} trailing bytes after the payload", present - expected));
-  const std::uint64_t hash = fnv1a64(bytes.subspan(sizeof h));
-  if (hash != h.contentHash)
-    throw Error(fmt::format("corrupted: content hash {:016x}, header says {:016x}", hash, h.contentHash));
-  return h;
+/// The shared fields of the file (netfile/netfile.h): where they are and what the files are called.
+inline constexpr netfile::Format kNetFormat =
+    netfile::formatOf<NetHeader>("NNUE network", std::string_view(kNetMagic, sizeof kNetMagic), kNetVersion,
+                                 {offsetof(NetHeader, reserved1), sizeof NetHeader::reserved1}, "nn", "jnn");
+
+/// The king-bucket count K (1..16) of a header (its field is 0 for none).
+[[nodiscard]] constexpr int kingBucketsOf(const NetHeader& h) { return h.kingBuckets == 0 ? 1 : h.kingBuckets; }
+
+/// Validates a whole network file (header and payload) and returns its header and payload: the
+/// shared fields by netfile::check (magic, version, reserved field, architecture id, payload
+/// size, truncation, trailing bytes, content hash) and this format's own: king buckets (0, 2, 4,
+/// 8 or 16), inputs (768 K), hidden size (a multiple of 16 in kMinHidden..kMaxHidden), output
+/// buckets (1..kMaxOutputBuckets), activation and quantisation constants (kQA, validQB,
+/// kEvalScale). Throws janus::Error("NNUE network '<source>': <the first thing wrong>").
+inline netfile::File<NetHeader> checkNetFile(std::span<const unsigned char> bytes, std::string_view source) {
+  return netfile::read<NetHeader>(kNetFormat, bytes, source, [](const NetHeader& h) {
+    const int kingBuckets = kingBucketsOf(h);
+    if (h.kingBuckets == 1 || !validKingBuckets(kingBuckets))
+      throw Error(fmt::format("{} king buckets, expected 0 (none), 2, 4, 8 or 16", h.kingBuckets));
+    if (h.inputs != kInputs * kingBuckets)
+      throw Error(fmt::format("{} inputs, expected {} ({} x {} king buckets)", h.inputs, kInputs * kingBuckets, kInputs,
+                              kingBuckets));
+    if (h.hidden < kMinHidden || h.hidden > kMaxHidden || h.hidden % 16 != 0)
+      throw Error(fmt::format("hidden size {} is not a multiple of 16 in {}..{}", h.hidden, kMinHidden, kMaxHidden));
+    if (h.outputBuckets < 1 || h.outputBuckets > kMaxOutputBuckets)
+      throw Error(fmt::format("{} output buckets, expected 1..{}", h.outputBuckets, kMaxOutputBuckets));
+    if (h.activation != std::uint8_t(Activation::kCReLU) && h.activation != std::uint8_t(Activation::kSCReLU))
+      throw Error(fmt::format("unknown activation {}", h.activation));
+    if (h.qa != kQA || !validQB(h.qb) || h.evalScale != kEvalScale)
+      throw Error(fmt::format("quantisation QA {} QB {} scale {}, this build reads QA {}, QB 64/128/256/512, scale {}",
+                              h.qa, h.qb, h.evalScale, kQA, kEvalScale));
+    return netfile::Architecture{architectureId(Activation(h.activation), h.hidden, h.outputBuckets, kingBuckets, h.qb),
+                                 payloadBytes(h.hidden, h.outputBuckets, kingBuckets)};
+  });
 }
 
 }  // namespace janus::nnue

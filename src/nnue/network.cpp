@@ -2,8 +2,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <mutex>
 #include <vector>
 
@@ -11,20 +9,12 @@
 
 #include "nnue/simd.h"
 #include "util/error.h"
+#include "util/incbin.h"
 
-// The default network, embedded by the assembler's .incbin (src/nnue/CMakeLists.txt defines
-// JANUS_DEFAULT_NET_PATH when the file named there exists).
+// The default network (src/nnue/CMakeLists.txt defines JANUS_DEFAULT_NET_PATH when the file
+// nets/default.txt names exists).
 #ifdef JANUS_DEFAULT_NET_PATH
-__asm__(".section .rodata\n"
-        ".balign 64\n"
-        ".global janusDefaultNet\n"
-        "janusDefaultNet:\n"
-        ".incbin \"" JANUS_DEFAULT_NET_PATH "\"\n"
-        ".global janusDefaultNetEnd\n"
-        "janusDefaultNetEnd:\n"
-        ".previous\n");
-extern "C" const unsigned char janusDefaultNet[];
-extern "C" const unsigned char janusDefaultNetEnd[];
+JANUS_INCBIN(janusDefaultNet, JANUS_DEFAULT_NET_PATH)
 #endif
 
 namespace janus::nnue {
@@ -51,15 +41,9 @@ void readArray(AlignedArray<T>& out, std::size_t n, const unsigned char*& p) {
 }  // namespace
 
 std::shared_ptr<const Network> Network::fromBytes(std::span<const unsigned char> bytes, const std::string& source) {
-  auto fail = [&](const std::string& why) { return Error("NNUE network '" + source + "': " + why); };
-  NetHeader h;
-  try {
-    h = checkNetFile(bytes);
-  } catch (const Error& e) {
-    throw fail(e.what());
-  }
-  const int kingBuckets = h.kingBuckets == 0 ? 1 : h.kingBuckets;
-  const auto payload = bytes.subspan(sizeof(NetHeader));
+  const netfile::File<NetHeader> file = checkNetFile(bytes, source);
+  const NetHeader& h = file.header;
+  const int kingBuckets = kingBucketsOf(h);
 
   std::shared_ptr<Network> net(new Network());
   net->m_hidden = h.hidden;
@@ -67,28 +51,25 @@ std::shared_ptr<const Network> Network::fromBytes(std::span<const unsigned char>
   net->m_kingBuckets = kingBuckets;
   net->m_activation = Activation(h.activation);
   net->m_qb = h.qb;
-  net->m_hash = h.contentHash;
-  net->m_description.assign(h.description, strnlen(h.description, sizeof h.description));
-  const unsigned char* p = payload.data();
+  net->m_hash = file.contentHash;
+  net->m_description = file.description;
+  const unsigned char* p = file.payload.data();
   readArray(net->m_ftWeights, std::size_t(kInputs) * kingBuckets * h.hidden, p);
   readArray(net->m_ftBias, h.hidden, p);
   readArray(net->m_outWeights, std::size_t(h.outputBuckets) * 2 * h.hidden, p);
   readArray(net->m_outBias, h.outputBuckets, p);
   for (std::size_t i = 0; i < net->m_outWeights.size; ++i)
     if (net->m_outWeights[i] < -kMaxOutWeight || net->m_outWeights[i] > kMaxOutWeight)
-      throw fail(fmt::format("output weight {} is {}, outside the range -{}..{}", i, net->m_outWeights[i], kMaxOutWeight,
-                             kMaxOutWeight));
+      throw Error(fmt::format("{} '{}': output weight {} is {}, outside the range -{}..{}", kNetFormat.kind, source, i,
+                              net->m_outWeights[i], kMaxOutWeight, kMaxOutWeight));
   return net;
 }
 
 std::shared_ptr<const Network> Network::fromFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("NNUE network '" + path + "': cannot open");
-  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return fromBytes(bytes, path);
+  return fromBytes(netfile::readFile(kNetFormat, path), path);
 }
 
-std::string Network::name() const { return fmt::format("nn-{:016x}", m_hash); }
+std::string Network::name() const { return netfile::name(kNetFormat, m_hash); }
 
 std::string Network::describe() const {
   return fmt::format("{} ({}768x2->{}->{}{}, {}{}{})", name(),
@@ -111,8 +92,7 @@ std::shared_ptr<const Network> defaultNetwork() {
   static std::once_flag once;
   static std::shared_ptr<const Network> net;
   std::call_once(once, [] {
-    net = Network::fromBytes(std::span<const unsigned char>(janusDefaultNet, std::size_t(janusDefaultNetEnd - janusDefaultNet)),
-                             "embedded " + defaultNetworkFile());
+    net = Network::fromBytes(janusDefaultNet(), "embedded " + defaultNetworkFile());
   });
   return net;
 #else

@@ -34,17 +34,17 @@ struct AlignedArray {
 
 class Network {
  public:
-  /// Parses and validates a network file image. Throws janus::Error naming `source` and the
-  /// problem: shorter than a header, bad magic ("not a Janus NNUE network"), unsupported
-  /// version, a king-bucket count without a layout (not 0, 2, 4, 8, 16), inputs other than
-  /// 768 x king buckets, hidden size not a multiple of 16 in 16..2048, output
-  /// buckets outside 1..16, unknown activation, quantisation constants other than QA 255,
-  /// QB 64/128/256/512 and scale 400, an output weight outside -127..127, an architecture id
-  /// that does not match the fields, a payload size that differs from the header or the file
-  /// ("truncated" / "trailing bytes"), or a content hash that does not match the payload
-  /// ("corrupted").
+  /// Parses and validates a network file image (format.h checkNetFile). Throws
+  /// janus::Error("NNUE network '<source>': <what>"): a wrong magic, shorter than a header,
+  /// another version, a reserved field that is not zero, a king-bucket count without a layout
+  /// (not 0, 2, 4, 8, 16), inputs other than 768 x king buckets, hidden size not a multiple of
+  /// 16 in 16..2048, output buckets outside 1..16, unknown activation, quantisation constants
+  /// other than QA 255, QB 64/128/256/512 and scale 400, an architecture id that does not match
+  /// the fields, a payload size that differs from the header or the file ("truncated" /
+  /// "trailing bytes"), a content hash that does not match the payload ("corrupted"), or an
+  /// output weight outside -127..127.
   static std::shared_ptr<const Network> fromBytes(std::span<const unsigned char> bytes, const std::string& source);
-  /// Reads and validates a file (errors as fromBytes, plus "cannot open").
+  /// Reads and validates a file, plain or zstd-compressed (errors as fromBytes, plus "cannot open").
   static std::shared_ptr<const Network> fromFile(const std::string& path);
 
   [[nodiscard]] int hidden() const { return m_hidden; }

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -20,6 +22,7 @@
 #include "nnue/simd.h"
 #include "nnue/test_net.h"
 #include "util/error.h"
+#include "util/zstd_stream.h"
 
 namespace janus::nnue {
 namespace {
@@ -71,25 +74,54 @@ TEST(NnueNetwork, RejectsBadFilesWithAClearMessage) {
     edit(b);
     return loadError(b);
   };
-  EXPECT_NE(with([](auto& b) { b.resize(10); }).find("shorter than the 64-byte header"), std::string::npos);
-  EXPECT_NE(with([](auto& b) { b[0] = 'X'; }).find("not a Janus NNUE network"), std::string::npos);
-  EXPECT_NE(with([](auto& b) { b[8] = 9; }).find("unsupported version 9"), std::string::npos);
-  EXPECT_NE(with([](auto& b) { b[14] = 17; }).find("hidden size 17"), std::string::npos);
-  EXPECT_NE(with([](auto& b) { b[10] = 7; }).find("unknown activation 7"), std::string::npos);
-  EXPECT_NE(with([](auto& b) { b[24] ^= 1; }).find("architecture id"), std::string::npos);
-  EXPECT_NE(with([](auto& b) { b.pop_back(); }).find("truncated"), std::string::npos);
-  EXPECT_NE(with([](auto& b) { b.push_back(0); }).find("1 trailing bytes"), std::string::npos);
-  EXPECT_NE(with([](auto& b) { b[100] ^= 0x40; }).find("corrupted"), std::string::npos);
-  EXPECT_NE(loadError(good), "");
+  auto expectError = [&](const std::string& error, const std::string& part) {
+    EXPECT_NE(error.find("NNUE network 'test.jnn': "), std::string::npos) << error;  // names the file
+    EXPECT_NE(error.find(part), std::string::npos) << error;
+  };
+  // The shared fields (netfile.h).
+  expectError(with([](auto& b) { b.resize(10); }), "shorter than the 64-byte header");
+  expectError(with([](auto& b) { b[0] = 'X'; }), "wrong magic (not a JANUSNN file)");
+  expectError(with([](auto& b) { b[offsetof(NetHeader, version)] = 9; }), "unsupported version 9");
+  expectError(with([](auto& b) { b[offsetof(NetHeader, reserved1) + 2] = 1; }), "reserved header field");
+  expectError(with([](auto& b) { b[offsetof(NetHeader, archId)] ^= 1; }), "architecture id");
+  expectError(with([](auto& b) { b[offsetof(NetHeader, payloadBytes)] ^= 2; }), "payload bytes");
+  expectError(with([](auto& b) { b.pop_back(); }), "truncated");
+  expectError(with([](auto& b) { b.push_back(0); }), "1 trailing bytes");
+  expectError(with([](auto& b) { b[100] ^= 0x40; }), "corrupted");
+  // This format's own fields.
+  expectError(with([](auto& b) { b[offsetof(NetHeader, hidden)] = 17; }), "hidden size 17");
+  expectError(with([](auto& b) { b[offsetof(NetHeader, activation)] = 7; }), "unknown activation 7");
+  expectError(with([](auto& b) { b[offsetof(NetHeader, qa)] = 7; }), "quantisation QA 7");
   EXPECT_EQ(loadError(good), "(loaded)");
-  // The file name is part of every message.
-  EXPECT_NE(with([](auto& b) { b.pop_back(); }).find("'test.jnn'"), std::string::npos);
   try {
     Network::fromFile("/nonexistent/net.jnn");
     FAIL();
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("cannot open '/nonexistent/net.jnn'"), std::string::npos) << e.what();
   }
+}
+
+TEST(NnueNetwork, ReadsACompressedFile) {
+  const auto bytes = quantise(randomFloatNet(32, 2, Activation::kSCReLU, 5), "zstd");
+  const std::string path = ::testing::TempDir() + "janus-nnue-zstd.jnn";
+  OutputFile out(path, /*compress=*/true);
+  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  out.commit();
+  ASSERT_TRUE(isZstdFile(path));
+  EXPECT_EQ(Network::fromFile(path)->contentHash(), load(bytes)->contentHash());
+  std::remove(path.c_str());
+}
+
+// Every network committed under nets/ loads and is named by its content hash.
+TEST(NnueNetwork, EveryCommittedNetLoadsUnderItsName) {
+  int nets = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(JANUS_NETS_DIR)) {
+    if (entry.path().extension() != ".jnn") continue;
+    const auto net = Network::fromFile(entry.path().string());
+    EXPECT_EQ(netfile::fileName(kNetFormat, net->contentHash()), entry.path().filename().string());
+    ++nets;
+  }
+  EXPECT_GT(nets, 0);
 }
 
 TEST(NnueSimd, DotEqualsScalarReferenceAtTheExtremes) {

@@ -64,8 +64,6 @@ inline std::vector<unsigned char> quantise(const FloatNet& net, const char* desc
     put(&v, 4);
   }
   NetHeader h{};
-  std::memcpy(h.magic, kNetMagic, 8);
-  h.version = kNetVersion;
   h.activation = std::uint8_t(net.activation);
   h.kingBuckets = std::uint8_t(net.kingBuckets > 1 ? net.kingBuckets : 0);
   h.inputs = std::uint16_t(kInputs * net.kingBuckets);
@@ -74,14 +72,8 @@ inline std::vector<unsigned char> quantise(const FloatNet& net, const char* desc
   h.qa = kQA;
   h.qb = kQB;
   h.evalScale = kEvalScale;
-  h.archId = architectureId(net.activation, net.hidden, net.buckets, net.kingBuckets);
-  h.payloadBytes = payload.size();
-  h.contentHash = fnv1a64(payload);
-  std::memcpy(h.description, description, std::min(std::strlen(description), sizeof h.description));  // NUL-padded by h{}
-  std::vector<unsigned char> file(sizeof h + payload.size());
-  std::memcpy(file.data(), &h, sizeof h);
-  std::memcpy(file.data() + sizeof h, payload.data(), payload.size());
-  return file;
+  return netfile::build(kNetFormat, h, payload, architectureId(net.activation, net.hidden, net.buckets, net.kingBuckets),
+                        description);
 }
 
 /// Float forward pass in double precision: centipawns, side to move's view.

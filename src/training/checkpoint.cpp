@@ -9,8 +9,8 @@
 
 #include <fmt/format.h>
 
-#include "nnue/format.h"
 #include "util/error.h"
+#include "util/hash.h"
 #include "util/zstd_stream.h"
 
 namespace janus::training {
@@ -106,7 +106,7 @@ std::vector<unsigned char> checkpointBytes(const TrainState& s) {
   header.put(kCheckpointVersion);
   header.put(u32(0));
   header.put(u64(w.bytes.size()));
-  header.put(nnue::fnv1a64(w.bytes));
+  header.put(fnv1a64(w.bytes));
   header.bytes.insert(header.bytes.end(), w.bytes.begin(), w.bytes.end());
   return std::move(header.bytes);
 }
@@ -131,7 +131,7 @@ TrainState parseCheckpoint(const std::vector<unsigned char>& bytes, const std::s
     throw fail(fmt::format("truncated checkpoint ({} of {} payload bytes)", payload.size(), payloadBytes));
   if (payload.size() > payloadBytes)
     throw fail(fmt::format("{} trailing bytes after the checkpoint payload", payload.size() - payloadBytes));
-  if (nnue::fnv1a64(payload) != checksum) throw fail("checksum mismatch: the checkpoint is corrupted");
+  if (fnv1a64(payload) != checksum) throw fail("checksum mismatch: the checkpoint is corrupted");
 
   Reader r(payload, source);
   TrainState s;

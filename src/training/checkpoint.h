@@ -9,7 +9,7 @@
 //        8    4  version       u32, kCheckpointVersion (1)
 //       12    4  reserved      u32, 0
 //       16    8  payloadBytes  u64, bytes after this 32-byte header
-//       24    8  checksum      u64, FNV-1a 64 of the payload (nnue::fnv1a64)
+//       24    8  checksum      u64, FNV-1a 64 of the payload (util/hash.h)
 //       32       payload:
 //                u32 configBytes, config text ("key=value\n" lines, TrainConfig keys)
 //                u32 superbatch, u32 reserved, u64 adamStep, u64 streamPos, f64 seconds,
@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "training/nnue_trainer.h"
+#include "training/train_state.h"
 
 namespace janus::training {
 

@@ -6,14 +6,12 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
-#include <filesystem>
-#include <iterator>
 #include <limits>
 
 #include <fmt/format.h>
 
+#include "netfile/netfile.h"
 #include "util/error.h"
-#include "util/zstd_stream.h"
 
 namespace janus::training {
 
@@ -108,47 +106,33 @@ std::vector<unsigned char> netFileBytes(const QuantisedNetwork& q) {
   if (payload.size() != want)
     throw Error(fmt::format("network arrays hold {} bytes, the {}x{}x{} architecture needs {}", payload.size(),
                             q.kingBuckets, q.hidden, q.buckets, want));
+  if (!nnue::validQB(q.qb)) throw Error(fmt::format("output scale QB {} is not 64, 128, 256 or 512", q.qb));
   nnue::NetHeader h{};
-  std::memcpy(h.magic, nnue::kNetMagic, sizeof h.magic);
-  h.version = nnue::kNetVersion;
   h.activation = std::uint8_t(q.activation);
   h.kingBuckets = std::uint8_t(q.kingBuckets > 1 ? q.kingBuckets : 0);
   h.inputs = std::uint16_t(nnue::kInputs * q.kingBuckets);
   h.hidden = std::uint16_t(q.hidden);
   h.outputBuckets = std::uint16_t(q.buckets);
   h.qa = nnue::kQA;
-  if (!nnue::validQB(q.qb)) throw Error(fmt::format("output scale QB {} is not 64, 128, 256 or 512", q.qb));
   h.qb = std::uint16_t(q.qb);
   h.evalScale = nnue::kEvalScale;
-  h.archId = nnue::architectureId(q.activation, q.hidden, q.buckets, q.kingBuckets, q.qb);
-  h.payloadBytes = payload.size();
-  h.contentHash = nnue::fnv1a64(payload);
-  std::memcpy(h.description, q.description, sizeof h.description);
-  std::vector<unsigned char> out(sizeof h + payload.size());
-  std::memcpy(out.data(), &h, sizeof h);
-  std::memcpy(out.data() + sizeof h, payload.data(), payload.size());
-  return out;
+  return netfile::build(nnue::kNetFormat, h, payload,
+                        nnue::architectureId(q.activation, q.hidden, q.buckets, q.kingBuckets, q.qb),
+                        std::string_view(q.description, strnlen(q.description, sizeof q.description)));
 }
 
 QuantisedNetwork parseNetFile(std::span<const unsigned char> bytes, const std::string& source) {
-  auto fail = [&](const std::string& what) { return Error(fmt::format("'{}': {}", source, what)); };
-  nnue::NetHeader h;
-  try {
-    h = nnue::checkNetFile(bytes);
-  } catch (const Error& e) {
-    throw fail(e.what());
-  }
-  const int kingBuckets = h.kingBuckets == 0 ? 1 : h.kingBuckets;
-  const auto activation = nnue::Activation(h.activation);
-  std::span<const unsigned char> payload = bytes.subspan(sizeof h);
+  const netfile::File<nnue::NetHeader> file = nnue::checkNetFile(bytes, source);
+  const nnue::NetHeader& h = file.header;
+  std::span<const unsigned char> payload = file.payload;
   QuantisedNetwork q;
   q.hidden = h.hidden;
   q.buckets = h.outputBuckets;
-  q.activation = activation;
-  q.kingBuckets = kingBuckets;
+  q.activation = nnue::Activation(h.activation);
+  q.kingBuckets = nnue::kingBucketsOf(h);
   q.qb = h.qb;
   std::memcpy(q.description, h.description, sizeof q.description);
-  take(payload, q.ftWeights, size_t(nnue::kInputs) * kingBuckets * q.hidden);
+  take(payload, q.ftWeights, size_t(nnue::kInputs) * q.kingBuckets * q.hidden);
   take(payload, q.ftBias, size_t(q.hidden));
   take(payload, q.outWeights, size_t(q.buckets) * 2 * q.hidden);
   take(payload, q.outBias, size_t(q.buckets));
@@ -156,26 +140,11 @@ QuantisedNetwork parseNetFile(std::span<const unsigned char> bytes, const std::s
 }
 
 QuantisedNetwork readNetFile(const std::string& path) {
-  auto in = openInputFile(path);
-  std::vector<unsigned char> bytes{std::istreambuf_iterator<char>(*in), std::istreambuf_iterator<char>()};
-  return parseNetFile(bytes, path);
+  return parseNetFile(netfile::readFile(nnue::kNetFormat, path), path);
 }
 
-std::string netFileName(std::uint64_t contentHash) { return fmt::format("nn-{:016x}.jnn", contentHash); }
-
 std::string writeNetFile(const QuantisedNetwork& q, const std::string& path) {
-  const std::vector<unsigned char> bytes = netFileBytes(q);
-  std::string target = path;
-  namespace fs = std::filesystem;
-  if (target.empty() || target.back() == '/' || fs::is_directory(target)) {
-    std::uint64_t hash = 0;
-    std::memcpy(&hash, bytes.data() + offsetof(nnue::NetHeader, contentHash), sizeof hash);
-    target = (fs::path(target.empty() ? "." : target) / netFileName(hash)).string();
-  }
-  OutputFile out(target, false);
-  out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
-  out.commit();
-  return target;
+  return netfile::writeFile(nnue::kNetFormat, netFileBytes(q), path);
 }
 
 }  // namespace janus::training

@@ -28,20 +28,22 @@ namespace janus::training {
 
 /// The payload bytes of format.h (ftWeights, ftBias, outWeights, outBias, little-endian).
 [[nodiscard]] std::vector<unsigned char> netPayload(const QuantisedNetwork& q);
-/// The complete file: the 64-byte NetHeader (magic, version, activation, sizes, QA, QB,
-/// kEvalScale, archId, payloadBytes, contentHash = fnv1a64(payload), description) + payload.
+/// The complete file: the 64-byte NetHeader (format.h: activation, sizes, QA, QB, kEvalScale,
+/// and the shared fields by netfile::build: magic, version, archId, payloadBytes, contentHash =
+/// FNV-1a 64 of the payload, description) + payload. Its name and content hash:
+/// netfile::fileName / netfile::contentHash with nnue::kNetFormat ("nn-<16 hex>.jnn").
 [[nodiscard]] std::vector<unsigned char> netFileBytes(const QuantisedNetwork& q);
-/// Parses and validates a file image; throws janus::Error naming `source` and the problem (bad
-/// magic, version, inputs, hidden, buckets, activation, QA/QB/eval scale, archId, payload size or
-/// "truncated", content hash).
+/// Parses and validates a file image (nnue::checkNetFile); throws janus::Error("NNUE network
+/// '<source>': <what>") naming the problem (bad magic, version, reserved field, inputs, hidden,
+/// buckets, activation, QA/QB/eval scale, archId, payload size, "truncated", "trailing bytes",
+/// content hash).
 [[nodiscard]] QuantisedNetwork parseNetFile(std::span<const unsigned char> bytes, const std::string& source);
-/// Reads and validates a network file.
+/// Reads and validates a network file, plain or zstd-compressed.
 [[nodiscard]] QuantisedNetwork readNetFile(const std::string& path);
 
-/// "nn-<16 lower-case hex digits of contentHash>.jnn".
-[[nodiscard]] std::string netFileName(std::uint64_t contentHash);
-/// Writes `q` atomically (util/zstd_stream.h OutputFile). `path` may name a directory (existing,
-/// or ending in '/'): the file is then <dir>/nn-<hash>.jnn. Returns the path written.
+/// Writes `q` atomically (netfile::writeFile: temporary name, fsync, rename). `path` may name a
+/// directory (existing, or ending in '/'): the file is then <dir>/nn-<hash>.jnn. Returns the path
+/// written.
 std::string writeNetFile(const QuantisedNetwork& q, const std::string& path);
 
 }  // namespace janus::training

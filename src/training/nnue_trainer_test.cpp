@@ -411,8 +411,8 @@ TEST(TrainingRun, LearnsMaterialAndExportsAValidNetwork) {
   EXPECT_EQ(h.payloadBytes, nnue::payloadBytes(32, 1));
   EXPECT_EQ(bytes.size(), sizeof h + h.payloadBytes);
   const auto* payload = reinterpret_cast<const unsigned char*>(bytes.data()) + sizeof h;
-  EXPECT_EQ(h.contentHash, nnue::fnv1a64(std::span(payload, std::size_t(h.payloadBytes))));
-  EXPECT_EQ(fs::path(r.netPath).filename().string(), netFileName(h.contentHash));
+  EXPECT_EQ(h.contentHash, fnv1a64(std::span(payload, std::size_t(h.payloadBytes))));
+  EXPECT_EQ(fs::path(r.netPath).filename().string(), netfile::fileName(nnue::kNetFormat, h.contentHash));
   EXPECT_EQ(std::string(h.description, 16), "unit-test-net-wi");
   const auto engineNet = nnue::Network::fromFile(r.netPath);
   EXPECT_EQ(engineNet->hidden(), 32);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <filesystem>
 #include <random>
 
 #include "nnue/format.h"
@@ -229,7 +230,7 @@ TEST(TrainingNetFile, RoundTripAndRejection) {
   EXPECT_NE(qbError.find("QB 100"), std::string::npos) << qbError;
   damaged = bytes;
   damaged[1] = 'X';
-  EXPECT_NE(errorOf([&] { (void)parseNetFile(damaged, "mem"); }).find("not a Janus NNUE network"), std::string::npos);
+  EXPECT_NE(errorOf([&] { (void)parseNetFile(damaged, "mem"); }).find("NNUE network 'mem': wrong magic"), std::string::npos);
 
   // dequantise(quantise(w)) is within half a quantisation step of w (inside the clip).
   const FloatNetwork original = test::randomTrainedLikeNetwork(shape, rng);
@@ -242,6 +243,19 @@ TEST(TrainingNetFile, RoundTripAndRejection) {
                                                      : 1.0 / (double(nnue::kQA) * qo.qb);
     ASSERT_NEAR(d.params[i], original.params[i], 0.5 * step + 1e-6) << i;
   }
+}
+
+// Every network committed under nets/ is read (the engine's reader reads it too, nnue_test) and
+// written back byte for byte.
+TEST(TrainingNetFile, EveryCommittedNetIsWrittenBackByteForByte) {
+  int nets = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(JANUS_NETS_DIR)) {
+    if (entry.path().extension() != ".jnn") continue;
+    const std::vector<unsigned char> file = netfile::readFile(nnue::kNetFormat, entry.path().string());
+    EXPECT_TRUE(netFileBytes(readNetFile(entry.path().string())) == file) << entry.path();
+    ++nets;
+  }
+  EXPECT_GT(nets, 0);
 }
 
 }  // namespace

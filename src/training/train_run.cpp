@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <ostream>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -104,6 +108,51 @@ QuantisationError quantisationError(const FloatNetwork& net, std::span<const Sam
   e.positions = samples.size();
   e.meanCp = samples.empty() ? 0.0 : sum / double(samples.size());
   return e;
+}
+
+FloatNetwork readInitNetwork(const std::string& path) {
+  char magic[8] = {};
+  {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(fmt::format("train-nnue: --init '{}': cannot open: {}", path, std::strerror(errno)));
+    in.read(magic, sizeof magic);
+  }
+  FloatNetwork net;
+  if (std::string_view(magic, sizeof magic) == std::string_view(kCheckpointMagic, sizeof kCheckpointMagic))
+    net = readCheckpoint(path).net;
+  else
+    net = dequantise(readNetFile(path));
+  return net;
+}
+
+FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape) {
+  FloatNetwork net = readInitNetwork(path);
+  if (!(net.shape == shape))
+    throw Error(fmt::format("train-nnue: --init '{}' is a {} network, but this run trains {} (set --hidden, --buckets, "
+                            "--activation and --king-buckets to the file's)",
+                            path, describeShape(net.shape), describeShape(shape)));
+  return net;
+}
+
+NetworkShape shapeFromInit(const NetworkShape& shape, const NetworkShape& file, const std::set<std::string>& given) {
+  NetworkShape s = shape;
+  if (!given.contains("hidden")) s.hidden = file.hidden;
+  if (!given.contains("buckets")) s.buckets = file.buckets;
+  if (!given.contains("activation")) s.activation = file.activation;
+  if (!given.contains("king-buckets")) s.kingBuckets = file.kingBuckets;
+  return s;
+}
+
+TrainState initialState(const TrainConfig& config, std::span<const Sample> train) {
+  validateConfig(config);
+  TrainState s;
+  s.config = config;
+  s.net = config.init.empty() ? randomNetwork(config.shape, config.seed) : initialNetwork(config.init, config.shape);
+  s.adamM.assign(s.net.params.size(), 0.0f);
+  s.adamV.assign(s.net.params.size(), 0.0f);
+  s.dataHash = hashSamples(train);
+  s.trainCount = train.size();
+  return s;
 }
 
 RunResult runTraining(const RunOptions& o, std::ostream& out, std::ostream& progress) {

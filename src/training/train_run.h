@@ -8,6 +8,7 @@
 
 #include <iosfwd>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,25 @@ struct RunResult {
   double positionsPerSecond = 0;    ///< training steps of this session (positions/s)
   u64 trainPositions = 0, validationPositions = 0;
 };
+
+/// A fresh state: the network of config.init (initialNetwork) or a random one from config.seed,
+/// zero moments, no steps taken.
+[[nodiscard]] TrainState initialState(const TrainConfig& config, std::span<const Sample> train);
+
+/// The float weights of `path` (TrainConfig::init: a network file, dequantised, or a
+/// checkpoint.bin, told apart by their magic) with the file's shape. Throws janus::Error naming the
+/// file when it cannot be read or is not a valid network or checkpoint (the readers' messages).
+[[nodiscard]] FloatNetwork readInitNetwork(const std::string& path);
+
+/// readInitNetwork(path), checked against `shape`: throws janus::Error naming the file and both
+/// shapes when they differ.
+[[nodiscard]] FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape);
+
+/// `shape` with every field whose configuration key (configToMap: hidden, buckets, activation,
+/// king-buckets) is not in `given` taken from `file` (the shape of an --init network): a
+/// fine-tuning run needs no shape options.
+[[nodiscard]] NetworkShape shapeFromInit(const NetworkShape& shape, const NetworkShape& file,
+                                         const std::set<std::string>& given);
 
 /// Runs training. `out` gets the summary (data, configuration, final files), `progress` the
 /// per-superbatch progress lines. Throws janus::Error for bad options, unreadable data, an

@@ -4,9 +4,9 @@
 // file) and the trainer (`janus train-az --arch resnet`: the same network with batch
 // normalisation, folded into the convolutions' biases by exportWeights()).
 //
-// Shapes: input planes float [N, C, 8, 8] (mcts::rn::encodeInput), outputs policy logits
-// [N, 1858] (Lc0 layout, encoding/policy_map.h) and value logits [N, 3] (win, draw, loss for
-// the side to move). Sources: Silver et al. 2018 (AlphaZero's residual tower and heads), He et
+// Shapes: input planes float [N, C, 8, 8] (encoding::encodePlanes with rn::encoderOptions(arch)),
+// outputs policy logits [N, 1858] (Lc0 layout, encoding/policy_map.h) and value logits [N, 3]
+// (win, draw, loss for the side to move). Sources: Silver et al. 2018 (AlphaZero's residual tower and heads), He et
 // al. 2016 (residual blocks), Hu et al. 2018 (squeeze-excitation), Ioffe & Szegedy 2015 (batch
 // normalisation), lczero.org "Neural network topology" (the classical policy head and the WDL
 // value head).

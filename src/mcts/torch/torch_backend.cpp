@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "encoding/planes.h"
 #include "encoding/policy_map.h"
 #include "util/error.h"
 
@@ -16,12 +17,13 @@ namespace {
 class TorchComputation final : public BackendComputation {
  public:
   TorchComputation(rn::ResNet net, const rn::RnArch& arch, float temperature)
-      : m_net(std::move(net)), m_arch(arch), m_temperature(temperature), m_planeFloats(std::size_t(arch.inputPlanes) * 64) {}
+      : m_net(std::move(net)), m_arch(arch), m_encoder(rn::encoderOptions(arch)), m_temperature(temperature),
+        m_planeFloats(std::size_t(arch.inputPlanes) * 64) {}
 
   int addInput(const Position& pos, std::span<const Move> legalMoves) override {
     const std::size_t at = m_planes.size();
     m_planes.resize(at + m_planeFloats);
-    rn::encodeInput(pos, m_arch, std::span<float>(m_planes).subspan(at));
+    encoding::encodePlanes(pos, m_encoder, std::span<float>(m_planes).subspan(at));
     m_offsets.push_back(m_indices.size());
     for (Move m : legalMoves) m_indices.push_back(encoding::policyIndex(pos, m));
     return m_inputs++;
@@ -65,6 +67,7 @@ class TorchComputation final : public BackendComputation {
   static constexpr std::int64_t kPolicySize = rn::kPolicySize;
   rn::ResNet m_net;
   rn::RnArch m_arch;
+  encoding::EncoderOptions m_encoder;
   float m_temperature;
   std::size_t m_planeFloats;
   int m_inputs = 0;
@@ -127,7 +130,10 @@ BackendAttributes TorchBackend::attributes() const {
   return a;
 }
 
-JANUS_REGISTER_BACKEND(torchBackend, "torch", -10,
-                       [](const BackendOptions& o) { return std::make_unique<TorchBackend>(o); });
+// Below uniform: never the default (it has no default network), chosen by name or by a JANUSRN
+// weights file (BackendRegistry::forWeightsFile).
+JANUS_REGISTER_BACKEND(
+    torchBackend, "torch", -10, [](const BackendOptions& o) { return std::make_unique<TorchBackend>(o); },
+    [](const std::string& path) { return netfile::hasMagic(rn::kRnFormat, path); });
 
 }  // namespace janus::mcts

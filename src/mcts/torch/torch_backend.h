@@ -1,8 +1,9 @@
 #pragma once
 // The "torch" MCTS backend: the JANUSRN residual network (mcts/rn_format.h) evaluated by
 // libtorch on the CPU. Each computation encodes its positions into one [N, C, 8, 8] float
-// tensor (mcts::rn::encodeInput), runs one forward pass in inference mode and returns the
-// softmax of the 3 value logits and of the legal moves' policy logits (illegal moves masked).
+// tensor (encoding::encodePlanes with rn::encoderOptions(arch)), runs one forward pass in
+// inference mode and returns the softmax of the 3 value logits and of the legal moves' policy
+// logits (illegal moves masked).
 //
 // Options: BackendOptions::weightsFile (UCI "MCTS WeightsFile"): a .jrn file; there is no
 // default network, so the backend cannot be created without one. Params: "policy-temperature"

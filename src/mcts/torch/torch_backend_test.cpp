@@ -15,6 +15,7 @@
 
 #include "core/movegen.h"
 #include "core/notation.h"
+#include "encoding/planes.h"
 #include "encoding/policy_map.h"
 #include "engine/engine.h"
 #include "mcts/mcts.h"
@@ -62,7 +63,7 @@ const char* kFens[] = {
 void direct(rn::ResNet& net, const rn::RnArch& a, const Position& pos, std::span<const Move> moves, Wdl& wdl,
             std::vector<float>& priors) {
   std::vector<float> planes(std::size_t(a.inputPlanes) * 64);
-  rn::encodeInput(pos, a, planes);
+  encoding::encodePlanes(pos, rn::encoderOptions(a), planes);
   torch::NoGradGuard g;
   const rn::RnOutput out = net->forward(torch::from_blob(planes.data(), {1, a.inputPlanes, 8, 8}));
   const torch::Tensor v = torch::softmax(out.value, 1).contiguous();
@@ -234,7 +235,7 @@ TEST(TorchBackend, RegistryCreatesItFromAFileAndReportsBadOnes) {
     }
   };
   expectError({}, "no network");
-  expectError({(dir / "missing.jrn").string(), {}}, "missing.jrn': cannot open");
+  expectError({(dir / "missing.jrn").string(), {}}, "cannot open '" + (dir / "missing.jrn").string() + "'");
   expectError({path, {{"torch-threads", "0"}}}, "torch-threads");
   expectError({path, {{"policy-temperature", "x"}}}, "policy-temperature");
   std::ofstream(dir / "pv.jpv") << std::string(100, 'x');

@@ -54,7 +54,7 @@ struct Batch {
   torch::Tensor legalMask; ///< float [B, L]: 0 for a legal move, -inf for padding
   torch::Tensor slot;      ///< int64 [B]: column of the move played in `legal` (0 without one)
   /// float [B, 119, 8, 8] (only with makeBatch(..., planes = true), for the residual network):
-  /// the planes of mcts::rn::encodeInput for a network with historySteps = 1, rebuilt from the
+  /// the planes of encoding::encodePlanes for a network with historySteps = 1, rebuilt from the
   /// sample (its features, side to move and halfmove clock): the current position's pieces,
   /// Black to move, castling rights, rule50, ones; history and repetition planes zero.
   torch::Tensor planes;

@@ -21,6 +21,7 @@
 #include "core/movegen.h"
 #include "datagen/generator.h"
 #include "datagen/record.h"
+#include "encoding/planes.h"
 #include "mcts/pvnet.h"
 #include "mcts/rn_file.h"
 #include "training/az/az_model.h"
@@ -393,7 +394,7 @@ double exportDifference(Net& net, const std::string& netPath, u64 seed) {
       if (net.resnet()) {
         // The whole output of both networks on the planes the engine would give the file's network.
         std::vector<float> planes(std::size_t(file->weights.arch.inputPlanes) * 64);
-        mcts::rn::encodeInput(pos, file->weights.arch, planes);
+        encoding::encodePlanes(pos, mcts::rn::encoderOptions(file->weights.arch), planes);
         torch::NoGradGuard g;
         const torch::Tensor x = torch::from_blob(planes.data(), {1, file->weights.arch.inputPlanes, 8, 8});
         const mcts::rn::RnOutput a = net.rn->forward(x), b = loaded->forward(x);

@@ -15,6 +15,7 @@
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "datagen/record.h"
+#include "encoding/planes.h"
 #include "encoding/policy_map.h"
 #include "mcts/pvnet.h"
 #include "training/az/az_model.h"
@@ -339,7 +340,7 @@ TEST(TrainAzResnet, BatchPlanesEqualTheEnginesEncodingWithOneHistoryStep) {
   EXPECT_EQ(arch.historySteps, 1);
   for (std::size_t i = 0; i < positions.size(); ++i) {
     std::vector<float> expected(119 * 64);
-    mcts::rn::encodeInput(positions[i], arch, expected);
+    encoding::encodePlanes(positions[i], mcts::rn::encoderOptions(arch), expected);
     const torch::Tensor row = b.planes[std::int64_t(i)].contiguous();
     const std::vector<float> got(row.data_ptr<float>(), row.data_ptr<float>() + 119 * 64);
     for (std::size_t k = 0; k < got.size(); ++k) ASSERT_EQ(got[k], expected[k]) << "position " << i << " plane " << k / 64;
@@ -388,7 +389,7 @@ TEST(TrainAzResnet, TinyRunLowersTheLossAndExportsTheSameNetwork) {
   for (const char* fen : {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
                           "8/P1k5/8/8/8/8/5Kp1/8 w - - 0 1"}) {
     std::vector<float> one(119 * 64);
-    mcts::rn::encodeInput(Position::fromFen(fen), file.weights.arch, one);
+    encoding::encodePlanes(Position::fromFen(fen), mcts::rn::encoderOptions(file.weights.arch), one);
     planes.insert(planes.end(), one.begin(), one.end());
   }
   torch::NoGradGuard g;
