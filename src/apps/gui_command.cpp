@@ -102,8 +102,8 @@ void addGuiCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--max-sessions", args->config.maxSessions, "Browser tabs served at once")->check(CLI::Range(1, 256));
   cmd->add_option("--hash", args->config.session.hashMiB, "Hash table per tab in MiB")->check(CLI::Range(1, 1024));
   cmd->add_option("--mcts-tree", args->config.session.mctsTreeMiB,
-                  "MCTS tree memory per engine in MiB (games and analysis against the MCTS face; an analysis "
-                  "stops when its tree is full)")
+                  "MCTS tree memory per engine in MiB (games and analysis against the MCTS face; a full tree "
+                  "recycles its least-visited subtrees, so an analysis goes on)")
       ->check(CLI::Range(1, 65536));
   cmd->add_flag("--no-browser", args->noBrowser, "Do not open a browser, only print the URL");
   cmd->add_flag("--debug-endpoints", args->config.debugEndpoints,

@@ -3,7 +3,7 @@
 // (option "Search": alpha-beta with its transposition table, or MCTS with its tree and
 // backend) with its threads. UCI, `janus bench`, `janus match` and the web GUI
 // are thin clients: they call go()/stop() (which never block) and receive results through
-// callbacks (STYLE.md practice 1).
+// callbacks (as Stockfish's Engine class with its on_update/on_bestmove callbacks, src/engine.h).
 //
 // Threading contract: every public method may be called from any one client thread
 // (calls are serialised by the client). go() starts the search on an engine-owned thread and
@@ -118,7 +118,7 @@ class Engine {
   /// installMctsBackend with the current backend, cache and options.
   void reinstallMctsBackend(std::optional<std::string> valueSource = std::nullopt, std::optional<int> qsDepth = std::nullopt,
                             std::optional<int> priorTemperature = std::nullopt);
-  /// Copies the MCTS options into the search's parameters (at go, STYLE.md practice 14).
+  /// Copies the MCTS options into the search's parameters (at go: options are read once per search, as lc0's search parameters are).
   void applyMctsOptions();
 
   Options m_options;

@@ -333,6 +333,7 @@ TEST(EngineMcts, WeightsFileSelectsThePvNetBackendAndABadFileKeepsThePrevious) {
   const std::string path = mcts::pvnet::writePvFile(w, dir.string(), "engine test");
   Engine e;
   e.setOption("MCTS Backend", "uniform");
+  e.setOption("MCTS Value", "net");  // the network's own value head: its certain draw below
   e.setOption("Search", "mcts");
   e.setOption("MCTS WeightsFile", path);
   EXPECT_EQ(e.options().value("MCTS Backend"), "pvnet");

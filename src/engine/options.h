@@ -1,7 +1,7 @@
 #pragma once
 // Engine options, declared once (name, type, default, range, help) and shared by every client:
 // UCI prints them as "option name ... type ...", the web GUI builds its settings form from
-// them, and setOption validates input for all (STYLE.md practice 14, cf. UCI protocol
+// them, and setOption validates input for all (one declaration per option, as lc0's OptionsParser; UCI protocol
 // "option" command: types check, spin, combo, button, string).
 
 #include <functional>

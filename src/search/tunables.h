@@ -1,6 +1,7 @@
 #pragma once
 // Every alpha-beta search constant, declared once with its default, range and SPSA step
-// (STYLE.md "tunables"; the SPSA step follows OpenBench's convention of the c_end value).
+// (one X-macro list, as Stockfish's TUNE() and Ethereal's tunables; the SPSA step follows
+// OpenBench's convention of the c_end value).
 // In a normal build each is a constexpr int; with -DJANUS_TUNE=ON they become mutable and are
 // exposed as UCI spin options so that OpenBench SPSA can tune them (`janus spsa` prints the
 // OpenBench input lines). Units: centipawns unless the name says otherwise; "x100" means

@@ -84,7 +84,7 @@ struct SessionConfig {
   int evalDepth = 12;                         ///< E (evaluate) search: depth cap ...
   i64 evalMoveTimeMs = 300;                   ///< ... and time cap (ms)
   int mctsTreeMiB = 256;                      ///< MCTS tree memory per engine (MiB; option MCTS Tree
-                                              ///< MiB): a search stops when its tree is full
+                                              ///< MiB): a full tree recycles its least-visited subtrees
   int mctsCacheEntries = 50000;               ///< MCTS evaluation cache per engine (option MCTS Cache)
 };
 

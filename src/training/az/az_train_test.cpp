@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/movegen.h"
+#include "core/game_end.h"
 #include "core/notation.h"
 #include "datagen/record.h"
 #include "encoding/planes.h"
@@ -83,7 +84,12 @@ std::string writeLearnableGames(const std::string& path, int games, u64 seed) {
     };
     const int end = material(pos);
     const datagen::Wdl result = end > 150 ? datagen::kWhiteWin : end < -150 ? datagen::kBlackWin : datagen::kDraw;
-    for (std::size_t i = 0; i < seen.size(); ++i) out.write(datagen::packRecord(seen[i], material(seen[i]), result, played[i]));
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      datagen::PackedRecord r = datagen::packRecord(seen[i], material(seen[i]), result, played[i]);
+      // Version 3 frames games: the last record carries the game's end (here: a length limit).
+      if (i + 1 == seen.size()) r.gameEnd = u8(1 + int(GameEnd::kMaxPlies));
+      out.write(r);
+    }
   }
   out.commit();
   return path;
