@@ -39,15 +39,16 @@ struct Quiescence {
     ++nodes;
     const bool inCheck = pos.inCheck();
     const bool frontier = ply >= params.maxPly || nodes >= u64(params.nodeLimit);
-    MoveList moves;
-    generateMoves(pos, moves, inCheck ? GenType::kAll : GenType::kNoisy);
-    if (inCheck && moves.empty()) return matedIn(ply);
     int best = -kInfinite;
-    if (!inCheck || frontier) {
-      best = staticEval();  // stand pat (in check at the frontier: the evaluation as it is)
+    if (!inCheck) {  // stand pat before generating anything: most nodes end here
+      best = staticEval();
       if (best >= beta || frontier) return best;
       alpha = std::max(alpha, best);
     }
+    MoveList moves;
+    generateMoves(pos, moves, inCheck ? GenType::kAll : GenType::kNoisy);
+    if (inCheck && moves.empty()) return matedIn(ply);
+    if (inCheck && frontier) return staticEval();  // in check at the frontier: the evaluation as it is
     // Order: best MVV-LVA first (selection sort: lists are short).
     int keys[kMaxMoves];
     for (int i = 0; i < moves.size(); ++i) keys[i] = mvvLva(pos, moves[i]);
