@@ -106,7 +106,7 @@ TEST(NetFile, BuildsAndReadsAFile) {
   EXPECT_EQ(f.header.version, 3);
   EXPECT_EQ(f.header.size, 100);
   EXPECT_EQ(f.header.archId, architectureId({100}));
-  EXPECT_EQ(f.header.payloadBytes, 100u);
+  EXPECT_EQ(std::uint64_t{f.header.payloadBytes}, 100u);  // a copy: the packed field is not aligned
   EXPECT_EQ(f.payload.size(), 100u);
   EXPECT_EQ(f.payload[3], 22);
   EXPECT_EQ(f.contentHash, fnv1a64(std::span<const unsigned char>(bytes).subspan(kHeaderBytes)));
