@@ -40,20 +40,31 @@ double parseReal(const std::string& option, const std::string& v, double min, do
   return x;
 }
 
-/// MCTS options holding real numbers: UCI name, default, range, help, MctsParams field.
+/// MCTS options holding real numbers: UCI name, default, range, help, and where the value goes.
 struct RealOption {
   const char* name;
   const char* defaultValue;
   double min, max;
   const char* help;
+  void (*apply)(mcts::MctsParams&, double);
 };
 const RealOption kMctsReals[] = {
-    {"MCTS CPuct", "2.5", 0, 100, "PUCT exploration c_init (AlphaZero 1.25 on a [0,1] value scale = 2.5 here)"},
-    {"MCTS CPuct Base", "19652", 1, 1e9, "PUCT c_base: c grows by CPuct Factor * ln((N + base) / base)"},
-    {"MCTS CPuct Factor", "2.0", 0, 100, "PUCT c_factor (AlphaZero 1 on a [0,1] value scale = 2 here)"},
-    {"MCTS FPU Reduction", "0.44", -10, 10, "First-play urgency: unvisited moves get Q(parent) - this * sqrt(visited policy)"},
+    {"MCTS CPuct", "2.5", 0, 100, "PUCT exploration c_init (AlphaZero 1.25 on a [0,1] value scale = 2.5 here)",
+     [](mcts::MctsParams& p, double v) { p.puct.cpuctInit = v; }},
+    {"MCTS CPuct Base", "19652", 1, 1e9, "PUCT c_base: c grows by CPuct Factor * ln((N + base) / base)",
+     [](mcts::MctsParams& p, double v) { p.puct.cpuctBase = v; }},
+    {"MCTS CPuct Factor", "2.0", 0, 100, "PUCT c_factor (AlphaZero 1 on a [0,1] value scale = 2 here)",
+     [](mcts::MctsParams& p, double v) { p.puct.cpuctFactor = v; }},
+    {"MCTS CPuct Var Weight", "0", 0, 10,
+     "Variance-scaled exploration: c is multiplied by 1 + this * (sigma(Q) / CPuct Var Scale - 1); 0: off",
+     [](mcts::MctsParams& p, double v) { p.puct.cpuctVarWeight = v; }},
+    {"MCTS CPuct Var Scale", "0.4", 0.01, 2, "The standard deviation of Q (on [-1,1]) at which the variance factor is 1",
+     [](mcts::MctsParams& p, double v) { p.puct.cpuctVarScale = v; }},
+    {"MCTS FPU Reduction", "0.44", -10, 10, "First-play urgency: unvisited moves get Q(parent) - this * sqrt(visited policy)",
+     [](mcts::MctsParams& p, double v) { p.puct.fpuReduction = p.puct.fpuReductionRoot = v; }},
     {"MCTS Time Scale", "1.6", 0.1, 10, "With a clock, MCTS thinks this times alpha-beta's optimum time, scaled 0.5..2 by "
-                                        "the best move's visit share, its changes and a falling value"},
+                                        "the best move's visit share, its changes and a falling value",
+     [](mcts::MctsParams& p, double v) { p.timeScale = v; }},
 };
 
 /// Collects the MultiPV lines a search reports (the lines of one iteration come together, best
@@ -248,7 +259,8 @@ void Engine::declareOptions() {
                  "Dirichlet noise (alpha 0.3, epsilon 0.25) on the root priors: for self-play only"});
   m_options.add({"MCTS Smart Pruning", Type::kCheck, "true", 0, 0, {},
                  "Stop early when the most visited move can no longer be overtaken"});
-  m_options.add({"MCTS Tree MiB", Type::kSpin, "1024", 1, 1 << 20, {}, "Memory for the MCTS tree; the search stops when it is full"});
+  m_options.add({"MCTS Tree MiB", Type::kSpin, "1024", 1, 1 << 20, {},
+                 "Memory for the MCTS tree; when it is full the least-visited subtrees are recycled"});
 }
 
 void Engine::selectSearch(const std::string& name) {
@@ -297,15 +309,10 @@ void Engine::installMctsBackend(const std::string& name, i64 cacheEntries, const
 void Engine::applyMctsOptions() {
   mcts::MctsParams p = m_mcts->params();
   p.batchSize = int(m_options.integer("MCTS Batch"));
-  p.puct.cpuctInit = parseReal("MCTS CPuct", m_options.value("MCTS CPuct"), 0, 100);
-  p.puct.cpuctBase = parseReal("MCTS CPuct Base", m_options.value("MCTS CPuct Base"), 1, 1e9);
-  p.puct.cpuctFactor = parseReal("MCTS CPuct Factor", m_options.value("MCTS CPuct Factor"), 0, 100);
-  p.puct.fpuReduction = p.puct.fpuReductionRoot =
-      parseReal("MCTS FPU Reduction", m_options.value("MCTS FPU Reduction"), -10, 10);
+  for (const RealOption& r : kMctsReals) r.apply(p, parseReal(r.name, m_options.value(r.name), r.min, r.max));
   p.noise = m_options.boolean("MCTS Noise");
   p.smartPruning = m_options.boolean("MCTS Smart Pruning");
   p.treeMemoryMiB = size_t(m_options.integer("MCTS Tree MiB"));
-  p.timeScale = parseReal("MCTS Time Scale", m_options.value("MCTS Time Scale"), 0.1, 10);
   m_mcts->setParams(p);
 }
 

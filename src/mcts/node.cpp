@@ -17,6 +17,12 @@ double Node::d() const {
   return m_visits ? m_d / m_visits : 0.0;
 }
 
+double Node::qVariance() const {
+  if (isTerminal() || m_visits < 2) return 0.0;
+  const double mean = m_wl / m_visits;
+  return std::clamp(m_wl2 / m_visits - mean * mean, 0.0, 1.0);
+}
+
 Wdl Node::wdl() const {
   const double q = this->q(), d = std::clamp(this->d(), 0.0, 1.0);
   Wdl w;
@@ -96,6 +102,14 @@ double cpuct(const PuctParams& p, u32 parentVisits) {
   return p.cpuctInit + p.cpuctFactor * std::log((double(parentVisits) + p.cpuctBase) / p.cpuctBase);
 }
 
+double cpuct(const PuctParams& p, const Node& node) {
+  const double c = cpuct(p, node.startedVisits());
+  if (p.cpuctVarWeight == 0.0 || node.visits() < 2) return c;
+  double f = std::sqrt(node.qVariance()) / p.cpuctVarScale;
+  f += (1.0 - f) / (1.0 + p.cpuctVarWarmup * double(node.visits()));
+  return c * std::max(0.0, 1.0 + p.cpuctVarWeight * (f - 1.0));
+}
+
 double fpuValue(const Node& node, double reduction) {
   double visitedPolicy = 0.0;
   for (const Node::Edge& e : node.edges())
@@ -119,7 +133,7 @@ double edgeU(const Node& node, int i, double c) {
 }
 
 int selectEdge(const Node& node, const PuctParams& p, bool isRoot, const std::vector<bool>* allowed) {
-  const double c = cpuct(p, node.startedVisits());
+  const double c = cpuct(p, node);
   const double fpu = fpuValue(node, isRoot ? p.fpuReductionRoot : p.fpuReduction);
   const double sqrtN = std::sqrt(double(node.startedVisits()));
   int best = -1;

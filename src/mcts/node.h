@@ -12,7 +12,7 @@
 // Values: every node keeps W - L and D sums from the view of ITS side to move, so Q(node) is
 // the expected score for the player to move there. The parent sees a child's Q negated.
 // Edges are created when the node is expanded (its evaluation came back); child nodes only
-// when first selected, so a node costs 40 bytes plus 16 per legal move once expanded.
+// when first selected, so a node costs 48 bytes plus 16 per legal move once expanded.
 //
 // Not thread-safe: the search holds its tree mutex around every access (mcts.cpp).
 
@@ -58,6 +58,9 @@ class Node {
   [[nodiscard]] double d() const;
   /// q() and d() as win/draw/loss.
   [[nodiscard]] Wdl wdl() const;
+  /// Variance of the finished visits' W - L values around q(), in [0, 1] (0 with fewer than
+  /// two visits and for terminal nodes, whose value is exact).
+  [[nodiscard]] double qVariance() const;
 
   // ---- Children ------------------------------------------------------------------------------
   [[nodiscard]] bool expanded() const { return m_numEdges > 0; }
@@ -110,18 +113,21 @@ class Node {
     --m_inFlight;
     ++m_visits;
     m_wl += wl;
+    m_wl2 += wl * wl;
     m_d += d;
   }
   /// Adds `n` finished visits of mean `q` and draw rate `d` (hand-built trees in tests).
   void addVisits(u32 n, double q, double d = 0.0) {
     m_visits += n;
     m_wl += q * n;
+    m_wl2 += q * q * n;
     m_d += d * n;
   }
 
  private:
   std::unique_ptr<Edge[]> m_edges;
-  double m_wl = 0.0;  // sum of W - L over the finished visits
+  double m_wl = 0.0;   // sum of W - L over the finished visits
+  double m_wl2 = 0.0;  // sum of (W - L)^2 (qVariance)
   double m_d = 0.0;   // sum of D
   u32 m_visits = 0;
   u32 m_inFlight = 0;
@@ -151,10 +157,22 @@ struct PuctParams {
   double fpuReductionRoot = 0.44;
   /// Each in-flight visit counts as this much loss for the player choosing the child.
   double virtualLoss = 1.0;
+  /// Variance-scaled exploration (the idea of Monty's "CPUCT variance scaling", J. Wells et
+  /// al., github.com/official-monty/Monty): where the values seen below a node spread widely
+  /// the search explores more, where they agree it trusts Q. c(s) is multiplied by
+  /// 1 + cpuctVarWeight * (f - 1), f = sigma / cpuctVarScale blended towards 1 for few visits:
+  /// f += (1 - f) / (1 + cpuctVarWarmup * N(s)), sigma = sqrt(Node::qVariance()) on the
+  /// [-1, 1] scale. Weight 0 turns it off.
+  double cpuctVarWeight = 0.0;
+  double cpuctVarScale = 0.4;
+  double cpuctVarWarmup = 0.5;
 };
 
 /// Exploration constant c(s) for a node with `parentVisits` (started) visits.
 [[nodiscard]] double cpuct(const PuctParams& p, u32 parentVisits);
+
+/// c(s) of `node`: cpuct() times the variance factor of PuctParams::cpuctVarWeight (>= 0).
+[[nodiscard]] double cpuct(const PuctParams& p, const Node& node);
 
 /// Q given to unvisited children of `node` (its side to move's view): see fpuReduction.
 [[nodiscard]] double fpuValue(const Node& node, double reduction);

@@ -251,6 +251,52 @@ TEST(MctsPuct, FirstPlayUrgencyReducesTheParentValue) {
   EXPECT_EQ(selectEdge(n, p, true), 0);
 }
 
+TEST(MctsPuct, VarianceScalesTheExplorationConstant) {
+  // Two nodes with the same mean Q (0.2 over 10 visits) but different spreads.
+  Node calm, wild;
+  calm.addVisits(10, 0.2);   // every visit 0.2: variance 0
+  wild.addVisits(5, 0.9);    // half 0.9, half -0.5: variance 0.49 (sigma 0.7)
+  wild.addVisits(5, -0.5);
+  EXPECT_NEAR(calm.q(), 0.2, 1e-12);
+  EXPECT_NEAR(wild.q(), 0.2, 1e-12);
+  EXPECT_NEAR(calm.qVariance(), 0.0, 1e-12);
+  EXPECT_NEAR(wild.qVariance(), 0.49, 1e-12);
+  Node one;
+  one.addVisits(1, 0.7);
+  EXPECT_EQ(one.qVariance(), 0.0) << "one visit has no spread";
+
+  PuctParams p;
+  EXPECT_DOUBLE_EQ(cpuct(p, wild), cpuct(p, 10)) << "weight 0: off";
+  p.cpuctVarWeight = 0.5;
+  p.cpuctVarScale = 0.35;
+  p.cpuctVarWarmup = 0.5;
+  // f = sigma / scale = 2, blended towards 1 by 1 / (1 + 0.5 * 10): f = 2 - 1/6.
+  const double fWild = 2.0 + (1.0 - 2.0) / 6.0;
+  EXPECT_NEAR(cpuct(p, wild), cpuct(p, 10) * (1.0 + 0.5 * (fWild - 1.0)), 1e-12);
+  // sigma 0: f = 1/6, the constant shrinks; never below 0 with a large weight.
+  EXPECT_NEAR(cpuct(p, calm), cpuct(p, 10) * (1.0 + 0.5 * (1.0 / 6.0 - 1.0)), 1e-7);  // rounding: variance ~1e-17
+  EXPECT_LT(cpuct(p, calm), cpuct(p, 10));
+  EXPECT_GT(cpuct(p, wild), cpuct(p, 10));
+  p.cpuctVarWeight = 5.0;
+  EXPECT_EQ(cpuct(p, calm), 0.0);
+
+  // In selection: the same tree explores the unvisited move only when its values spread.
+  Node n = handBuilt();
+  n.addVisits(1, 1.0);  // two more visits of spread values: Q stays 0.1, sigma about 0.37
+  n.addVisits(1, -0.8);
+  ASSERT_NEAR(n.q(), 0.1, 1e-12);
+  PuctParams q;
+  q.cpuctInit = 0.2;
+  q.cpuctFactor = 0.0;
+  q.fpuReduction = 0.0;
+  const int plain = selectEdge(n, q, false);
+  EXPECT_EQ(plain, 0) << "Q + U: 0.2 + 0.05 for the visited move, 0.1 + 0.14 for the unvisited one";
+  q.cpuctVarWeight = 1.0;
+  q.cpuctVarScale = 0.01;  // any spread is large: c grows
+  EXPECT_NE(selectEdge(n, q, false), plain);
+  EXPECT_EQ(selectEdge(n, q, false), 2) << "more exploration picks the unvisited move";
+}
+
 TEST(MctsPuct, VirtualLossAndTerminalChildren) {
   Node n = handBuilt();
   n.child(0)->addVirtualLoss();  // one playout in flight through child 0: counted as a loss
