@@ -74,9 +74,10 @@ void addRlCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--train-args", a->trainArgs, "More janus-train-az arguments, e.g. \"--epochs 4 --hidden 256\"");
   cmd->add_option("--gate-games", c.gateGames, "Most games of a gating match");
   cmd->add_option("--gate-visits", c.gateVisits, "Playouts per move in gating matches");
-  cmd->add_option("--gate-sprt", a->sprt, "SPRT of the gate: elo0 elo1 [alpha beta] (default 0 30 0.05 0.05)")
+  cmd->add_option("--gate-sprt", a->sprt, "SPRT of the gate: elo0 elo1 [alpha beta] (default 0 30 0.05 0.05); only H1 promotes")
       ->expected(2, 4);
-  cmd->add_option("--promote-score", c.promoteScore, "Promote without an SPRT decision at this score (AlphaGo Zero: 0.55)");
+  cmd->add_option("--gen0-games", c.gen0Games,
+                  "Games of each new best network against generation 0 (at --gate-visits): the Elo per generation");
   cmd->add_option("--anchor", c.anchor, "Engine spec of the outside anchor, e.g. \"cmd=build/janus arg=cecp arg=/usr/games/phalanx\"");
   cmd->add_option("--anchor-every", c.anchorEvery, "Generations between anchor matches");
   cmd->add_option("--anchor-games", c.anchorGames, "Games of an anchor match");

@@ -41,6 +41,9 @@ void writeAtomically(const std::string& path, const std::string& text) {
   out.commit();
 }
 
+/// An Elo value that may be infinite (a match won or lost game for game): JSON has no infinity.
+json eloJson(double v) { return std::isfinite(v) ? json(v) : json(v > 0 ? "inf" : "-inf"); }
+
 json toJson(const Generation& g) {
   json j = {{"number", g.number},
             {"net", g.net},
@@ -55,14 +58,19 @@ json toJson(const Generation& g) {
             {"gate_wins", g.gateWins},
             {"gate_draws", g.gateDraws},
             {"gate_losses", g.gateLosses},
-            {"gate_elo", std::isfinite(g.gateElo) ? json(g.gateElo) : json(g.gateElo > 0 ? "inf" : "-inf")},
-            {"gate_error", std::isfinite(g.gateError) ? json(g.gateError) : json("inf")},
+            {"gate_elo", eloJson(g.gateElo)},
+            {"gate_error", eloJson(g.gateError)},
             {"promoted", g.promoted},
             {"anchor_wins", g.anchorWins},
             {"anchor_draws", g.anchorDraws},
-            {"anchor_losses", g.anchorLosses}};
-  if (g.anchorElo) j["anchor_elo"] = std::isfinite(*g.anchorElo) ? json(*g.anchorElo) : json(*g.anchorElo > 0 ? "inf" : "-inf");
-  if (g.anchorError) j["anchor_error"] = std::isfinite(*g.anchorError) ? json(*g.anchorError) : json("inf");
+            {"anchor_losses", g.anchorLosses},
+            {"gen0_wins", g.gen0Wins},
+            {"gen0_draws", g.gen0Draws},
+            {"gen0_losses", g.gen0Losses}};
+  if (g.anchorElo) j["anchor_elo"] = eloJson(*g.anchorElo);
+  if (g.anchorError) j["anchor_error"] = eloJson(*g.anchorError);
+  if (g.gen0Elo) j["gen0_elo"] = eloJson(*g.gen0Elo);
+  if (g.gen0Error) j["gen0_error"] = eloJson(*g.gen0Error);
   return j;
 }
 
@@ -99,6 +107,12 @@ Generation fromJson(const json& j) {
   g.anchorLosses = j.at("anchor_losses").get<int>();
   if (j.contains("anchor_elo")) g.anchorElo = number(j.at("anchor_elo"));
   if (j.contains("anchor_error")) g.anchorError = number(j.at("anchor_error"));
+  // Runs written before the direct match against generation 0 have no gen0 fields.
+  g.gen0Wins = j.value("gen0_wins", 0);
+  g.gen0Draws = j.value("gen0_draws", 0);
+  g.gen0Losses = j.value("gen0_losses", 0);
+  if (j.contains("gen0_elo")) g.gen0Elo = number(j.at("gen0_elo"));
+  if (j.contains("gen0_error")) g.gen0Error = number(j.at("gen0_error"));
   return g;
 }
 
@@ -176,7 +190,7 @@ void checkConfig(const RlConfig& c) {
                            c.chunkGames));
   if (c.window < 1) throw fail("--window must be at least 1");
   if (c.gateGames < 2 || c.gateVisits < 1) throw fail("--gate-games must be at least 2 and --gate-visits at least 1");
-  if (!(c.promoteScore > 0.5 && c.promoteScore <= 1.0)) throw fail("--promote-score must be in (0.5, 1]");
+  if (c.gen0Games < 2) throw fail("--gen0-games must be at least 2");
   if (c.anchorEvery < 1 || c.anchorGames < 2) throw fail("--anchor-every must be >= 1 and --anchor-games >= 2");
   if (c.trainer.empty() || ::access(c.trainer.c_str(), X_OK) != 0)
     throw fail(fmt::format("the trainer '{}' is not an executable (janus-train-az is built with libtorch)", c.trainer));
@@ -188,17 +202,16 @@ void checkConfig(const RlConfig& c) {
 
 void writeReport(const RlConfig& c, const RlState& s) {
   writeAtomically((fs::path(c.dir) / "rl-report.md").string(), reportMarkdown(s.history));
-  training::ChartSeries gate{"gating Elo (candidate vs best)", "#1f77b4", {}}, cumulative{"cumulative Elo vs generation 0", "#d62728", {}},
-      anchor{"best vs anchor", "#2ca02c", {}};
-  const std::vector<double> cum = cumulativeElo(s.history);
-  for (size_t i = 0; i < s.history.size(); ++i) {
-    const Generation& g = s.history[i];
+  training::ChartSeries gate{"gating Elo (candidate vs best)", "#1f77b4", {}},
+      gen0{"best vs generation 0 (direct match)", "#d62728", {}}, anchor{"best vs anchor", "#2ca02c", {}};
+  for (const Generation& g : s.history) {
     if (g.number > 0 && std::isfinite(g.gateElo)) gate.points.emplace_back(g.number, g.gateElo);
-    cumulative.points.emplace_back(g.number, cum[i]);
+    if (g.number == 0) gen0.points.emplace_back(0, 0.0);
+    else if (g.gen0Elo && std::isfinite(*g.gen0Elo)) gen0.points.emplace_back(g.number, *g.gen0Elo);
     if (g.anchorElo && std::isfinite(*g.anchorElo)) anchor.points.emplace_back(g.number, *g.anchorElo);
   }
   writeAtomically((fs::path(c.dir) / "rl-elo.svg").string(),
-                  training::lineChartSvg("Janus MCTS reinforcement learning", "generation", "Elo", {gate, cumulative, anchor}));
+                  training::lineChartSvg("Janus MCTS reinforcement learning", "generation", "Elo", {gate, gen0, anchor}));
 }
 
 }  // namespace
@@ -222,7 +235,8 @@ std::optional<RlState> loadState(const std::string& dir) {
     s.best = j.at("best").get<std::string>();
     for (const json& g : j.at("history")) s.history.push_back(fromJson(g));
     s.current = fromJson(j.at("current"));
-    if (s.step != "selfplay" && s.step != "train" && s.step != "gate" && s.step != "anchor")
+    if (s.step == "anchor") s.step = "measure";  // the step's name before it also measured against generation 0
+    if (s.step != "selfplay" && s.step != "train" && s.step != "gate" && s.step != "measure")
       throw Error("unknown step '" + s.step + "'");
     return s;
   } catch (const std::exception& e) {
@@ -238,195 +252,211 @@ void saveState(const std::string& dir, const RlState& s) {
   writeAtomically((fs::path(dir) / kStateFile).string(), j.dump(2) + "\n");
 }
 
-std::vector<double> cumulativeElo(const std::vector<Generation>& history) {
-  std::vector<double> out;
-  double sum = 0;
-  for (const Generation& g : history) {
-    if (g.number > 0 && g.promoted) sum += g.gateElo;
-    out.push_back(sum);
-  }
-  return out;
-}
-
 std::string reportMarkdown(const std::vector<Generation>& history) {
   std::string t =
       "| gen | best network | candidate | self-play games / positions / targets | self-play s | train s | gate W/D/L | "
-      "gate Elo | promoted | cumulative Elo | vs anchor W/D/L | anchor Elo |\n"
-      "| ---: | --- | --- | --- | ---: | ---: | --- | ---: | --- | ---: | --- | ---: |\n";
-  const std::vector<double> cum = cumulativeElo(history);
-  for (size_t i = 0; i < history.size(); ++i) {
-    const Generation& g = history[i];
+      "gate Elo | promoted | vs gen 0 W/D/L | Elo vs gen 0 | vs anchor W/D/L | anchor Elo |\n"
+      "| ---: | --- | --- | --- | ---: | ---: | --- | ---: | --- | --- | ---: | --- | ---: |\n";
+  for (const Generation& g : history) {
     const bool zero = g.number == 0;
-    t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:+.1f} | {} | {} |\n", g.number, shortNet(g.net),
+    t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", g.number, shortNet(g.net),
                      zero ? "-" : shortNet(g.candidate),
                      zero ? "-" : fmt::format("{} / {} / {}", g.selfplayGames, g.selfplayPositions, g.selfplayTargets),
                      zero ? "-" : fmt::format("{:.0f}", g.selfplaySeconds), zero ? "-" : fmt::format("{:.0f}", g.trainSeconds),
                      zero ? "-" : fmt::format("{}/{}/{}", g.gateWins, g.gateDraws, g.gateLosses),
-                     zero ? "-" : eloText(g.gateElo, g.gateError), zero ? "-" : (g.promoted ? "yes" : "no"), cum[i],
+                     zero ? "-" : eloText(g.gateElo, g.gateError), zero ? "-" : (g.promoted ? "yes" : "no"),
+                     g.gen0Elo ? fmt::format("{}/{}/{}", g.gen0Wins, g.gen0Draws, g.gen0Losses) : "-",
+                     zero ? "0 (itself)" : g.gen0Elo ? eloText(*g.gen0Elo, g.gen0Error.value_or(INFINITY)) : "-",
                      g.anchorElo ? fmt::format("{}/{}/{}", g.anchorWins, g.anchorDraws, g.anchorLosses) : "-",
                      g.anchorElo ? eloText(*g.anchorElo, g.anchorError.value_or(INFINITY)) : "-");
   }
   return t;
 }
 
-RlState runLoop(const RlConfig& c, std::ostream& out) {
-  checkConfig(c);
-  fs::create_directories(c.dir);
-  auto anchorMatch = [&](Generation& g, const std::string& net) {
-    match::MatchConfig m;
-    m.engines[0] = mctsEngine(c, "janus-" + shortNet(net), net);
-    m.engines[1] = match::parseEngineSpec(c.anchor);
-    m.timeControl = match::TimeControl::parse(c.anchorTc);
-    m.games = c.anchorGames;
-    m.concurrency = c.concurrency;
-    m.openingsPath = c.openings;
-    m.quiet = true;
-    m.pgnOut = (fs::path(c.dir) / fmt::format("gen-{:03d}", g.number) / "anchor.pgn").string();
-    m.resume = true;  // a resumed anchor match keeps the games it finished
-    fs::create_directories(fs::path(m.pgnOut).parent_path());
-    std::ostringstream log;
-    const match::MatchResult r = match::Match(m, log).run();
-    const match::EloEstimate e = match::trinomialElo(r.wins, r.draws, r.losses);
-    g.anchorWins = r.wins;
-    g.anchorDraws = r.draws;
-    g.anchorLosses = r.losses;
-    g.anchorElo = e.elo;
-    g.anchorError = e.errorMargin;
-    out << fmt::format("rl: generation {} anchor: {} vs {}: +{} ={} -{}, Elo {}\n", g.number, shortNet(net),
-                       m.engines[1].name.empty() ? c.anchor : m.engines[1].name, r.wins, r.draws, r.losses,
-                       eloText(e.elo, e.errorMargin))
-        << std::flush;
-  };
+namespace {
 
-  RlState s;
-  if (auto loaded = loadState(c.dir)) {
-    s = *loaded;
-    out << fmt::format("rl: resuming {} at generation {}, step {} (best {})\n", c.dir, s.generation, s.step, shortNet(s.best))
-        << std::flush;
-  } else {
-    Generation zero;
-    zero.number = 0;
-    zero.net = c.initNet.empty() ? "" : fs::absolute(c.initNet).string();
-    zero.promoted = true;
-    s.best = zero.net;
-    s.history.push_back(zero);
-    s.current.number = 1;
-    out << fmt::format("rl: new run in {}, generation 0 = {}\n", c.dir, shortNet(s.best)) << std::flush;
-    saveState(c.dir, s);
-  }
-  // Generation 0 (the baseline) and every finished generation due an anchor match that has none:
-  // a run that gets --anchor later is measured as if it had had it from the start.
-  for (Generation& done : s.history)
-    if (anchorDue(c, done.number) && !done.anchorElo) {
-      anchorMatch(done, done.net);
-      saveState(c.dir, s);
+/// One run of the loop: the configuration, the state and the four steps of a generation.
+class Loop {
+ public:
+  Loop(const RlConfig& c, std::ostream& out) : m_c(c), m_out(out) {}
+
+  RlState run() {
+    checkConfig(m_c);
+    fs::create_directories(m_c.dir);
+    start();
+    while (m_s.generation <= m_c.generations) {
+      Generation& g = m_s.current;
+      g.number = m_s.generation;
+      fs::create_directories(genDir());
+      if (m_s.step == "selfplay") selfplay(g);
+      if (m_s.step == "train") train(g);
+      if (m_s.step == "gate") gate(g);
+      if (m_s.step == "measure") measure(g);
     }
-  writeReport(c, s);
+    writeReport(m_c, m_s);
+    m_out << "rl: done; report " << (fs::path(m_c.dir) / "rl-report.md").string() << ", plot "
+          << (fs::path(m_c.dir) / "rl-elo.svg").string() << "\n";
+    return m_s;
+  }
 
+ private:
+  const RlConfig& m_c;
+  std::ostream& m_out;
+  RlState m_s;
 
-  while (s.generation <= c.generations) {
-    const int gen = s.generation;
-    Generation& g = s.current;
-    g.number = gen;
-    const fs::path genDir = fs::path(c.dir) / fmt::format("gen-{:03d}", gen);
-    fs::create_directories(genDir);
+  [[nodiscard]] fs::path genDir(int gen) const { return fs::path(m_c.dir) / fmt::format("gen-{:03d}", gen); }
+  [[nodiscard]] fs::path genDir() const { return genDir(m_s.generation); }
 
-    if (s.step == "selfplay") {
-      g.parent = s.best;
-      selfplay::SelfplayConfig sc = c.selfplay;
-      sc.games = c.gamesPerGeneration;
-      sc.backend = s.best.empty() ? "uniform" : "pvnet";
-      sc.weights = s.best;
-      sc.seed = c.selfplay.seed * 1000003ULL + u64(gen);
-      const double t0 = now();
-      const selfplay::SelfplayProgress p =
-          selfplay::generateSelfplay(sc, {(genDir / "selfplay").string(), c.chunkGames, 1, 1, true});
-      g.selfplaySeconds += now() - t0;
-      g.selfplayGames = 0;
-      g.selfplayPositions = 0;
-      g.selfplayTargets = 0;
-      for (const std::string& f : selfplayFiles(c.dir, gen)) {
-        selfplay::SelfplayReader reader(f);
-        selfplay::SelfplayGame game;
-        while (reader.next(game)) {
-          ++g.selfplayGames;
-          g.selfplayPositions += game.plies.size();
-          for (const auto& ply : game.plies) g.selfplayTargets += ply.fullSearch();
-        }
+  void advance(const std::string& step) {
+    m_s.step = step;
+    saveState(m_c.dir, m_s);
+    writeReport(m_c, m_s);
+  }
+
+  /// A match of MCTS engine `first` against `second`, resumed from its PGN if it exists.
+  match::MatchResult play(match::EngineConfig first, match::EngineConfig second, const match::TimeControl& tc, int games,
+                          const std::optional<match::SprtConfig>& sprt, const fs::path& pgn, std::string* log = nullptr) {
+    match::MatchConfig m;
+    m.engines[0] = std::move(first);
+    m.engines[1] = std::move(second);
+    m.timeControl = tc;
+    m.games = games;
+    m.concurrency = m_c.concurrency;
+    m.openingsPath = m_c.openings;
+    m.sprt = sprt;
+    m.quiet = true;
+    m.pgnOut = pgn.string();
+    m.resume = true;  // a resumed match keeps the games it finished
+    fs::create_directories(pgn.parent_path());
+    std::ostringstream text;
+    const match::MatchResult r = match::Match(m, text).run();
+    if (log) *log = text.str();
+    return r;
+  }
+
+  [[nodiscard]] match::TimeControl gateNodes() const {
+    match::TimeControl tc;
+    tc.nodes = u64(m_c.gateVisits);
+    return tc;
+  }
+
+  /// A new run's generation 0, or the state of the run being resumed; then the anchor matches
+  /// that finished generations are due and lack (a run given --anchor later is measured as if
+  /// it had had it from the start).
+  void start() {
+    if (auto loaded = loadState(m_c.dir)) {
+      m_s = *loaded;
+      m_out << fmt::format("rl: resuming {} at generation {}, step {} (best {})\n", m_c.dir, m_s.generation, m_s.step,
+                           shortNet(m_s.best))
+            << std::flush;
+    } else {
+      Generation zero;
+      zero.number = 0;
+      zero.net = m_c.initNet.empty() ? "" : fs::absolute(m_c.initNet).string();
+      zero.promoted = true;
+      m_s.best = zero.net;
+      m_s.history.push_back(zero);
+      m_s.current.number = 1;
+      m_out << fmt::format("rl: new run in {}, generation 0 = {}\n", m_c.dir, shortNet(m_s.best)) << std::flush;
+      saveState(m_c.dir, m_s);
+    }
+    for (Generation& done : m_s.history)
+      if (anchorDue(m_c, done.number) && !done.anchorElo) {
+        anchorMatch(done, done.net);
+        saveState(m_c.dir, m_s);
       }
-      out << fmt::format("rl: generation {} selfplay: {} games, {} positions ({} targets) in {:.0f} s ({:.0f} games/h, "
+    writeReport(m_c, m_s);
+  }
+
+  /// Step 1: the best network's self-play games.
+  void selfplay(Generation& g) {
+    const int gen = g.number;
+    g.parent = m_s.best;
+    selfplay::SelfplayConfig sc = m_c.selfplay;
+    sc.games = m_c.gamesPerGeneration;
+    sc.backend = m_s.best.empty() ? "uniform" : "pvnet";
+    sc.weights = m_s.best;
+    sc.seed = m_c.selfplay.seed * 1000003ULL + u64(gen);
+    const double t0 = now();
+    const selfplay::SelfplayProgress p =
+        selfplay::generateSelfplay(sc, {(genDir() / "selfplay").string(), m_c.chunkGames, 1, 1, true});
+    g.selfplaySeconds += now() - t0;
+    g.selfplayGames = g.selfplayPositions = g.selfplayTargets = 0;
+    for (const std::string& f : selfplayFiles(m_c.dir, gen)) {
+      selfplay::SelfplayReader reader(f);
+      selfplay::SelfplayGame game;
+      while (reader.next(game)) {
+        ++g.selfplayGames;
+        g.selfplayPositions += game.plies.size();
+        for (const auto& ply : game.plies) g.selfplayTargets += ply.fullSearch();
+      }
+    }
+    m_out << fmt::format("rl: generation {} selfplay: {} games, {} positions ({} targets) in {:.0f} s ({:.0f} games/h, "
                          "{:.1f} positions/s this session)\n",
                          gen, g.selfplayGames, g.selfplayPositions, g.selfplayTargets, g.selfplaySeconds,
                          p.seconds > 0 ? double(p.gamesDone) * 3600.0 / p.seconds : 0.0,
                          p.seconds > 0 ? double(p.plies) / p.seconds : 0.0)
           << std::flush;
-      s.step = "train";
-      saveState(c.dir, s);
-      writeReport(c, s);
-    }
+    advance("train");
+  }
 
-    if (s.step == "train") {
-      std::vector<std::string> argv = {c.trainer, "--data"};
-      for (const std::string& f : trainingWindow(c.dir, gen, c.window)) argv.push_back(f);
-      const fs::path trainDir = genDir / "train";
-      argv.insert(argv.end(), {"--out-dir", trainDir.string(), "--description", fmt::format("rl gen {}", gen)});
-      if (fs::exists(trainDir / "checkpoint.pt")) argv.push_back("--resume");
-      else if (!s.best.empty()) argv.insert(argv.end(), {"--init", s.best});
-      argv.insert(argv.end(), c.trainArgs.begin(), c.trainArgs.end());
-      const double t0 = now();
-      const int status = runLogged(argv, (genDir / "train.log").string());
-      g.trainSeconds += now() - t0;
-      if (status != 0)
-        throw Error(fmt::format("rl: generation {}: the trainer failed (exit {}); see {}", gen, status,
-                                (genDir / "train.log").string()));
-      // The candidate: the newest network the trainer exported.
-      fs::path newest;
-      fs::file_time_type newestTime{};
-      for (const auto& e : fs::directory_iterator(trainDir))
-        if (e.path().extension() == ".jpv" && (newest.empty() || e.last_write_time() > newestTime)) {
-          newest = e.path();
-          newestTime = e.last_write_time();
-        }
-      if (newest.empty()) throw Error(fmt::format("rl: generation {}: the trainer wrote no .jpv network into {}", gen, trainDir.string()));
-      (void)mcts::pvnet::PvNetwork::fromFile(newest.string());
-      g.candidate = fs::absolute(newest).string();
-      out << fmt::format("rl: generation {} train: {} in {:.0f} s (log {})\n", gen, shortNet(g.candidate), g.trainSeconds,
-                         (genDir / "train.log").string())
+  /// Step 2: janus-train-az on the window's records, from the best network's weights.
+  void train(Generation& g) {
+    const int gen = g.number;
+    std::vector<std::string> argv = {m_c.trainer, "--data"};
+    for (const std::string& f : trainingWindow(m_c.dir, gen, m_c.window)) argv.push_back(f);
+    const fs::path trainDir = genDir() / "train";
+    argv.insert(argv.end(), {"--out-dir", trainDir.string(), "--description", fmt::format("rl gen {}", gen)});
+    if (fs::exists(trainDir / "checkpoint.pt")) argv.push_back("--resume");
+    else if (!m_s.best.empty()) argv.insert(argv.end(), {"--init", m_s.best});
+    argv.insert(argv.end(), m_c.trainArgs.begin(), m_c.trainArgs.end());
+    const double t0 = now();
+    const std::string logPath = (genDir() / "train.log").string();
+    const int status = runLogged(argv, logPath);
+    g.trainSeconds += now() - t0;
+    if (status != 0) throw Error(fmt::format("rl: generation {}: the trainer failed (exit {}); see {}", gen, status, logPath));
+    // The candidate: the newest network the trainer exported.
+    fs::path newest;
+    fs::file_time_type newestTime{};
+    for (const auto& e : fs::directory_iterator(trainDir))
+      if (e.path().extension() == ".jpv" && (newest.empty() || e.last_write_time() > newestTime)) {
+        newest = e.path();
+        newestTime = e.last_write_time();
+      }
+    if (newest.empty())
+      throw Error(fmt::format("rl: generation {}: the trainer wrote no .jpv network into {}", gen, trainDir.string()));
+    (void)mcts::pvnet::PvNetwork::fromFile(newest.string());
+    g.candidate = fs::absolute(newest).string();
+    m_out << fmt::format("rl: generation {} train: {} in {:.0f} s (log {})\n", gen, shortNet(g.candidate), g.trainSeconds,
+                         logPath)
           << std::flush;
-      s.step = "gate";
-      saveState(c.dir, s);
-    }
+    m_s.step = "gate";
+    saveState(m_c.dir, m_s);
+  }
 
-    if (s.step == "gate") {
-      match::MatchConfig m;
-      m.engines[0] = mctsEngine(c, fmt::format("gen{}-{}", gen, shortNet(g.candidate)), g.candidate);
-      m.engines[1] = mctsEngine(c, fmt::format("best-{}", shortNet(s.best)), s.best);
-      m.timeControl.nodes = u64(c.gateVisits);
-      m.games = c.gateGames;
-      m.concurrency = c.concurrency;
-      m.openingsPath = c.openings;
-      m.sprt = c.gateSprt;
-      m.quiet = true;
-      m.pgnOut = (genDir / "gate.pgn").string();
-      m.resume = true;  // a resumed gate keeps the games it finished
-      std::ostringstream log;
-      const double t0 = now();
-      const match::MatchResult r = match::Match(m, log).run();
-      g.gateSeconds = now() - t0;
-      writeAtomically((genDir / "gate.txt").string(), log.str());
-      const match::EloEstimate e = match::trinomialElo(r.wins, r.draws, r.losses);
-      g.gateWins = r.wins;
-      g.gateDraws = r.draws;
-      g.gateLosses = r.losses;
-      g.gateElo = e.elo;
-      g.gateError = e.errorMargin;
-      const int games = r.wins + r.draws + r.losses;
-      const double score = games ? (r.wins + 0.5 * r.draws) / games : 0.0;
-      g.promoted = r.decision == match::SprtDecision::kAcceptH1 ||
-                   (r.decision == match::SprtDecision::kContinue && score >= c.promoteScore);
-      if (g.promoted) s.best = g.candidate;
-      g.net = s.best;
-      out << fmt::format("rl: generation {} gate: {} vs {}: +{} ={} -{} ({:.1f}%), Elo {}, SPRT {}: {}\n", gen,
+  /// Step 3: the candidate against the best by SPRT; promoted only on H1.
+  void gate(Generation& g) {
+    const int gen = g.number;
+    std::string log;
+    const double t0 = now();
+    const match::MatchResult r =
+        play(mctsEngine(m_c, fmt::format("gen{}-{}", gen, shortNet(g.candidate)), g.candidate),
+             mctsEngine(m_c, fmt::format("best-{}", shortNet(m_s.best)), m_s.best), gateNodes(), m_c.gateGames,
+             m_c.gateSprt, genDir() / "gate.pgn", &log);
+    g.gateSeconds = now() - t0;
+    writeAtomically((genDir() / "gate.txt").string(), log);
+    const match::EloEstimate e = match::trinomialElo(r.wins, r.draws, r.losses);
+    g.gateWins = r.wins;
+    g.gateDraws = r.draws;
+    g.gateLosses = r.losses;
+    g.gateElo = e.elo;
+    g.gateError = e.errorMargin;
+    const int games = r.wins + r.draws + r.losses;
+    const double score = games ? (r.wins + 0.5 * r.draws) / games : 0.0;
+    g.promoted = r.decision == match::SprtDecision::kAcceptH1;
+    if (g.promoted) m_s.best = g.candidate;
+    g.net = m_s.best;
+    m_out << fmt::format("rl: generation {} gate: {} vs {}: +{} ={} -{} ({:.1f}%), Elo {}, SPRT {}: {}\n", gen,
                          shortNet(g.candidate), shortNet(g.parent), r.wins, r.draws, r.losses, 100 * score,
                          eloText(e.elo, e.errorMargin),
                          r.decision == match::SprtDecision::kAcceptH1   ? "H1 accepted"
@@ -434,25 +464,69 @@ RlState runLoop(const RlConfig& c, std::ostream& out) {
                                                                         : "undecided",
                          g.promoted ? "promoted" : "rejected")
           << std::flush;
-      s.step = "anchor";
-      saveState(c.dir, s);
-    }
-
-    if (s.step == "anchor") {
-      if (anchorDue(c, gen)) anchorMatch(g, s.best);
-      s.history.push_back(g);
-      s.current = Generation{};
-      s.current.number = gen + 1;
-      s.generation = gen + 1;
-      s.step = "selfplay";
-      saveState(c.dir, s);
-      writeReport(c, s);
-    }
+    m_s.step = "measure";
+    saveState(m_c.dir, m_s);
   }
-  writeReport(c, s);
-  out << "rl: done; report " << (fs::path(c.dir) / "rl-report.md").string() << ", plot "
-      << (fs::path(c.dir) / "rl-elo.svg").string() << "\n";
-  return s;
-}
+
+  /// Step 4: the best network against generation 0's (a direct match when it is new, else the
+  /// measurement of the generation it comes from), and against the anchor when due.
+  void measure(Generation& g) {
+    const int gen = g.number;
+    const Generation& zero = m_s.history.front();
+    const Generation* same = nullptr;  // the latest finished generation with the same best network
+    for (const Generation& h : m_s.history)
+      if (h.net == g.net) same = &h;
+    if (same && same->number > 0) {
+      g.gen0Elo = same->gen0Elo;
+      g.gen0Error = same->gen0Error;
+      g.gen0Wins = same->gen0Wins;
+      g.gen0Draws = same->gen0Draws;
+      g.gen0Losses = same->gen0Losses;
+    } else if (g.net != zero.net) {
+      const match::MatchResult r =
+          play(mctsEngine(m_c, fmt::format("gen{}-{}", gen, shortNet(g.net)), g.net),
+               mctsEngine(m_c, fmt::format("gen0-{}", shortNet(zero.net)), zero.net), gateNodes(), m_c.gen0Games,
+               std::nullopt, genDir() / "gen0.pgn");
+      const match::EloEstimate e = match::trinomialElo(r.wins, r.draws, r.losses);
+      g.gen0Wins = r.wins;
+      g.gen0Draws = r.draws;
+      g.gen0Losses = r.losses;
+      g.gen0Elo = e.elo;
+      g.gen0Error = e.errorMargin;
+      m_out << fmt::format("rl: generation {} vs generation 0: {} vs {}: +{} ={} -{}, Elo {}\n", gen, shortNet(g.net),
+                           shortNet(zero.net), r.wins, r.draws, r.losses, eloText(e.elo, e.errorMargin))
+            << std::flush;
+    }
+    saveState(m_c.dir, m_s);
+    if (anchorDue(m_c, gen)) anchorMatch(g, m_s.best);
+    m_s.history.push_back(g);
+    m_s.current = Generation{};
+    m_s.current.number = gen + 1;
+    m_s.generation = gen + 1;
+    advance("selfplay");
+  }
+
+  /// `net` against the outside anchor at the anchor's clock; the result goes into `g`.
+  void anchorMatch(Generation& g, const std::string& net) {
+    const match::EngineConfig anchor = match::parseEngineSpec(m_c.anchor);
+    const match::MatchResult r = play(mctsEngine(m_c, "janus-" + shortNet(net), net), anchor,
+                                      match::TimeControl::parse(m_c.anchorTc), m_c.anchorGames, std::nullopt,
+                                      genDir(g.number) / "anchor.pgn");
+    const match::EloEstimate e = match::trinomialElo(r.wins, r.draws, r.losses);
+    g.anchorWins = r.wins;
+    g.anchorDraws = r.draws;
+    g.anchorLosses = r.losses;
+    g.anchorElo = e.elo;
+    g.anchorError = e.errorMargin;
+    m_out << fmt::format("rl: generation {} anchor: {} vs {}: +{} ={} -{}, Elo {}\n", g.number, shortNet(net),
+                         anchor.name.empty() ? m_c.anchor : anchor.name, r.wins, r.draws, r.losses,
+                         eloText(e.elo, e.errorMargin))
+          << std::flush;
+  }
+};
+
+}  // namespace
+
+RlState runLoop(const RlConfig& c, std::ostream& out) { return Loop(c, out).run(); }
 
 }  // namespace janus::rl

@@ -13,19 +13,21 @@
 //                RUN/gen-<g>/train (resuming continues from its checkpoint); the result is the
 //                candidate network pv-<hash>.jpv;
 //   3. gate      the candidate plays the best with `gateVisits` playouts per move, an SPRT
-//                (elo0, elo1) over at most `gateGames` games; promoted if the SPRT accepts H1, or
-//                if it has not decided after gateGames and the candidate scored at least
-//                promoteScore (AlphaGo Zero promoted at 55%);
-//   4. anchor    every anchorEvery generations, the best network against a fixed outside engine
-//                (e.g. phalanx through `janus cecp`) at a time control: an Elo that does not
-//                drift with the chain of gating results.
+//                (elo0, elo1) over at most `gateGames` games; promoted only if the SPRT accepts
+//                H1 (H0, or no verdict after gateGames games, rejects it: AlphaGo Zero's 55%
+//                rule promoted on noise when gates were short);
+//   4. measure   a new best network plays generation 0's directly (`gen0Games` games at
+//                gateVisits playouts per move): the generation's Elo over generation 0, with its
+//                error bar, measured rather than summed from gates; and every anchorEvery
+//                generations the best network plays a fixed outside engine (e.g. phalanx through
+//                `janus cecp`) at a time control.
 // Generation 0 is the starting network (--init-net, e.g. the supervised default net), or the
 // "uniform" backend (equal priors, material value) when none is given: training then starts
 // from random weights, as AlphaZero did.
 //
 // Every generation's networks stay on disk with their content hash and their parent's
 // (rl-state.json). RUN/rl-report.md (a table) and RUN/rl-elo.svg (gating Elo per generation,
-// cumulative Elo against generation 0, Elo against the anchor) are rewritten after every step.
+// Elo against generation 0, Elo against the anchor) are rewritten after every step.
 
 #include <functional>
 #include <optional>
@@ -52,7 +54,7 @@ struct RlConfig {
   int gateGames = 100;              ///< most games of a gating match
   int gateVisits = 200;             ///< playouts per move in gating matches
   match::SprtConfig gateSprt{0.0, 30.0, 0.05, 0.05};
-  double promoteScore = 0.55;       ///< promotion without an SPRT decision at gateGames
+  int gen0Games = 100;              ///< games of each new best network against generation 0
   std::string anchor;               ///< engine spec of the outside anchor ("" = none)
   int anchorEvery = 2;              ///< generations between anchor matches (and after the last)
   int anchorGames = 40;
@@ -72,6 +74,10 @@ struct Generation {
   int gateWins = 0, gateDraws = 0, gateLosses = 0;  ///< candidate's view
   double gateElo = 0, gateError = 0;
   bool promoted = false;
+  /// The best network against generation 0's (its view), from a direct match; for a generation
+  /// that promoted nothing, the measurement of the generation whose network it kept.
+  std::optional<double> gen0Elo, gen0Error;
+  int gen0Wins = 0, gen0Draws = 0, gen0Losses = 0;
   std::optional<double> anchorElo, anchorError;  ///< best network vs the anchor
   int anchorWins = 0, anchorDraws = 0, anchorLosses = 0;
 };
@@ -79,7 +85,7 @@ struct Generation {
 /// The loop's state: the generation and step it is in, and every finished generation.
 struct RlState {
   int generation = 1;           ///< the generation being made
-  std::string step = "selfplay";  ///< selfplay, train, gate, anchor
+  std::string step = "selfplay";  ///< selfplay, train, gate, measure
   std::string best;             ///< the current best network ("" = uniform)
   std::vector<Generation> history;  ///< generation 0 first
   Generation current;           ///< the generation in progress
@@ -91,9 +97,6 @@ struct RlState {
 /// Writes RUN/rl-state.json atomically.
 void saveState(const std::string& dir, const RlState& state);
 
-/// Cumulative Elo of each generation's best network against generation 0: the sum of the gating
-/// Elo of the promotions so far (a rejected candidate adds nothing). Same order as `history`.
-[[nodiscard]] std::vector<double> cumulativeElo(const std::vector<Generation>& history);
 /// The Markdown table of rl-report.md.
 [[nodiscard]] std::string reportMarkdown(const std::vector<Generation>& history);
 

@@ -1,5 +1,5 @@
 // Tests of the reinforcement-learning loop's bookkeeping (rl_loop.h): the state file round trip
-// and its errors, cumulative Elo, the report table, and configuration errors. The whole loop
+// and its errors, the report table (Elo against generation 0 from direct matches), and configuration errors. The whole loop
 // with a real trainer runs in tests/integration (rl_loop.sh).
 
 #include "rl/rl_loop.h"
@@ -49,6 +49,9 @@ TEST(RlState, RoundTripKeepsEveryField) {
   s.history = {gen(0, true, 0), gen(1, true, 55.5), gen(2, false, -10)};
   s.history[1].anchorElo = -120.25;
   s.history[1].anchorError = 80;
+  s.history[1].gen0Elo = 48.5;
+  s.history[1].gen0Error = 61;
+  s.history[1].gen0Wins = 30;
   s.history[2].gateElo = INFINITY;  // a candidate that won every game
   s.current = gen(3, false, 0);
   s.current.candidate = "/nets/pv-3.jpv";
@@ -63,6 +66,10 @@ TEST(RlState, RoundTripKeepsEveryField) {
   EXPECT_DOUBLE_EQ(t->history[1].gateElo, 55.5);
   EXPECT_DOUBLE_EQ(*t->history[1].anchorElo, -120.25);
   EXPECT_FALSE(t->history[2].anchorElo);
+  EXPECT_DOUBLE_EQ(*t->history[1].gen0Elo, 48.5);
+  EXPECT_DOUBLE_EQ(*t->history[1].gen0Error, 61);
+  EXPECT_EQ(t->history[1].gen0Wins, 30);
+  EXPECT_FALSE(t->history[2].gen0Elo);
   EXPECT_TRUE(std::isinf(t->history[2].gateElo));
   EXPECT_EQ(t->current.selfplayPositions, 12345u);
   EXPECT_EQ(t->current.candidate, "/nets/pv-3.jpv");
@@ -84,14 +91,21 @@ TEST(RlState, MalformedFilesAreErrorsNamingTheFile) {
   }
 }
 
-TEST(RlReport, CumulativeEloAddsOnlyPromotions) {
-  const std::vector<Generation> h = {gen(0, true, 0), gen(1, true, 50), gen(2, false, -30), gen(3, true, 20)};
-  EXPECT_EQ(cumulativeElo(h), (std::vector<double>{0, 50, 50, 70}));
+TEST(RlReport, EachGenerationShowsItsDirectMatchAgainstGenerationZero) {
+  std::vector<Generation> h = {gen(0, true, 0), gen(1, true, 50), gen(2, false, -30)};
+  h[1].gen0Elo = 41.5;
+  h[1].gen0Error = 33.0;
+  h[1].gen0Wins = 40;
+  h[1].gen0Draws = 35;
+  h[1].gen0Losses = 25;
+  h[2].gen0Elo = 41.5;  // nothing promoted: generation 1's measurement, not a sum of gates
+  h[2].gen0Error = 33.0;
   const std::string table = reportMarkdown(h);
   EXPECT_NE(table.find("| 1 | pv-0000000000000001 |"), std::string::npos) << table;
-  EXPECT_NE(table.find("10/5/3 | +50.0 ± 20.0 | yes | +50.0"), std::string::npos) << table;
-  EXPECT_NE(table.find("| no | +50.0"), std::string::npos) << table;
-  EXPECT_NE(table.find("| +70.0 |"), std::string::npos) << table;
+  EXPECT_NE(table.find("10/5/3 | +50.0 ± 20.0 | yes | 40/35/25 | +41.5 ± 33.0 |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| no | 0/0/0 | +41.5 ± 33.0 |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| 0 (itself) |"), std::string::npos) << table;
+  EXPECT_EQ(table.find("cumulative"), std::string::npos) << "no sum of gates: " << table;
 }
 
 TEST(RlWindow, TheTrainerSeesTheLastWindowGenerationsChunks) {

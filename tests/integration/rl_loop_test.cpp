@@ -28,7 +28,7 @@ fs::path tempDir(const std::string& name) {
 std::vector<std::string> tinyArgs(const fs::path& dir, int generations, int games) {
   return {JANUS_BINARY, "rl", "--dir", dir.string(), "--generations", std::to_string(generations),
           "--games-per-gen", std::to_string(games), "--chunk-games", "2", "--threads", "1", "--visits", "24",
-          "--fast-visits", "6", "--max-plies", "60", "--gate-games", "4", "--gate-visits", "24", "--trainer",
+          "--fast-visits", "6", "--max-plies", "60", "--gate-games", "4", "--gate-visits", "24", "--gen0-games", "2", "--trainer",
           JANUS_TRAIN_AZ, "--train-args", "--epochs 1 --hidden 32 --value-hidden 8 --batch 64 --threads 1 --val-fraction 0"};
 }
 
@@ -76,6 +76,16 @@ TEST(RlLoop, TwoTinyGenerationsWriteStateReportAndNetworks) {
     EXPECT_EQ(h["gate_wins"].get<int>() + h["gate_draws"].get<int>() + h["gate_losses"].get<int>(), 4);
     // The best network after the gate is the candidate if promoted, else the parent.
     EXPECT_EQ(h["net"], h["promoted"].get<bool>() ? h["candidate"] : h["parent"]);
+    // A new best network plays generation 0 directly; one kept from before has its measurement.
+    const auto& previous = state["history"][std::size_t(g - 1)];
+    if (h["net"] != previous["net"]) {
+      EXPECT_EQ(h["gen0_wins"].get<int>() + h["gen0_draws"].get<int>() + h["gen0_losses"].get<int>(), 2) << h.dump();
+      EXPECT_TRUE(h.contains("gen0_elo"));
+      EXPECT_TRUE(fs::exists(dir / ("gen-00" + std::to_string(g)) / "gen0.pgn"));
+    } else {
+      EXPECT_EQ(h.contains("gen0_elo"), previous.contains("gen0_elo")) << h.dump();
+      EXPECT_EQ(h["gen0_wins"], previous["gen0_wins"]);
+    }
   }
   EXPECT_NE(slurp(dir / "rl-report.md").find("| 2 |"), std::string::npos);
   EXPECT_NE(slurp(dir / "rl-elo.svg").find("<svg"), std::string::npos);
