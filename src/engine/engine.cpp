@@ -55,7 +55,7 @@ const RealOption kMctsReals[] = {
      [](mcts::MctsParams& p, double v) { p.puct.cpuctBase = v; }},
     {"MCTS CPuct Factor", "2.0", 0, 100, "PUCT c_factor (AlphaZero 1 on a [0,1] value scale = 2 here)",
      [](mcts::MctsParams& p, double v) { p.puct.cpuctFactor = v; }},
-    {"MCTS CPuct Var Weight", "0", 0, 10,
+    {"MCTS CPuct Var Weight", "0.85", 0, 10,
      "Variance-scaled exploration: c is multiplied by 1 + this * (sigma(Q) / CPuct Var Scale - 1); 0: off",
      [](mcts::MctsParams& p, double v) { p.puct.cpuctVarWeight = v; }},
     {"MCTS CPuct Var Scale", "0.4", 0.01, 2, "The standard deviation of Q (on [-1,1]) at which the variance factor is 1",

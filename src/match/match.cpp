@@ -378,10 +378,15 @@ void Match::tally(int number, GameResult result, const std::string& reason, cons
       std::array<int, 3> tri = {r.losses, r.draws, r.wins};
       r.llr = sprtLlr(tri, m_config.sprt->elo0, m_config.sprt->elo1);
     }
-    r.decision = sprtDecision(*r.llr, *r.sprtBounds);
-    if (r.decision != SprtDecision::kContinue && !m_stop) {
-      m_stop = true;
-      r.stopReason = r.decision == SprtDecision::kAcceptH1 ? "SPRT: H1 accepted" : "SPRT: H0 accepted";
+    if (r.decision == SprtDecision::kContinue) {
+      r.decision = sprtDecision(*r.llr, *r.sprtBounds);
+      if (r.decision != SprtDecision::kContinue) {
+        r.decisionGames = r.wins + r.draws + r.losses;
+        if (!m_stop) {
+          m_stop = true;
+          r.stopReason = r.decision == SprtDecision::kAcceptH1 ? "SPRT: H1 accepted" : "SPRT: H0 accepted";
+        }
+      }
     }
   }
 }
@@ -432,9 +437,11 @@ std::string formatSummary(const MatchConfig& c, const MatchResult& r) {
     s += fmt::format("Pentanomial [0, 0.5, 1, 1.5, 2]: [{}, {}, {}, {}, {}]\n", r.pairs[0], r.pairs[1], r.pairs[2],
                      r.pairs[3], r.pairs[4]);
   if (c.sprt && r.sprtBounds) {
-    const char* state = r.decision == SprtDecision::kAcceptH1   ? "H1 accepted"
-                        : r.decision == SprtDecision::kAcceptH0 ? "H0 accepted"
-                                                                : "no decision";
+    const std::string state =
+        r.decision == SprtDecision::kContinue
+            ? "no decision"
+            : fmt::format("{} after {} games", r.decision == SprtDecision::kAcceptH1 ? "H1 accepted" : "H0 accepted",
+                          r.decisionGames);
     s += fmt::format("SPRT ({} - {} Elo, alpha {}, beta {}): LLR {:.2f} [{:.2f}, {:.2f}], {}\n", c.sprt->elo0,
                      c.sprt->elo1, c.sprt->alpha, c.sprt->beta, r.llr.value_or(0.0), r.sprtBounds->lower,
                      r.sprtBounds->upper, state);

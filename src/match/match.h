@@ -75,9 +75,12 @@ struct MatchResult {
   /// how close an engine came to losing on time (formatSummary prints min and percentiles).
   std::array<std::vector<i64>, 2> clockLeftMs;
   std::vector<std::string> warnings;    ///< skipped openings, unknown UCI options
-  std::optional<double> llr;
+  std::optional<double> llr;           ///< the SPRT's log-likelihood ratio over every finished game
   std::optional<SprtBounds> sprtBounds;
+  /// The SPRT's verdict when the LLR first crossed a bound (kept: games that were already being
+  /// played then still finish and count in `llr`, which may drift back inside the bounds).
   SprtDecision decision = SprtDecision::kContinue;
+  int decisionGames = 0;                ///< games finished when the verdict was reached
   std::string stopReason;               ///< why the match ended before gamesPlanned ("" if it did not)
   int gamesRestored = 0;                ///< games counted from the PGN file by --resume
   double seconds = 0;                   ///< wall time of this run (restored games not included)

@@ -303,6 +303,11 @@ TEST(Match, SprtStopsWhenH1IsAccepted) {
   EXPECT_GE(*r.llr, 2.94);
   EXPECT_EQ(r.stopReason, "SPRT: H1 accepted");
   EXPECT_NE(out.str().find("| LLR "), std::string::npos);
+  // The verdict is the one reached when the LLR crossed; games still running then are counted
+  // after it.
+  EXPECT_GT(r.decisionGames, 0);
+  EXPECT_LE(r.decisionGames, r.gamesPlayed);
+  EXPECT_NE(out.str().find("H1 accepted after " + std::to_string(r.decisionGames) + " games"), std::string::npos) << out.str();
 }
 
 TEST(Match, Chess960BookSetsTheUciOption) {
