@@ -28,6 +28,7 @@
 #include "training/report.h"
 #include "tune/tuner.h"
 #include "util/error.h"
+#include "util/hash.h"
 #include "util/zstd_stream.h"
 
 namespace janus::training::az {
@@ -549,53 +550,52 @@ std::vector<AzMetrics> parseMetricsCsv(const std::string& text) {
 
 // ---- The run ------------------------------------------------------------------------------------
 
-AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream& progress) {
-  using Clock = std::chrono::steady_clock;
-  auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
-  if (o.outDir.empty()) throw Error("train-az: --out-dir must not be empty");
-  const std::string checkpointPath = (fs::path(o.outDir) / kCheckpointName).string();
+namespace {
 
-  // 1. Configuration: the options, or on --resume the checkpoint's with the given options checked.
-  AzConfig config = o.config;
-  RunState saved;
-  if (o.resume) {
-    if (!fs::exists(checkpointPath))
-      throw Error(fmt::format("--resume: no checkpoint '{}' (run without --resume to start)", checkpointPath));
-    saved = loadCheckpoint(checkpointPath, nullptr, nullptr);
-    std::map<std::string, std::string> merged = configToMap(saved.config);
-    const std::map<std::string, std::string> mine = configToMap(o.config);
-    std::string conflicts;
-    for (const std::string& key : o.given) {
-      auto it = mine.find(key);
-      if (it == mine.end() || merged[key] == it->second) continue;
-      if (resumableKeys().contains(key)) {
-        out << fmt::format("resume: --{} {} (checkpoint: {})\n", key, it->second, merged[key]);
-        merged[key] = it->second;
-      } else {
-        conflicts += fmt::format("{}--{} {} (checkpoint: {})", conflicts.empty() ? "" : ", ", key, it->second, merged[key]);
-      }
-    }
-    if (!conflicts.empty())
-      throw Error(fmt::format("--resume: options differ from the checkpoint's: {}; only --epochs, --threads, --data, "
-                              "--validation, --policy-head and --memory-mib may change",
-                              conflicts));
-    config = configFromMap(merged);
-    validate(config);
-    if (config.epochs < saved.epoch)
-      throw Error(fmt::format("--resume: --epochs {} is below the {} epochs already done", config.epochs, saved.epoch));
-    out << fmt::format("resuming '{}' after epoch {}/{}\n", checkpointPath, saved.epoch, config.epochs);
-  } else {
-    validate(config);
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+/// Step 1: the run's configuration: the options, or on --resume the checkpoint's with the given
+/// options checked (only resumableKeys() may change). Throws for conflicts, a missing checkpoint
+/// with --resume, or an existing one without it.
+AzConfig runConfig(const AzRunOptions& o, const std::string& checkpointPath, std::ostream& out) {
+  if (!o.resume) {
+    validate(o.config);
     if (fs::exists(checkpointPath))
       throw Error(fmt::format("'{}' already holds a {}: continue it with --resume or choose another --out-dir", o.outDir,
                               kCheckpointName));
+    return o.config;
   }
-  checkArchOptions(config.arch, o.given, !o.resume && !o.init.empty());
-  const PolicyHead head = parsePolicyHead(config.policyHead);
-  torch::set_num_threads(config.threads);
-  fs::create_directories(o.outDir);
+  if (!fs::exists(checkpointPath))
+    throw Error(fmt::format("--resume: no checkpoint '{}' (run without --resume to start)", checkpointPath));
+  const RunState saved = loadCheckpoint(checkpointPath, nullptr, nullptr);
+  std::map<std::string, std::string> merged = configToMap(saved.config);
+  const std::map<std::string, std::string> mine = configToMap(o.config);
+  std::string conflicts;
+  for (const std::string& key : o.given) {
+    auto it = mine.find(key);
+    if (it == mine.end() || merged[key] == it->second) continue;
+    if (resumableKeys().contains(key)) {
+      out << fmt::format("resume: --{} {} (checkpoint: {})\n", key, it->second, merged[key]);
+      merged[key] = it->second;
+    } else {
+      conflicts += fmt::format("{}--{} {} (checkpoint: {})", conflicts.empty() ? "" : ", ", key, it->second, merged[key]);
+    }
+  }
+  if (!conflicts.empty())
+    throw Error(fmt::format("--resume: options differ from the checkpoint's: {}; only --epochs, --threads, --data, "
+                            "--validation, --policy-head and --memory-mib may change",
+                            conflicts));
+  AzConfig config = configFromMap(merged);
+  validate(config);
+  if (config.epochs < saved.epoch)
+    throw Error(fmt::format("--resume: --epochs {} is below the {} epochs already done", config.epochs, saved.epoch));
+  out << fmt::format("resuming '{}' after epoch {}/{}\n", checkpointPath, saved.epoch, config.epochs);
+  return config;
+}
 
-  // 2. Data.
+/// Step 2: the samples (az_data.h), described on `out` with the WDL model fitted on them.
+LoadedData loadRunData(const AzConfig& config, std::ostream& out) {
   LoadOptions load;
   load.files = config.data;
   load.validationFiles = config.validation;
@@ -616,6 +616,212 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
       "value target: {} x result + {} x WDL(score) with win = 1/(1+exp((a-cp)/b)), loss = 1/(1+exp((a+cp)/b)), a = {}, "
       "b = {} (--wdl-a, --wdl-b); maximum-likelihood fit on these data: a = {}, b = {}\n",
       config.value.lambda, 1 - config.value.lambda, config.value.wdlA, config.value.wdlB, fitA, fitB);
+  return data;
+}
+
+/// Value-only archs: the MSE of predicting the training set's mean expected score W + D/2 for
+/// every position, on the training and validation sets (the scale of the value MSE).
+void reportMeanBaseline(const LoadedData& data, AzRunResult& result, std::ostream& out) {
+  auto expected = [](const SampleView& v) { return double(v.wdl[0]) + 0.5 * double(v.wdl[1]); };
+  double sum = 0;
+  for (std::size_t i = 0; i < data.train.size(); ++i) sum += expected(data.train[i]);
+  const double mean = sum / double(data.train.size());
+  auto mse = [&](const Dataset& d) {
+    if (d.empty()) return std::numeric_limits<double>::quiet_NaN();
+    double sq = 0;
+    for (std::size_t i = 0; i < d.size(); ++i) sq += (expected(d[i]) - mean) * (expected(d[i]) - mean);
+    return sq / double(d.size());
+  };
+  result.meanBaselineTrainMse = mse(data.train);
+  result.meanBaselineValMse = mse(data.validation);
+  out << fmt::format("trivial baseline: predicting the training mean expected score {:.4f} gives MSE {:.6f} "
+                     "(training), {:.6f} (validation)\n",
+                     mean, result.meanBaselineTrainMse, result.meanBaselineValMse);
+}
+
+/// The run's state at the start of this session: fresh, or (--resume) the checkpoint's model,
+/// optimiser and counters, which must have been trained on the same data.
+RunState startState(const AzRunOptions& o, const std::string& checkpointPath, const AzConfig& config,
+                    const Dataset& train, Net& net, torch::optim::AdamW& optimizer) {
+  RunState state;
+  const u64 dataHash = train.hash();
+  if (o.resume) {
+    state = loadCheckpoint(checkpointPath, &net.module(), &optimizer);
+    if (dataHash != state.dataHash || train.size() != state.trainCount)
+      throw Error(fmt::format("--resume: the training data differ from the checkpoint's ({} positions, hash {:016x}; now "
+                              "{} positions, hash {:016x}): resume needs the same files, options and seed",
+                              state.trainCount, state.dataHash, train.size(), dataHash));
+  } else {
+    state.dataHash = dataHash;
+    state.trainCount = train.size();
+  }
+  state.config = config;
+  return state;
+}
+
+/// How an epoch is cut into steps.
+struct EpochPlan {
+  u64 positions = 0;     ///< training positions per epoch
+  u64 steps = 0;         ///< optimiser steps per epoch
+  u64 totalSteps = 0;    ///< of the whole run
+};
+
+/// The network, batch, schedule and loss of the run, one block of `out`.
+void describeRun(Net& net, const AzConfig& config, const EpochPlan& plan, std::ostream& out) {
+  out << fmt::format(
+      "{}{}; torch {} thread(s)\n"
+      "batch {} x {} steps per epoch, {} epochs; AdamW lr {} ({}{}{}), wd {}; loss {}\n",
+      net.describe(), net.valueOnly() ? std::string() : fmt::format("; policy head {}", config.policyHead),
+      config.threads, config.batch, plan.steps, config.epochs, config.lr, config.lrSchedule,
+      config.lrSchedule == "cosine" ? fmt::format(" to {}", config.lrFinal) : std::string(),
+      config.lrDropEvery > 0 ? fmt::format(", x{} every {} epochs", config.lrGamma, config.lrDropEvery) : std::string(),
+      config.wd,
+      net.valueOnly() ? std::string("MSE of the expected score W + D/2 (value-only)")
+                      : fmt::format("{} x policy CE + {} x value CE", config.policyWeight, config.valueWeight));
+}
+
+/// The training positions in the order the run takes them: pass p over the training set in the
+/// order of a permutation drawn from (seed, p), so a resumed run continues at the same place.
+class PositionStream {
+ public:
+  PositionStream(u64 n, u64 seed) : m_n(n), m_seed(seed) {}
+  /// Index (into the training set) of stream position `pos`.
+  std::uint32_t at(u64 pos) {
+    const u64 pass = pos / m_n;
+    if (pass != m_pass) {
+      m_perm.resize(m_n);
+      std::iota(m_perm.begin(), m_perm.end(), 0u);
+      std::mt19937_64 rng(splitmix64(m_seed ^ splitmix64(pass + 1)));
+      std::shuffle(m_perm.begin(), m_perm.end(), rng);
+      m_pass = pass;
+    }
+    return m_perm[pos % m_n];
+  }
+
+ private:
+  u64 m_n, m_seed;
+  u64 m_pass = ~u64(0);
+  std::vector<std::uint32_t> m_perm;
+};
+
+/// The optimiser steps of epoch state.epoch + 1: returns its row with the training losses and the
+/// learning rate filled in (validation is finishEpoch's). Redraws a progress line when `tty`.
+AzMetrics trainEpoch(Net& net, torch::optim::AdamW& optimizer, const Dataset& train, PositionStream& stream,
+                     RunState& state, const EpochPlan& plan, PolicyHead head, bool tty, std::ostream& progress) {
+  const AzConfig& config = state.config;
+  AzMetrics row;
+  row.epoch = state.epoch + 1;
+  double lossSum = 0, policySum = 0, valueSum = 0;
+  const auto tEpoch = Clock::now();
+  auto lastDraw = Clock::now() - std::chrono::seconds(1);
+  std::vector<std::uint32_t> idx;
+  for (u64 s = 0; s < plan.steps; ++s) {
+    const u64 size = std::min<u64>(u64(config.batch), plan.positions - s * u64(config.batch));
+    idx.resize(size);
+    for (u64 i = 0; i < size; ++i) idx[i] = stream.at(state.stream + i);
+    state.stream += size;
+    const Batch b = net.batch(train, idx, head);
+    const double lr = learningRate(config, state.step, plan.totalSteps, state.epoch);
+    if (s == 0) row.lr = lr;
+    setLearningRate(optimizer, lr);
+    optimizer.zero_grad();
+    const LossParts p = net.loss(b, head, config.policyWeight, config.valueWeight, false);
+    p.loss.backward();
+    optimizer.step();
+    ++state.step;
+    const double loss = p.loss.item<double>();
+    if (!std::isfinite(loss))
+      throw Error(fmt::format("train-az: the loss became {} at step {} (lr {}): lower --lr", loss, state.step, lr));
+    lossSum += loss;
+    policySum += p.policyCe.item<double>();
+    valueSum += p.valueCe.item<double>();
+    if (tty && since(lastDraw) >= 0.25) {
+      lastDraw = Clock::now();
+      const double rate = double((s + 1) * u64(config.batch)) / since(tEpoch);
+      progress << fmt::format("\repoch {}/{}  step {}/{}  loss {}  {} pos/s\x1b[K", row.epoch, config.epochs, s + 1,
+                              plan.steps, lossText(lossSum / double(s + 1)), speedText(rate))
+               << std::flush;
+    }
+  }
+  row.positions = state.stream;
+  row.trainLoss = lossSum / double(plan.steps);
+  row.trainPolicyCe = policySum / double(plan.steps);
+  row.trainValueCe = valueSum / double(plan.steps);
+  return row;
+}
+
+/// The session's timing, for the epoch lines.
+struct SessionClock {
+  Clock::time_point start = Clock::now();
+  int firstEpoch = 0;  ///< epochs done when the session started
+};
+
+/// After an epoch's steps (which took `epochSeconds`): validation, then the epoch is recorded
+/// (state, checkpoint, metrics.csv, loss.svg) and its line printed on `progress`.
+void finishEpoch(Net& net, torch::optim::AdamW& optimizer, const Dataset& validation, AzMetrics row, RunState& state,
+                 PolicyHead head, double epochSeconds, const EpochPlan& plan, const AzRunOptions& o,
+                 const std::string& checkpointPath, const std::string& title, const SessionClock& session,
+                 std::ostream& progress) {
+  const AzConfig& config = state.config;
+  state.seconds += epochSeconds;
+  const AzMetrics v = validate(net, validation, config, head);
+  row.valLoss = v.valLoss, row.valPolicyCe = v.valPolicyCe, row.valValueCe = v.valValueCe;
+  row.valAccuracy = v.valAccuracy, row.valValueMse = v.valValueMse;
+  row.seconds = state.seconds;
+  state.metrics.push_back(row);
+  state.epoch = row.epoch;
+  saveCheckpoint(checkpointPath, net.module(), optimizer, state);
+  writeText((fs::path(o.outDir) / "metrics.csv").string(), metricsCsv(state.metrics));
+  writeText((fs::path(o.outDir) / "loss.svg").string(), lossSvg(state.metrics, title, net.valueOnly()));
+  const double eta = since(session.start) / (state.epoch - session.firstEpoch) * (config.epochs - state.epoch);
+  progress << fmt::format(
+                  "{}epoch {}/{}  {}  lr {:.3g}  {} pos/s  elapsed {}  ETA {}{}\n", o.tty ? "\r" : "", row.epoch,
+                  config.epochs,
+                  net.valueOnly()
+                      ? fmt::format("train MSE {}  validation MSE {}", lossText(row.trainLoss), lossText(row.valLoss))
+                      : fmt::format("train {} (policy {}, value {})  val {} (policy {}, value {})  top-1 {:.1f}%  "
+                                    "value MSE {:.4f}",
+                                    lossText(row.trainLoss), lossText(row.trainPolicyCe), lossText(row.trainValueCe),
+                                    lossText(row.valLoss), lossText(row.valPolicyCe), lossText(row.valValueCe),
+                                    100 * row.valAccuracy, row.valValueMse),
+                  row.lr, speedText(double(plan.positions) / epochSeconds), tune::formatDuration(state.seconds),
+                  tune::formatDuration(eta), o.tty ? "\x1b[K" : "")
+           << std::flush;
+}
+
+/// Step 5: the network file, checked against the torch model (none for value-only archs).
+void writeNetwork(Net& net, const AzConfig& config, const AzRunOptions& o, const std::string& description,
+                  const std::string& checkpointPath, AzRunResult& result, std::ostream& out) {
+  if (net.valueOnly()) {
+    out << fmt::format("--arch {} is a value-only research baseline: no network file (the weights are in {})\n",
+                       config.arch, checkpointPath);
+    return;
+  }
+  result.netPath = net.write(o.outDir + "/", description);
+  result.maxExportDifference = exportDifference(net, result.netPath, config.seed);
+  out << fmt::format("wrote {} (description '{}'); engine vs torch logits over 8 random games: max |difference| {:.2e}\n",
+                     result.netPath, description, result.maxExportDifference);
+  if (result.maxExportDifference > 1e-3)
+    throw Error(fmt::format("train-az: the exported network differs from the torch model by {} (a logit): the export "
+                            "or the engine's inference is wrong",
+                            result.maxExportDifference));
+}
+
+}  // namespace
+
+AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream& progress) {
+  if (o.outDir.empty()) throw Error("train-az: --out-dir must not be empty");
+  const std::string checkpointPath = (fs::path(o.outDir) / kCheckpointName).string();
+
+  // 1. Configuration.
+  const AzConfig config = runConfig(o, checkpointPath, out);
+  checkArchOptions(config.arch, o.given, !o.resume && !o.init.empty());
+  const PolicyHead head = parsePolicyHead(config.policyHead);
+  torch::set_num_threads(config.threads);
+  fs::create_directories(o.outDir);
+
+  // 2. Data.
+  const LoadedData data = loadRunData(config, out);
   AzRunResult result;
   result.trainPositions = data.train.size();
   result.validationPositions = data.validation.size();
@@ -634,53 +840,13 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
     out << fmt::format("initial weights: {}\n", init->describe());
   }
   result.parameters = net.parameters();
-  if (net.valueOnly()) {
-    // The scale of the MSE: predicting the training set's mean expected score for every position.
-    auto expected = [](const SampleView& v) { return double(v.wdl[0]) + 0.5 * double(v.wdl[1]); };
-    double sum = 0;
-    for (std::size_t i = 0; i < data.train.size(); ++i) sum += expected(data.train[i]);
-    const double mean = sum / double(data.train.size());
-    auto mse = [&](const Dataset& d) {
-      if (d.empty()) return std::numeric_limits<double>::quiet_NaN();
-      double sq = 0;
-      for (std::size_t i = 0; i < d.size(); ++i) sq += (expected(d[i]) - mean) * (expected(d[i]) - mean);
-      return sq / double(d.size());
-    };
-    result.meanBaselineTrainMse = mse(data.train);
-    result.meanBaselineValMse = mse(data.validation);
-    out << fmt::format("trivial baseline: predicting the training mean expected score {:.4f} gives MSE {:.6f} "
-                       "(training), {:.6f} (validation)\n",
-                       mean, result.meanBaselineTrainMse, result.meanBaselineValMse);
-  }
-  RunState state;
-  const u64 dataHash = data.train.hash();
-  if (o.resume) {
-    state = loadCheckpoint(checkpointPath, &net.module(), &optimizer);
-    if (dataHash != state.dataHash || data.train.size() != state.trainCount)
-      throw Error(fmt::format("--resume: the training data differ from the checkpoint's ({} positions, hash {:016x}; now "
-                              "{} positions, hash {:016x}): resume needs the same files, options and seed",
-                              state.trainCount, state.dataHash, data.train.size(), dataHash));
-    state.config = config;
-  } else {
-    state.config = config;
-    state.dataHash = dataHash;
-    state.trainCount = data.train.size();
-  }
-  const u64 n = data.train.size();
-  const u64 epochPositions = config.epochPositions > 0 ? config.epochPositions : n;
-  const u64 stepsPerEpoch = (epochPositions + u64(config.batch) - 1) / u64(config.batch);
-  const u64 totalSteps = stepsPerEpoch * u64(config.epochs);
-  out << fmt::format(
-      "{}{}; torch {} thread(s)\n"
-      "batch {} x {} steps per epoch, {} epochs; AdamW lr {} ({}{}{}), wd {}; loss {}\n",
-      net.describe(), net.valueOnly() ? std::string() : fmt::format("; policy head {}", config.policyHead),
-      config.threads,
-      config.batch, stepsPerEpoch, config.epochs, config.lr, config.lrSchedule,
-      config.lrSchedule == "cosine" ? fmt::format(" to {}", config.lrFinal) : std::string(),
-      config.lrDropEvery > 0 ? fmt::format(", x{} every {} epochs", config.lrGamma, config.lrDropEvery) : std::string(),
-      config.wd,
-      net.valueOnly() ? std::string("MSE of the expected score W + D/2 (value-only)")
-                      : fmt::format("{} x policy CE + {} x value CE", config.policyWeight, config.valueWeight));
+  if (net.valueOnly()) reportMeanBaseline(data, result, out);
+  RunState state = startState(o, checkpointPath, config, data.train, net, optimizer);
+  EpochPlan plan;
+  plan.positions = config.epochPositions > 0 ? config.epochPositions : data.train.size();
+  plan.steps = (plan.positions + u64(config.batch) - 1) / u64(config.batch);
+  plan.totalSteps = plan.steps * u64(config.epochs);
+  describeRun(net, config, plan, out);
   if (!o.resume && !data.validation.empty()) {
     const AzMetrics v = validate(net, data.validation, config, head);
     if (net.valueOnly()) out << fmt::format("start: validation MSE {}\n", lossText(v.valLoss));
@@ -690,100 +856,25 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
   }
   out << std::flush;
 
-  // 4. Epochs. The stream: pass p over the training set in the order of a permutation drawn from
-  // (seed, p); a resumed run continues at the same place.
+  // 4. Epochs.
   const std::string description = o.description.empty() ? defaultDescription(o.outDir) : o.description;
   const std::string title =
       net.valueOnly() ? fmt::format("train-az {}: {} (value MSE)", description, config.arch)
       : net.resnet() ? fmt::format("train-az {}: resnet {}x{}{}", description, config.blocks, config.filters,
                                  config.se ? " SE" : "")
                    : fmt::format("train-az {}: 772-{}-{}, policy 1858", description, config.hidden, config.valueHidden);
-  std::vector<std::uint32_t> perm;
-  u64 permPass = ~u64(0);
-  auto streamIndex = [&](u64 pos) {
-    const u64 pass = pos / n;
-    if (pass != permPass) {
-      perm.resize(n);
-      std::iota(perm.begin(), perm.end(), 0u);
-      std::mt19937_64 rng(datagen::splitmix64(config.seed ^ datagen::splitmix64(pass + 1)));
-      std::shuffle(perm.begin(), perm.end(), rng);
-      permPass = pass;
-    }
-    return perm[pos % n];
-  };
-  const int firstEpoch = state.epoch;
-  const auto tSession = Clock::now();
+  PositionStream stream(data.train.size(), config.seed);
+  const SessionClock session{Clock::now(), state.epoch};
   double trainSeconds = 0;
   u64 trainedPositions = 0;
-  std::vector<std::uint32_t> idx;
-  while (state.epoch < config.epochs && (o.stopAfter <= 0 || state.epoch - firstEpoch < o.stopAfter)) {
-    const int k = state.epoch + 1;
-    AzMetrics row;
-    row.epoch = k;
-    double lossSum = 0, policySum = 0, valueSum = 0;
+  while (state.epoch < config.epochs && (o.stopAfter <= 0 || state.epoch - session.firstEpoch < o.stopAfter)) {
     const auto tEpoch = Clock::now();
-    auto lastDraw = Clock::now() - std::chrono::seconds(1);
-    for (u64 s = 0; s < stepsPerEpoch; ++s) {
-      const u64 size = std::min<u64>(u64(config.batch), epochPositions - s * u64(config.batch));
-      idx.resize(size);
-      for (u64 i = 0; i < size; ++i) idx[i] = streamIndex(state.stream + i);
-      state.stream += size;
-      const Batch b = net.batch(data.train, idx, head);
-      const double lr = learningRate(config, state.step, totalSteps, state.epoch);
-      if (s == 0) row.lr = lr;
-      setLearningRate(optimizer, lr);
-      optimizer.zero_grad();
-      const LossParts p = net.loss(b, head, config.policyWeight, config.valueWeight, false);
-      p.loss.backward();
-      optimizer.step();
-      ++state.step;
-      const double loss = p.loss.item<double>();
-      if (!std::isfinite(loss))
-        throw Error(fmt::format("train-az: the loss became {} at step {} (lr {}): lower --lr", loss, state.step, lr));
-      lossSum += loss;
-      policySum += p.policyCe.item<double>();
-      valueSum += p.valueCe.item<double>();
-      if (o.tty && since(lastDraw) >= 0.25) {
-        lastDraw = Clock::now();
-        const double rate = double((s + 1) * u64(config.batch)) / since(tEpoch);
-        progress << fmt::format("\repoch {}/{}  step {}/{}  loss {}  {} pos/s\x1b[K", k, config.epochs, s + 1,
-                                stepsPerEpoch, lossText(lossSum / double(s + 1)), speedText(rate))
-                 << std::flush;
-      }
-    }
+    const AzMetrics row = trainEpoch(net, optimizer, data.train, stream, state, plan, head, o.tty, progress);
     const double epochSeconds = since(tEpoch);
     trainSeconds += epochSeconds;
-    trainedPositions += epochPositions;
-    state.seconds += epochSeconds;
-    row.positions = state.stream;
-    row.trainLoss = lossSum / double(stepsPerEpoch);
-    row.trainPolicyCe = policySum / double(stepsPerEpoch);
-    row.trainValueCe = valueSum / double(stepsPerEpoch);
-    const AzMetrics v = validate(net, data.validation, config, head);
-    row.valLoss = v.valLoss, row.valPolicyCe = v.valPolicyCe, row.valValueCe = v.valValueCe;
-    row.valAccuracy = v.valAccuracy, row.valValueMse = v.valValueMse;
-    row.seconds = state.seconds;
-    state.metrics.push_back(row);
-    state.epoch = k;
-    saveCheckpoint(checkpointPath, net.module(), optimizer, state);
-    writeText((fs::path(o.outDir) / "metrics.csv").string(), metricsCsv(state.metrics));
-    writeText((fs::path(o.outDir) / "loss.svg").string(), lossSvg(state.metrics, title, net.valueOnly()));
-    const int done = state.epoch - firstEpoch;
-    const double eta = since(tSession) / done * (config.epochs - state.epoch);
-    progress << fmt::format(
-                    "{}epoch {}/{}  {}  lr {:.3g}  {} pos/s  elapsed {}  ETA {}{}\n", o.tty ? "\r" : "", k,
-                    config.epochs,
-                    net.valueOnly()
-                        ? fmt::format("train MSE {}  validation MSE {}", lossText(row.trainLoss), lossText(row.valLoss))
-                        : fmt::format("train {} (policy {}, value {})  val {} (policy {}, value {})  top-1 {:.1f}%  "
-                                      "value MSE {:.4f}",
-                                      lossText(row.trainLoss), lossText(row.trainPolicyCe), lossText(row.trainValueCe),
-                                      lossText(row.valLoss), lossText(row.valPolicyCe), lossText(row.valValueCe),
-                                      100 * row.valAccuracy, row.valValueMse),
-                    row.lr,
-                    speedText(double(epochPositions) / epochSeconds), tune::formatDuration(state.seconds),
-                    tune::formatDuration(eta), o.tty ? "\x1b[K" : "")
-             << std::flush;
+    trainedPositions += plan.positions;
+    finishEpoch(net, optimizer, data.validation, row, state, head, epochSeconds, plan, o, checkpointPath, title, session,
+                progress);
   }
   result.metrics = state.metrics;
   result.positionsPerSecond = trainSeconds > 0 ? double(trainedPositions) / trainSeconds : 0.0;
@@ -797,20 +888,8 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
     return result;
   }
 
-  // 5. The network file, checked against the torch model.
-  if (net.valueOnly()) {
-    out << fmt::format("--arch {} is a value-only research baseline: no network file (the weights are in {})\n",
-                       config.arch, checkpointPath);
-    return result;
-  }
-  result.netPath = net.write(o.outDir + "/", description);
-  result.maxExportDifference = exportDifference(net, result.netPath, config.seed);
-  out << fmt::format("wrote {} (description '{}'); engine vs torch logits over 8 random games: max |difference| {:.2e}\n",
-                     result.netPath, description, result.maxExportDifference);
-  if (result.maxExportDifference > 1e-3)
-    throw Error(fmt::format("train-az: the exported network differs from the torch model by {} (a logit): the export "
-                            "or the engine's inference is wrong",
-                            result.maxExportDifference));
+  // 5. The network file.
+  writeNetwork(net, config, o, description, checkpointPath, result, out);
   return result;
 }
 
