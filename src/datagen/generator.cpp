@@ -37,6 +37,7 @@
 #include "engine/engine.h"
 #include "match/openings.h"
 #include "util/error.h"
+#include "util/hash.h"
 
 namespace janus::datagen {
 
@@ -313,13 +314,8 @@ DatagenProgress generateData(const DatagenConfig& config, const std::function<vo
 // ---- Chunked runs -----------------------------------------------------------------------------------
 
 u64 startPositionsHash(const std::vector<Position>& starts) {
-  u64 h = 0xcbf29ce484222325ULL;
-  for (const Position& p : starts) {
-    for (char c : p.fen() + "\n") {
-      h ^= u8(c);
-      h *= 0x100000001b3ULL;
-    }
-  }
+  u64 h = kFnv1a64Basis;
+  for (const Position& p : starts) h = fnv1a64(p.fen() + "\n", h);
   return h;
 }
 

@@ -50,6 +50,7 @@
 #include "core/position.h"
 #include "datagen/chunked_run.h"
 #include "datagen/format.h"
+#include "util/hash.h"
 
 namespace janus {
 class Engine;
@@ -139,17 +140,10 @@ struct DatagenProgress {
   u64 chunksSkipped = 0;      ///< generateChunks: chunks of this shard that existed already (--resume)
 };
 
-/// SplitMix64 (S. Vigna, https://prng.di.unimi.it/splitmix64.c): the per-game seed.
-[[nodiscard]] constexpr u64 splitmix64(u64 x) {
-  x += 0x9E3779B97F4A7C15ULL;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-  return x ^ (x >> 31);
-}
-
 /// Seed of game `game` (0-based global index) of a run with seed `seed`:
-/// splitmix64(splitmix64(seed) + game). Hashing the run's seed first makes runs with different
-/// seeds (e.g. 1 and 2) play unrelated games instead of the same games shifted by one index.
+/// splitmix64(splitmix64(seed) + game) (util/hash.h). Hashing the run's seed first makes runs
+/// with different seeds (e.g. 1 and 2) play unrelated games instead of the same games shifted by
+/// one index.
 [[nodiscard]] constexpr u64 gameSeed(u64 seed, u64 game) { return splitmix64(splitmix64(seed) + game); }
 
 /// Runs the whole generation: config.threads workers, writing config.output atomically (nothing

@@ -144,6 +144,18 @@ TEST(Datagen, RunsWithDifferentSeedsPlayDifferentGames) {
     for (int g = 0; g < 256; ++g) EXPECT_TRUE(seen.insert(gameSeed(seed, g)).second) << seed << " " << g;
 }
 
+TEST(Datagen, GameSeedsAndTheOpeningsHashAreThoseOfEarlierRuns) {
+  // Resumed runs (--resume, chunked runs) and their manifests need the values of the runs that
+  // wrote them: gameSeed = SplitMix64(SplitMix64(seed) + game) (util/hash.h) and the openings hash
+  // FNV-1a 64 (util/hash.h) of the start positions' FENs, one per line. The values were computed
+  // with datagen's own SplitMix64 and FNV-1a loop before util/hash.h replaced them.
+  EXPECT_EQ(gameSeed(1, 0), 0x5e41ab087439611eULL);
+  EXPECT_EQ(gameSeed(1, 1), 0x86d6fd953217ae03ULL);
+  EXPECT_EQ(gameSeed(0xdeadbeef, 123456789), 0x2d86f82af4998943ULL);
+  EXPECT_EQ(startPositionsHash({Position()}), 0xed9b3daaae11bc5fULL);
+  EXPECT_EQ(startPositionsHash({}), 0xcbf29ce484222325ULL);
+}
+
 const StartRandomisation kNoRandomisation{.plies = 0, .scoreLimit = 0};
 
 TEST(Datagen, GameEndsByTheRulesAndAdjudication) {

@@ -19,6 +19,7 @@
 #include "match/openings.h"
 #include "tb/gaviota.h"
 #include "util/error.h"
+#include "util/hash.h"
 
 namespace janus::selfplay {
 
@@ -253,7 +254,7 @@ SelfplayProgress generateSelfplay(const SelfplayConfig& config, const datagen::C
       try {
         for (int i = next++; i < run.chunkGames; i = next++) {
           const u64 seed = datagen::gameSeed(config.seed, k * u64(run.chunkGames) + u64(i));
-          SelfplayGame g = playGame(search, starts[size_t(seed % starts.size())], datagen::splitmix64(seed), config);
+          SelfplayGame g = playGame(search, starts[size_t(seed % starts.size())], splitmix64(seed), config);
           std::lock_guard lock(mutex);
           countGame(g, progress);
           games[size_t(i)] = std::move(g);

@@ -23,6 +23,7 @@
 #include "mcts/pvnet.h"
 #include "selfplay/record.h"
 #include "util/error.h"
+#include "util/hash.h"
 #include "util/zstd_stream.h"
 
 namespace janus::training::az {
@@ -32,10 +33,9 @@ namespace {
 constexpr int kCertainScore = 20000;  // |score| at or above: mate or tablebase (search/score.h)
 constexpr std::size_t kMaxFitPairs = 200000;
 
-u64 fnv1a(const void* data, std::size_t n, u64 h = 0xcbf29ce484222325ULL) {
-  const auto* p = static_cast<const unsigned char*>(data);
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ULL;
-  return h;
+/// The `n` bytes at `data`, for fnv1a64 (util/hash.h).
+std::span<const unsigned char> bytesAt(const void* data, std::size_t n) {
+  return {static_cast<const unsigned char*>(data), n};
 }
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
@@ -167,11 +167,11 @@ u16 Dataset::stateOf(bool blackToMove, int halfmoveClock) {
 }
 
 u64 Dataset::hash() const {
-  u64 h = fnv1a(m_arena.data(), m_arena.size() * sizeof(u16));
+  u64 h = fnv1a64(bytesAt(m_arena.data(), m_arena.size() * sizeof(u16)));
   for (const Entry& e : m_entries) {
-    h = fnv1a(e.wdl, sizeof e.wdl, h);
-    h = fnv1a(&e.target, sizeof e.target, h);
-    h = fnv1a(&e.features, 2, h);
+    h = fnv1a64(bytesAt(e.wdl, sizeof e.wdl), h);
+    h = fnv1a64(bytesAt(&e.target, sizeof e.target), h);
+    h = fnv1a64(bytesAt(&e.features, 2), h);
   }
   return h;
 }
@@ -264,8 +264,7 @@ class FileLoader {
  public:
   FileLoader(const LoadOptions& o, const std::string& path, bool validationFile, Budget& budget, FileResult& out)
       : m_o(o), m_path(path), m_validationFile(validationFile), m_budget(budget), m_out(out) {
-    m_nameHash = fnv1a(std::filesystem::path(path).filename().string().data(),
-                       std::filesystem::path(path).filename().string().size());
+    m_nameHash = fnv1a64(std::filesystem::path(path).filename().string());
   }
 
   void run() {
@@ -290,7 +289,7 @@ class FileLoader {
   [[nodiscard]] bool gameIsValidation(u64 game) const {
     if (m_validationFile) return true;
     if (m_o.valFraction <= 0) return false;
-    const u64 h = datagen::splitmix64(m_nameHash ^ datagen::splitmix64(m_o.seed + game));
+    const u64 h = splitmix64(m_nameHash ^ splitmix64(m_o.seed + game));
     return double(h >> 11) * 0x1.0p-53 < m_o.valFraction;
   }
 

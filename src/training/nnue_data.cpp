@@ -14,6 +14,7 @@
 #include "datagen/record.h"
 #include "nnue/format.h"
 #include "util/error.h"
+#include "util/hash.h"
 
 namespace janus::training {
 
@@ -142,13 +143,6 @@ DropReason scoreFilter(int score, int maxScore) {
 }
 
 namespace {
-
-u64 splitmix64(u64 x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 /// True if game `game` of file `file` goes to the validation set.
 bool validationGame(u64 seed, u64 file, u64 game, double fraction) {

@@ -18,6 +18,7 @@
 
 #include "training/nnue_export.h"
 #include "util/error.h"
+#include "util/hash.h"
 
 namespace janus::training {
 
@@ -288,17 +289,6 @@ void adamwStep(TrainState& state, std::span<const float> grad, double lr, Worker
 
 // ---- Trainer ----------------------------------------------------------------------------------------
 
-namespace {
-
-u64 mix64(u64 x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
-
 Trainer::Trainer(TrainState& state, std::span<const Sample> train, std::span<const Sample> validation,
                  GradientBackend& backend, WorkerPool& pool)
     : m_state(state), m_train(train), m_validation(validation), m_backend(backend), m_pool(pool) {
@@ -329,7 +319,7 @@ const std::vector<u32>& Trainer::permutation(u64 epoch) {
   const std::size_t n = m_train.size();
   m_perm.resize(n);
   for (std::size_t i = 0; i < n; ++i) m_perm[i] = u32(i);
-  std::mt19937_64 rng(mix64(m_state.config.seed ^ 0x73687566666c65ULL) ^ mix64(epoch));
+  std::mt19937_64 rng(splitmix64(m_state.config.seed ^ 0x73687566666c65ULL) ^ splitmix64(epoch));
   for (std::size_t i = n - 1; i > 0; --i) std::swap(m_perm[i], m_perm[std::size_t(rng() % (i + 1))]);
   m_permEpoch = epoch;
   return m_perm;

@@ -1,7 +1,7 @@
 #pragma once
 // Pieces of the trainers' reports shared by `janus train-nnue` (train_run.cpp) and
-// `janus train-az` (az/az_train.cpp): a line chart as SVG text and the number formats of their
-// progress lines.
+// `janus train-az` (az/az_train.cpp, az/az_config.cpp): a line chart as SVG text and the number
+// formats of their progress lines.
 
 #include <string>
 #include <utility>

@@ -6,7 +6,7 @@
 
 #include <iostream>
 
-#include "training/az/az_train.h"
+#include "training/az/az_cli.h"
 #include "util/error.h"
 
 int main(int argc, char** argv) {
