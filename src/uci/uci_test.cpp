@@ -27,6 +27,17 @@ std::string runScript(const std::string& script) {
 
 bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
 
+TEST(Uci, SyzygyOptionsAndABadPath) {
+  std::string out = runScript("uci\nsetoption name SyzygyPath value /nonexistent/tb\nisready\n");
+  EXPECT_TRUE(contains(out, "option name SyzygyPath type string default <empty>\n")) << out;
+  EXPECT_TRUE(contains(out, "option name SyzygyProbeDepth type spin default 1 min 1 max 100"));
+  EXPECT_TRUE(contains(out, "option name Syzygy50MoveRule type check default true"));
+  EXPECT_TRUE(contains(out, "option name SyzygyProbeLimit type spin default 7 min 0 max 7"));
+  EXPECT_TRUE(contains(out, "info string error: option SyzygyPath: Syzygy tablebases: '/nonexistent/tb' is not a "
+                            "directory (it does not exist)\nreadyok"))
+      << out;
+}
+
 TEST(Uci, HandshakeListsOptions) {
   std::string out = runScript("uci\nisready\nquit\n");
   EXPECT_TRUE(contains(out, "id name Janus"));
