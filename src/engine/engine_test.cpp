@@ -439,7 +439,7 @@ TEST(EngineSyzygy, NonexistentPathIsAnErrorAndNothingElseChanges) {
   EXPECT_GT(infos.back().tbHits, 0u);
 }
 
-// K+R v K+N where only Kd2-e2 keeps the win (tb/syzygy_test.cpp): the root is narrowed to it and
+// K+R v K+N where only Kd2xe2 keeps the win (tb/syzygy_test.cpp): the root is narrowed to it and
 // the score is a tablebase win (kTbWin - DTZ), with tbhits counting the probes.
 TEST(EngineSyzygy, AlphaBetaPlaysTheOnlyWinningMove) {
   SKIP_WITHOUT_SYZYGY();

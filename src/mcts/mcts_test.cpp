@@ -521,7 +521,7 @@ TEST(MctsSearch, SyzygyLeavesAndRoot) {
   EXPECT_GT(s.search.lastStats().tbHits, 0u);
   const Node* c = s.search.root()->child(s.search.root()->findEdge(r.best));
   EXPECT_EQ(c->terminalKind(), TerminalKind::kTablebase);
-  // A root in the tables where only Kd2-e2 keeps the win: the root is narrowed to it.
+  // A root in the tables where only Kd2xe2 keeps the win: the root is narrowed to it.
   const SearchResult root = s.goNodes(Position::fromFen("8/8/7R/8/8/8/3Kn1k1/8 w - - 0 1"), 2000);
   EXPECT_EQ(toUci(root.best, false), "d2e2");
   EXPECT_GE(s.search.lastStats().tbHits, 20u);

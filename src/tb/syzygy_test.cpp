@@ -166,8 +166,8 @@ TEST(Syzygy, RootWithOnlyOneWinningMove) {
   SKIP_WITHOUT_SYZYGY();
   SyzygyTablebases tb;
   tb.init(kSyzygyDir);
-  // K+R v K+N: of White's 20 moves only Kd2-e2 keeps the win (found by sampling the tables; the
-  // other moves let the knight escape or be defended).
+  // K+R v K+N: of White's 20 moves only Kd2xe2, taking the knight, keeps the win (found by
+  // sampling the tables).
   const Position pos = fen("8/8/7R/8/8/8/3Kn1k1/8 w - - 0 1");
   const auto probe = tb.probeRoot(pos);
   ASSERT_TRUE(probe);
