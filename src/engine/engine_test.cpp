@@ -456,6 +456,13 @@ TEST(EngineSyzygy, AlphaBetaPlaysTheOnlyWinningMove) {
   ASSERT_FALSE(infos.empty());
   EXPECT_EQ(infos.back().score, r.score);
   EXPECT_GE(infos.back().tbHits, 20u);  // the root probe alone looks at the 20 moves
+  // K+R v K+B: only the quiet Rf1-c1 keeps the win (docs/tablebases.md: without tables depth 10
+  // plays Kb6, a draw).
+  e.setPosition("1k6/8/K7/7b/8/8/8/5R2 w - - 0 1", {});
+  l.depth = 10;
+  const SearchResult krkb = searchOnce(e, l, &infos);
+  EXPECT_EQ(toUci(krkb.best, false), "f1c1");
+  EXPECT_GE(krkb.score, kTbWinInMaxPly);
 }
 
 // Five pieces at the root (not in the tables): the queen takes the rook and the search's WDL probe

@@ -188,6 +188,13 @@ TEST(Syzygy, RootWithOnlyOneWinningMove) {
     ASSERT_TRUE(reply);
     EXPECT_NE(*reply, SyzygyWdl::kLoss) << toUci(probe->moves[i].move, false);
   }
+  // K+R v K+B: only the quiet Rf1-c1 of 17 moves keeps the win.
+  const auto krkb = tb.rootVerdict(fen("1k6/8/K7/7b/8/8/8/5R2 w - - 0 1"));
+  ASSERT_TRUE(krkb);
+  EXPECT_EQ(uciList(krkb->moves), std::vector<std::string>{"f1c1"});
+  EXPECT_EQ(krkb->probes, 17u);
+  EXPECT_EQ(krkb->dtzPlies, 16);
+
   const auto verdict = tb.rootVerdict(pos);
   ASSERT_TRUE(verdict);
   EXPECT_EQ(verdict->wdl, TbWdl::kWin);
