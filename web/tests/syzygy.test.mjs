@@ -30,14 +30,16 @@ test('analysis of a tablebase position shows "TB win in N"', { skip: !haveTables
   await page.fill('#dlg-load textarea', '1k6/8/K7/7b/8/8/8/5R2 w - - 0 1');
   await page.check('#dlg-load input[name="analyse"]');
   await page.click('#load-go');
+  await page.locator('#dlg-load').waitFor({ state: 'hidden', timeout });
   await page.waitForFunction(() => document.body.dataset.mode === 'analysis', null, { timeout });
-  await page.keyboard.press(' ');  // start the engine
+  // Loading with "analyse" switches to analysis mode and starts the engine.
   await page.waitForFunction(() => document.body.dataset.analysis === 'true', null, { timeout });
-  await page.waitForFunction(() => /TB win in 16/.test(document.querySelector('#lines li')?.textContent ?? ''), null, { timeout });
+  await page.waitForFunction(() => /TB win in 16/.test(document.querySelector('#lines li')?.textContent ?? ''), null,
+                             { timeout: 3 * timeout });
   const line = await page.locator('#lines li').first().textContent();
   assert.match(line, /^TB win in 16 Rc1/);  // the only winning move leads the line
   assert.equal(await page.locator('#eval-bar-text').textContent(), 'TB win in 16');
   await page.screenshot({ path: path.join(shots, 'syzygy-analysis.png') });
-  await page.keyboard.press(' ');  // stop the engine
+  await page.click('#btn-analyse-toggle');  // stop the engine
   await page.waitForFunction(() => document.getElementById('btn-analyse-toggle').textContent === 'Start engine', null, { timeout });
 });
