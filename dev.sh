@@ -11,7 +11,7 @@ cd "$(dirname "$0")"
 APT_PACKAGES=(
   build-essential cmake ninja-build pkg-config git python3 clang
   libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libcli11-dev libzstd-dev zstd
-  libcpp-httplib-dev nlohmann-json3-dev libgaviotatb-dev gaviotatb gnuchess-book libtorch-dev
+  libcpp-httplib-dev nlohmann-json3-dev libgaviotatb-dev gaviotatb libfathom-dev gnuchess-book libtorch-dev
   stockfish ethereal-chess toga2 glaurung phalanx gnuchess
   chromium
 )

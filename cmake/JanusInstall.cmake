@@ -71,5 +71,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "games")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # library dependencies from dpkg-shlibdeps
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "chromium | firefox-esr")
+# Syzygy tablebases: libfathom is loaded with dlopen on the first SyzygyPath (src/tb/syzygy.h), so
+# dpkg-shlibdeps cannot see it.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libfathom1")
 set(CPACK_STRIP_FILES ON)
 include(CPack)

@@ -1,4 +1,5 @@
-// janus gui [--host 127.0.0.1] [--port 8080] [--web-dir DIR] [--data-dir DIR] [--no-browser]:
+// janus gui [--host 127.0.0.1] [--port 8080] [--web-dir DIR] [--data-dir DIR] [--no-browser]
+// [--syzygy-path DIRS]:
 // serves the web GUI (play against Janus, analyse games) on a local port and prints its URL and
 // the page's folder (server::locateWebDir: --web-dir, $JANUS_WEB_DIR, installed, build tree).
 // With a graphical display (DISPLAY or WAYLAND_DISPLAY set) it also opens the page with xdg-open,
@@ -14,6 +15,7 @@
 #include <thread>
 
 #include "apps/commands.h"
+#include "engine/engine.h"
 #include "server/server.h"
 #include "util/error.h"
 
@@ -28,6 +30,7 @@ struct GuiArgs {
   std::string webDir;
   std::string dataDir;
   bool noBrowser = false;
+  std::string syzygyPath;
 };
 
 /// Starts xdg-open on the URL without waiting for it; output goes to /dev/null.
@@ -59,6 +62,14 @@ int runGui(GuiArgs& a) {
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
+
+  // Syzygy tables are process-wide (one Fathom state): loaded once here through a throw-away
+  // engine, they serve every session's engine. A bad path throws (the command fails).
+  if (!a.syzygyPath.empty()) {
+    Engine loader;
+    loader.onMessage([](const std::string& line) { std::cout << line << std::endl; });
+    loader.setOption("SyzygyPath", a.syzygyPath);
+  }
 
   server::GuiServer gui(a.config);
   gui.bind();
@@ -106,6 +117,8 @@ void addGuiCommand(CLI::App& app, Commands& out) {
                   "recycles its least-visited subtrees, so an analysis goes on)")
       ->check(CLI::Range(1, 65536));
   cmd->add_flag("--no-browser", args->noBrowser, "Do not open a browser, only print the URL");
+  cmd->add_option("--syzygy-path", args->syzygyPath,
+                  "Syzygy tablebase folders (':'-separated) for every engine: the evaluation shows \"TB win in N\"");
   cmd->add_flag("--debug-endpoints", args->config.debugEndpoints,
                 "Enable POST /api/sessions/{id}/debug/fail (simulated server error, for tests)");
   out.push_back({cmd, [args] { return runGui(*args); }});

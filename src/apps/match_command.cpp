@@ -9,6 +9,7 @@
 
 #include "apps/commands.h"
 #include "match/match.h"
+#include "tb/syzygy.h"
 #include "util/error.h"
 
 namespace janus::apps {
@@ -36,6 +37,7 @@ struct MatchArgs {
   std::vector<std::string> resign;
   std::vector<std::string> draw;
   int maxMoves = 0;
+  std::string syzygyPath;
   std::vector<double> sprt;
   bool chess960 = false;
   std::string event = "Janus match";
@@ -119,6 +121,15 @@ int runMatch(const MatchArgs& a) {
   c.showMoves = a.showMoves;
   c.quiet = a.quiet;
   applyAdjudication(a, c.adjudication);
+  // Tablebase adjudication: the tables live for the whole match (Fathom has one global state).
+  SyzygyTablebases syzygy;
+  if (!a.syzygyPath.empty()) {
+    const SyzygyTablebases::LoadReport report = syzygy.init(a.syzygyPath);  // a bad path throws
+    for (const std::string& problem : report.problems)
+      std::cerr << "warning: --syzygy-path: " << problem << "; adjudication goes on without this table\n";
+    if (!c.adjudication.tablebases) c.adjudication.tablebases = &syzygy;
+    if (!a.quiet) std::cout << report.summary << " (adjudication)\n";
+  }
   if (!a.sprt.empty()) {
     if (a.sprt.size() != 2 && a.sprt.size() != 4)
       throw Error("--sprt takes elo0 elo1 [alpha beta] (e.g. --sprt 0 5 0.05 0.05)");
@@ -182,6 +193,9 @@ void addMatchCommand(CLI::App& app, Commands& out) {
                   "CP of 0 for N consecutive moves each (defaults 40, 8, 10)")
       ->expected(1, 3);
   cmd->add_option("--maxmoves", a->maxMoves, "Adjudicate a draw after this many moves (book moves count)");
+  cmd->add_option("--syzygy-path", a->syzygyPath,
+                  "Syzygy tablebase folders (':'-separated): a position they cover ends the game with their value "
+                  "(50-move rule counted), PGN Termination \"adjudication\"");
   cmd->add_option("--sprt", a->sprt,
                   "GSPRT with the pentanomial model: elo0 elo1 [alpha beta] (logistic Elo; defaults alpha = beta = "
                   "0.05); stops when H0 or H1 is accepted")

@@ -13,6 +13,7 @@
 #include "search/alphabeta.h"
 #include "search/tunables.h"
 #include "tb/gaviota.h"
+#include "tb/syzygy.h"
 #include "util/error.h"
 
 namespace janus {
@@ -23,9 +24,19 @@ constexpr i64 kMaxHashMiB = 65536;
 
 /// The Gaviota library keeps its state in globals, so every Engine of the process shares one
 /// tablebase object (GaviotaTablebases serialises its calls).
-GaviotaTablebases& sharedTablebases() {
+GaviotaTablebases& sharedGaviota() {
   static GaviotaTablebases tb;
   return tb;
+}
+/// Fathom likewise (one global state per process): one Syzygy object for every Engine.
+SyzygyTablebases& sharedSyzygy() {
+  static SyzygyTablebases tb;
+  return tb;
+}
+/// What the searches probe: Syzygy first (it knows the 50-move rule), then Gaviota.
+const Tablebases& sharedTablebases() {
+  static const TablebaseSet set({&sharedSyzygy(), &sharedGaviota()});
+  return set;
 }
 std::mutex gTablebaseMutex;  // serialises (re)initialisation from several engines
 
@@ -182,15 +193,41 @@ void Engine::declareOptions() {
                  "Directories of Gaviota tablebase files, separated by ';'"},
                 [this](const std::string& v) {
                   std::lock_guard lock(gTablebaseMutex);
-                  if (!sharedTablebases().init(v, size_t(m_options.integer("GaviotaTbCache"))) && !v.empty())
+                  if (!sharedGaviota().init(v, size_t(m_options.integer("GaviotaTbCache"))) && !v.empty())
                     throw Error("option GaviotaTbPath: no Gaviota tablebase files (*.gtb.cp1..4) in '" + v + "'");
                 });
   m_options.add({"GaviotaTbCache", Type::kSpin, "32", 1, 65536, {}, "Gaviota tablebase cache in MiB"},
                 [this](const std::string& v) {
                   std::lock_guard lock(gTablebaseMutex);
-                  if (sharedTablebases().initialised())
-                    sharedTablebases().init(m_options.value("GaviotaTbPath"), size_t(std::stoll(v)));
+                  if (sharedGaviota().initialised())
+                    sharedGaviota().init(m_options.value("GaviotaTbPath"), size_t(std::stoll(v)));
                 });
+  // Syzygy, named and defaulted as Stockfish names them (the convention GUIs and lichess-bot use).
+  m_options.add({"SyzygyPath", Type::kString, "", 0, 0, {},
+                 "Directories of Syzygy tablebase files (*.rtbw, *.rtbz), separated by ':'"},
+                [this](const std::string& v) {
+                  std::lock_guard lock(gTablebaseMutex);
+                  // A bad directory throws before anything changes ("info string error: ...").
+                  SyzygyTablebases::LoadReport report;
+                  try {
+                    report = sharedSyzygy().init(v);
+                  } catch (const Error& e) {
+                    throw Error(std::string("option SyzygyPath: ") + e.what());
+                  }
+                  if (!m_onMessage) return;
+                  for (const std::string& problem : report.problems)
+                    m_onMessage("error: option SyzygyPath: " + problem + "; probing goes on without this table");
+                  if (!report.summary.empty()) m_onMessage(report.summary);
+                });
+  m_options.add({"SyzygyProbeDepth", Type::kSpin, std::to_string(SyzygyTablebases::kDefaultProbeDepth), 1, 100, {},
+                 "Probe Syzygy WDL tables in the search only at nodes with at least this many plies left"},
+                [](const std::string& v) { sharedSyzygy().setProbeDepth(int(std::stoll(v))); });
+  m_options.add({"Syzygy50MoveRule", Type::kCheck, "true", 0, 0, {},
+                 "Score Syzygy cursed wins and blessed losses (decided only after the 50-move rule) as draws"},
+                [](const std::string& v) { sharedSyzygy().setRule50(v == "true"); });
+  m_options.add({"SyzygyProbeLimit", Type::kSpin, std::to_string(SyzygyTablebases::kMaxProbeLimit), 0,
+                 SyzygyTablebases::kMaxProbeLimit, {}, "Probe Syzygy tables only for positions with at most this many pieces"},
+                [](const std::string& v) { sharedSyzygy().setProbeLimit(int(std::stoll(v))); });
 
   // ---- The MCTS face (docs/mcts.md) ----
   m_options.add({"Search", Type::kCombo, "alphabeta", 0, 0, {"alphabeta", "mcts"},

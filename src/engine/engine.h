@@ -39,6 +39,9 @@ class MctsSearch;
 class Engine {
  public:
   using BestMoveCallback = std::function<void(const SearchResult&)>;
+  /// A line for the user outside any search (UCI: "info string <line>"); lines starting with
+  /// "error: " report a problem that did not stop the command (e.g. a corrupt Syzygy table).
+  using MessageCallback = std::function<void(const std::string&)>;
 
   Engine();
   ~Engine();
@@ -75,6 +78,8 @@ class Engine {
 
   void onInfo(InfoCallback cb) { m_onInfo = std::move(cb); }
   void onBestMove(BestMoveCallback cb) { m_onBestMove = std::move(cb); }
+  /// Called on the client's thread while a command (setoption) runs.
+  void onMessage(MessageCallback cb) { m_onMessage = std::move(cb); }
 
   // ---- Evaluation ----------------------------------------------------------------------------
   /// Static evaluation of the current position in centipawns from the side to move's view.
@@ -140,6 +145,7 @@ class Engine {
 
   InfoCallback m_onInfo;
   BestMoveCallback m_onBestMove;
+  MessageCallback m_onMessage;
   std::mt19937_64 m_rng{std::random_device{}()};
   PolyglotBook m_book;  ///< empty unless BookFile names a book
 };

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <thread>
 
+#include <unistd.h>
+
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "mcts/mcts.h"
@@ -377,6 +379,174 @@ TEST(EngineMcts, InfiniteMctsSearchWaitsForStop) {
   e.stop();
   e.wait();
   EXPECT_TRUE(got);
+}
+
+// ---- Syzygy (tb/syzygy.h) through the engine's options --------------------------------------
+
+const std::string kSyzygy = std::string(JANUS_SHARED_DATA) + "/syzygy";
+#define SKIP_WITHOUT_SYZYGY()                               \
+  if (!std::ifstream(kSyzygy + "/KQvK.rtbw"))              \
+    GTEST_SKIP() << "Syzygy 3-4 piece tables missing: " << kSyzygy
+
+/// Sets SyzygyPath for one test and clears it (the tables are process-wide) at the end.
+struct SyzygyScope {
+  Engine& e;
+  std::vector<std::string> messages;
+  SyzygyScope(Engine& engine, const std::string& path) : e(engine) {
+    e.onMessage([this](const std::string& m) { messages.push_back(m); });
+    e.setOption("SyzygyPath", path);
+  }
+  ~SyzygyScope() {
+    e.setOption("SyzygyPath", "");
+    e.setOption("Syzygy50MoveRule", "true");
+    e.setOption("SyzygyProbeDepth", "1");
+    e.setOption("SyzygyProbeLimit", "7");
+  }
+};
+
+TEST(EngineSyzygy, OptionsAreNamedAsStockfishNamesThem) {
+  Engine e;
+  EXPECT_EQ(e.options().value("SyzygyPath"), "");
+  EXPECT_EQ(e.options().value("SyzygyProbeDepth"), "1");
+  EXPECT_EQ(e.options().value("Syzygy50MoveRule"), "true");
+  EXPECT_EQ(e.options().value("SyzygyProbeLimit"), "7");
+  EXPECT_THROW(e.setOption("SyzygyProbeLimit", "8"), Error);
+  EXPECT_THROW(e.setOption("SyzygyProbeDepth", "0"), Error);
+}
+
+TEST(EngineSyzygy, NonexistentPathIsAnErrorAndNothingElseChanges) {
+  SKIP_WITHOUT_SYZYGY();
+  Engine e;
+  SyzygyScope scope(e, kSyzygy);
+  ASSERT_EQ(scope.messages.size(), 1u);
+  EXPECT_EQ(scope.messages[0].rfind("Syzygy tablebases: 35 WDL and 35 DTZ files, up to 4 pieces", 0), 0u) << scope.messages[0];
+  try {
+    e.setOption("SyzygyPath", "/nonexistent/syzygy");
+    FAIL() << "no error";
+  } catch (const Error& err) {
+    EXPECT_EQ(std::string(err.what()),
+              "option SyzygyPath: Syzygy tablebases: '/nonexistent/syzygy' is not a directory (it does not exist)");
+  }
+  EXPECT_EQ(e.options().value("SyzygyPath"), kSyzygy);
+  EXPECT_EQ(scope.messages.size(), 1u);
+  // The tables loaded before still decide the root.
+  e.setPosition("8/8/7R/8/8/8/3Kn1k1/8 w - - 0 1", {});
+  std::vector<SearchInfo> infos;
+  SearchLimits l;
+  l.depth = 4;
+  const SearchResult r = searchOnce(e, l, &infos);
+  EXPECT_EQ(toUci(r.best, false), "d2e2");
+  EXPECT_GT(infos.back().tbHits, 0u);
+}
+
+// K+R v K+N where only Kd2xe2 keeps the win (tb/syzygy_test.cpp): the root is narrowed to it and
+// the score is a tablebase win (kTbWin - DTZ), with tbhits counting the probes.
+TEST(EngineSyzygy, AlphaBetaPlaysTheOnlyWinningMove) {
+  SKIP_WITHOUT_SYZYGY();
+  Engine e;
+  SyzygyScope scope(e, kSyzygy);
+  e.setPosition("8/8/7R/8/8/8/3Kn1k1/8 w - - 0 1", {});
+  std::vector<SearchInfo> infos;
+  SearchLimits l;
+  l.depth = 8;
+  const SearchResult r = searchOnce(e, l, &infos);
+  EXPECT_EQ(toUci(r.best, false), "d2e2");
+  EXPECT_GE(r.score, kTbWinInMaxPly);
+  EXPECT_FALSE(isMateScore(r.score));
+  ASSERT_FALSE(infos.empty());
+  EXPECT_EQ(infos.back().score, r.score);
+  EXPECT_GE(infos.back().tbHits, 20u);  // the root probe alone looks at the 20 moves
+  // K+R v K+B: only the quiet Rf1-c1 keeps the win (docs/tablebases.md: without tables depth 10
+  // plays Kb6, a draw).
+  e.setPosition("1k6/8/K7/7b/8/8/8/5R2 w - - 0 1", {});
+  l.depth = 10;
+  const SearchResult krkb = searchOnce(e, l, &infos);
+  EXPECT_EQ(toUci(krkb.best, false), "f1c1");
+  EXPECT_GE(krkb.score, kTbWinInMaxPly);
+}
+
+// Five pieces at the root (not in the tables): the queen takes the rook and the search's WDL probe
+// after the capture sees a K+Q+N v K win.
+TEST(EngineSyzygy, AlphaBetaProbesAfterCaptures) {
+  SKIP_WITHOUT_SYZYGY();
+  Engine e;
+  SyzygyScope scope(e, kSyzygy);
+  e.setPosition("4k3/8/8/8/3r4/8/3Q4/4K2N w - - 0 1", {});
+  std::vector<SearchInfo> infos;
+  SearchLimits l;
+  l.depth = 6;
+  const SearchResult r = searchOnce(e, l, &infos);
+  EXPECT_EQ(toUci(r.best, false), "d2d4");
+  EXPECT_GE(r.score, kTbWinInMaxPly);
+  EXPECT_GT(infos.back().tbHits, 0u);
+  // SyzygyProbeLimit 3 leaves the 4-piece ending to the search: no tablebase score, no probes.
+  e.setOption("SyzygyProbeLimit", "3");
+  e.newGame();
+  infos.clear();
+  const SearchResult limited = searchOnce(e, l, &infos);
+  EXPECT_EQ(toUci(limited.best, false), "d2d4");
+  EXPECT_LT(limited.score, kTbWinInMaxPly);
+  EXPECT_EQ(infos.back().tbHits, 0u);
+}
+
+// K+B+N v K with 56 plies to zeroing and 50 on the clock: a cursed win. Syzygy50MoveRule true
+// reports the draw it is; false reports the win (kTbWin - 56).
+TEST(EngineSyzygy, FiftyMoveRuleOptionDecidesACursedWin) {
+  SKIP_WITHOUT_SYZYGY();
+  Engine e;
+  SyzygyScope scope(e, kSyzygy);
+  e.setPosition("8/4k3/8/8/2B5/8/K7/7N w - - 50 60", {});
+  SearchLimits l;
+  l.depth = 8;
+  std::vector<SearchInfo> infos;
+  const SearchResult drawn = searchOnce(e, l, &infos);
+  EXPECT_EQ(drawn.score, kDrawScore);
+  EXPECT_EQ(infos.back().score, kDrawScore);
+  EXPECT_GT(infos.back().tbHits, 0u);
+  e.setOption("Syzygy50MoveRule", "false");
+  infos.clear();
+  const SearchResult won = searchOnce(e, l, &infos);
+  EXPECT_EQ(won.score, tbWinIn(56));
+  // Both play one of the moves fastest to zeroing (the best DTZ rank).
+  EXPECT_EQ(toUci(won.best, false), toUci(drawn.best, false));
+}
+
+TEST(EngineSyzygy, CorruptTableIsAnErrorAndTheSearchGoesOnWithoutIt) {
+  SKIP_WITHOUT_SYZYGY();
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("janus-engine-syzygy-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const auto& f : std::filesystem::directory_iterator(kSyzygy))
+    if (f.path().extension() == ".rtbw" || f.path().extension() == ".rtbz")
+      std::filesystem::copy_file(f.path(), dir / f.path().filename(), std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::permissions(dir / "KQvK.rtbw", std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+  std::filesystem::resize_file(dir / "KQvK.rtbw", 4000);  // a partial download
+  {
+    Engine e;
+    SyzygyScope scope(e, dir.string());
+    EXPECT_EQ(e.options().value("SyzygyPath"), dir.string());
+    ASSERT_EQ(scope.messages.size(), 2u);
+    EXPECT_EQ(scope.messages[0], "error: option SyzygyPath: " + (dir / "KQvK.rtbw").string() +
+                                     ": truncated or corrupt: 4000 bytes (a Syzygy table is 16 bytes more than a multiple "
+                                     "of 64); probing goes on without this table");
+    EXPECT_NE(scope.messages[1].find("34 WDL and 35 DTZ files"), std::string::npos) << scope.messages[1];
+    // K+Q v K: searched without tables (Fathom left the file out), a mate found by search alone.
+    e.setPosition("8/8/8/2k5/8/8/8/3QK3 w - - 0 1", {});
+    std::vector<SearchInfo> infos;
+    SearchLimits l;
+    l.depth = 6;
+    const SearchResult kqk = searchOnce(e, l, &infos);
+    EXPECT_TRUE(kqk.best);
+    EXPECT_EQ(infos.back().tbHits, 0u);
+    EXPECT_GT(kqk.score, 500);
+    // K+R v K+N still answers from its tables.
+    e.setPosition("8/8/7R/8/8/8/3Kn1k1/8 w - - 0 1", {});
+    infos.clear();
+    const SearchResult krkn = searchOnce(e, l, &infos);
+    EXPECT_EQ(toUci(krkn.best, false), "d2e2");
+    EXPECT_GT(infos.back().tbHits, 0u);
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(EngineTablebases, BadPathIsAnError) {

@@ -6,6 +6,7 @@
 
 #include "core/movegen.h"
 #include "core/notation.h"
+#include "tb/tablebases.h"
 #include "util/error.h"
 
 namespace janus::match {
@@ -110,6 +111,17 @@ std::optional<Adjudicator::Verdict> ruleVerdict(const Position& pos) {
     case GameEnd::kRepetition: return Adjudicator::Verdict{GameResult::kDraw, *end, "Draw by 3-fold repetition"};
     default: return Adjudicator::Verdict{GameResult::kDraw, *end, "Draw by insufficient mating material"};
   }
+}
+
+// Tablebase adjudication: the game ends with the tables' value as soon as they cover the position.
+std::optional<Adjudicator::Verdict> tablebaseVerdict(const Position& pos, const Tablebases* tb) {
+  if (!tb || !tb->covers(pos)) return std::nullopt;
+  const std::optional<TbRootVerdict> v = tb->rootVerdict(pos);
+  if (!v) return std::nullopt;
+  if (v->wdl == TbWdl::kDraw) return Adjudicator::Verdict{GameResult::kDraw, GameEnd::kTablebase, "Adjudication: tablebase draw"};
+  const Color winner = v->wdl == TbWdl::kWin ? pos.sideToMove() : ~pos.sideToMove();
+  return Adjudicator::Verdict{winner == kWhite ? GameResult::kWhiteWins : GameResult::kBlackWins, GameEnd::kTablebase,
+                              fmt::format("Adjudication: tablebase win for {}", colorName(winner))};
 }
 
 std::string nowString(const char* format) {
@@ -235,6 +247,8 @@ class GamePlayer {
       addMove(std::move(rec));
     }
     if (auto v = ruleVerdict(m_pos)) return finish(v->result, v->termination, v->reason);
+    if (auto v = tablebaseVerdict(m_pos, m_settings.adjudication.tablebases))
+      return finish(v->result, v->termination, v->reason);
 
     for (Color c : {kWhite, kBlack}) {
       UciEngine& e = engineOf(c);
@@ -252,6 +266,8 @@ class GamePlayer {
     for (;;) {
       if (!engineMove()) return;
       if (auto v = ruleVerdict(m_pos)) return finish(v->result, v->termination, v->reason);
+      if (auto v = tablebaseVerdict(m_pos, m_settings.adjudication.tablebases))
+        return finish(v->result, v->termination, v->reason);
       const MoveRecord& last = m_game.moves.back();
       Color mover = ~m_pos.sideToMove();
       int moveNumber = mover == kWhite ? m_pos.fullmoveNumber() : m_pos.fullmoveNumber() - 1;

@@ -28,6 +28,10 @@
 #include "core/position.h"
 #include "match/openings.h"
 #include "match/time_control.h"
+
+namespace janus {
+class Tablebases;  // tb/tablebases.h
+}
 #include "match/uci_engine.h"
 
 namespace janus::match {
@@ -61,6 +65,10 @@ struct AdjudicationConfig {
   int drawMoveCount = 0;    ///< 0 = off; both |scores| <= drawScore for this many moves each
   int drawScore = 0;        ///< centipawns
   int maxMoves = 0;         ///< 0 = off; draw once the game (book moves included) has this many moves
+  /// Tablebases (janus match --syzygy-path), or nullptr: a position they cover ends the game with
+  /// their value (Syzygy: after the 50-move rule and the halfmove clock), termination kTablebase.
+  /// Not owned; must outlive the match.
+  const Tablebases* tablebases = nullptr;
 };
 
 /// Decides resign / draw / max-moves adjudication from the engines' scores, one move at a time.

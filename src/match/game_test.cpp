@@ -1,10 +1,12 @@
 #include "match/game.h"
 
+#include <filesystem>
 #include <memory>
 
 #include <gtest/gtest.h>
 
 #include "core/notation.h"
+#include "tb/syzygy.h"
 #include "util/error.h"
 
 using namespace janus;
@@ -155,6 +157,29 @@ TEST(Game, InsufficientMaterial) {
   EXPECT_EQ(g.result, GameResult::kDraw);
   ASSERT_EQ(g.moves.size(), 1u);
   EXPECT_EQ(g.moves[0].san, "Kxd2");
+}
+
+TEST(Game, SyzygyAdjudication) {
+  const std::string dir = std::string(JANUS_SHARED_DATA) + "/syzygy";
+  if (!std::filesystem::exists(dir + "/KQvK.rtbw")) GTEST_SKIP() << "Syzygy 3-4 piece tables missing: " << dir;
+  SyzygyTablebases tb;
+  tb.init(dir);
+  GameSettings settings = fastSettings();
+  settings.adjudication.tablebases = &tb;
+  // Five pieces; the queen takes the rook: K+Q+N v K is in the tables, a White win.
+  GameRecord g = scripted("d2d4", fenOpening("4k3/8/8/8/3r4/8/3Q4/4K2N w - - 0 1"), settings);
+  EXPECT_EQ(g.termination, GameEnd::kTablebase);
+  EXPECT_EQ(g.result, GameResult::kWhiteWins);
+  EXPECT_EQ(g.reason, "Adjudication: tablebase win for White");
+  EXPECT_EQ(g.moves.size(), 1u);
+  EXPECT_STREQ(terminationTag(g.termination), "adjudication");
+  // A K+B+N v K win that the 50-move rule spoils (56 plies to zeroing, 50 on the clock): a draw
+  // as soon as the game starts.
+  GameRecord cursed = scripted("a2b2", fenOpening("8/4k3/8/8/2B5/8/K7/7N w - - 50 60"), settings);
+  EXPECT_EQ(cursed.termination, GameEnd::kTablebase);
+  EXPECT_EQ(cursed.result, GameResult::kDraw);
+  EXPECT_EQ(cursed.reason, "Adjudication: tablebase draw");
+  EXPECT_TRUE(cursed.moves.empty());
 }
 
 TEST(Game, BookMovesComeFirst) {

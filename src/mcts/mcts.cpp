@@ -85,14 +85,14 @@ void refreshSubtree(Node& root, size_t& nodes, size_t& bytes) {
 
 }  // namespace
 
-LeafStatus classifyLeaf(const Position& pos, int ply, const MoveList& legal, const GaviotaTablebases* tb) {
+LeafStatus classifyLeaf(const Position& pos, int ply, const MoveList& legal, const Tablebases* tb) {
   if (legal.empty()) return {pos.inCheck() ? Terminal::kLoss : Terminal::kDraw, TerminalKind::kRule};
   if (pos.isFiftyMoveDraw() || pos.isInsufficientMaterial()) return {Terminal::kDraw, TerminalKind::kRule};
   // Two-fold inside the tree (lc0's rule), three-fold counting the game before the root.
   if (pos.isSearchRepetition(ply)) return {Terminal::kDraw, TerminalKind::kRepetition};
   // Tablebases after captures and pawn moves, as alpha-beta probes them.
-  if (tb && pos.halfmoveClock() == 0 && popCount(pos.pieces()) <= tb->maxPieces() && tb->available(pos))
-    if (auto wdl = tb->probeWdl(pos)) {
+  if (tb && pos.halfmoveClock() == 0 && tb->covers(pos))
+    if (auto wdl = tb->searchWdl(pos, kMaxPly)) {
       const Terminal t = *wdl == TbWdl::kWin ? Terminal::kWin : *wdl == TbWdl::kLoss ? Terminal::kLoss : Terminal::kDraw;
       return {t, TerminalKind::kTablebase};
     }

@@ -32,7 +32,7 @@
 #include "mcts/node.h"
 #include "search/search.h"
 #include "search/timeman.h"
-#include "tb/gaviota.h"
+#include "tb/tablebases.h"
 
 namespace janus::mcts {
 
@@ -93,9 +93,11 @@ struct LeafStatus {
 /// checkmate is a loss, stalemate, the 50-move rule and insufficient material draws
 /// (kRule); a repetition of a position after the root, or a third occurrence counting the game
 /// before the root, a draw (kRepetition: Position::isSearchRepetition, lc0's two-fold rule); a
-/// Gaviota WDL result when `tb` is given, the halfmove clock is 0 (after a capture or pawn move)
-/// and the position is in the tables (kTablebase). Else kNone: the backend evaluates it.
-[[nodiscard]] LeafStatus classifyLeaf(const Position& pos, int ply, const MoveList& legal, const GaviotaTablebases* tb);
+/// tablebase WDL result (Gaviota or Syzygy, tb/tablebases.h; Syzygy after Syzygy50MoveRule,
+/// without the SyzygyProbeDepth limit) when `tb` is given, the halfmove clock is 0 (after a
+/// capture or pawn move) and the position is in the tables (kTablebase). Else kNone: the
+/// backend evaluates it.
+[[nodiscard]] LeafStatus classifyLeaf(const Position& pos, int ply, const MoveList& legal, const Tablebases* tb);
 
 class MctsSearch final : public Search {
  public:
@@ -122,7 +124,7 @@ class MctsSearch final : public Search {
   void setParams(const MctsParams& params);
   [[nodiscard]] const MctsParams& params() const { return m_params; }
   /// Gaviota tablebases for leaf WDL probes and root DTM moves, or nullptr. Not during a search.
-  void setTablebases(const GaviotaTablebases* tb) { m_tb = tb; }
+  void setTablebases(const Tablebases* tb) { m_tb = tb; }
 
   /// The tree of the last search (its root is the position searched), or nullptr. Not during a
   /// search. For tests and tools.
@@ -168,7 +170,7 @@ class MctsSearch final : public Search {
 
   std::shared_ptr<Backend> m_backend;
   MctsParams m_params;
-  const GaviotaTablebases* m_tb = nullptr;
+  const Tablebases* m_tb = nullptr;
   std::mt19937_64 m_rng;
 
   // The tree, kept between searches for reuse.

@@ -16,6 +16,8 @@
 #include "mcts/caching_backend.h"
 #include "mcts/mcts.h"
 #include "mcts/uniform_backend.h"
+#include "tb/gaviota.h"
+#include "tb/syzygy.h"
 #include "util/error.h"
 
 namespace janus::mcts {
@@ -502,6 +504,27 @@ TEST(MctsSearch, TablebaseLeavesAndRoot) {
   const SearchResult root = s.goNodes(Position::fromFen("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1"), 20000);
   EXPECT_TRUE(isMateScore(root.score));
   EXPECT_LE(root.nodes, 1u);
+  s.search.setTablebases(nullptr);
+}
+
+TEST(MctsSearch, SyzygyLeavesAndRoot) {
+  const std::string dir = std::string(JANUS_SHARED_DATA) + "/syzygy";
+  if (!std::filesystem::exists(dir + "/KQvK.rtbw")) GTEST_SKIP() << "Syzygy 3-4 piece tables missing: " << dir;
+  SyzygyTablebases tb;
+  tb.init(dir);
+  Searcher s;
+  s.search.setTablebases(&tb);
+  // Five pieces at the root; the queen takes the rook: K+Q+N v K, a Syzygy win at the leaf.
+  const SearchResult r = s.goNodes(Position::fromFen("4k3/8/8/8/3r4/8/3Q4/4K2N w - - 0 1"), 20000);
+  EXPECT_EQ(toUci(r.best, false), "d2d4");
+  EXPECT_EQ(r.score, tbWinIn(1));
+  EXPECT_GT(s.search.lastStats().tbHits, 0u);
+  const Node* c = s.search.root()->child(s.search.root()->findEdge(r.best));
+  EXPECT_EQ(c->terminalKind(), TerminalKind::kTablebase);
+  // A root in the tables where only Kd2xe2 keeps the win: the root is narrowed to it.
+  const SearchResult root = s.goNodes(Position::fromFen("8/8/7R/8/8/8/3Kn1k1/8 w - - 0 1"), 2000);
+  EXPECT_EQ(toUci(root.best, false), "d2e2");
+  EXPECT_GE(s.search.lastStats().tbHits, 20u);
   s.search.setTablebases(nullptr);
 }
 

@@ -34,7 +34,7 @@ enum class TerminalKind : u8 {
   kNone,
   kRule,        ///< checkmate (loss), stalemate, 50-move rule, insufficient material (draws)
   kRepetition,  ///< draw by repetition: two-fold inside the tree, three-fold with the game
-  kTablebase,   ///< Gaviota WDL (no distance known)
+  kTablebase,   ///< tablebase WDL, Gaviota or Syzygy (no distance known)
   kProven,      ///< from its children: a move to a lost child (win), or all children won (loss)
 };
 

@@ -60,6 +60,11 @@ void AlphaBetaSearch::Worker::report(int depth) {
     info.multiPv = i + 1;
     info.score = updated ? rm.score : rm.previousScore;
     info.bound = updated ? rm.bound : Bound::kExact;
+    // A root the tables decided (Syzygy) shows their verdict until the search finds a mate.
+    if (m_owner.m_rootTbScore && !isMateScore(info.score) && i == 0) {
+      info.score = *m_owner.m_rootTbScore;
+      info.bound = Bound::kExact;
+    }
     info.nodes = nodes;
     info.timeMs = elapsed;
     info.nps = elapsed > 0 ? nodes * 1000 / u64(elapsed) : nodes * 1000;
@@ -178,7 +183,7 @@ void AlphaBetaSearch::setEvaluator(std::unique_ptr<Evaluator> evaluator) {
 }
 
 u64 AlphaBetaSearch::totalTbHits() const {
-  u64 n = 0;
+  u64 n = m_rootTbHits;
   for (const auto& w : m_workers) n += w->tbHits();
   return n;
 }
@@ -186,6 +191,8 @@ u64 AlphaBetaSearch::totalTbHits() const {
 std::optional<SearchResult> AlphaBetaSearch::probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
                                                                  const InfoCallback& onInfo) {
   TbRootDecision d = janus::probeRootTablebases(m_tb, root, rootMoves);
+  m_rootTbHits = d.tbHits;
+  m_rootTbScore = d.rootScore;
   if (!d.result) return std::nullopt;
   d.info.timeMs = m_time.elapsedMs();
   if (onInfo) onInfo(d.info);
@@ -210,6 +217,9 @@ SearchResult AlphaBetaSearch::run(const Position& root, const SearchLimits& limi
   m_signals = &signals;
   m_time.init(limits, root.sideToMove(), config.moveOverheadMs, start);
   m_tt.newSearch();
+  m_tbLimit = m_tb ? m_tb->probeLimit() : 0;
+  m_rootTbHits = 0;
+  m_rootTbScore.reset();
 #ifdef JANUS_TUNE
   initLmr();  // the LMR tunables may have changed through UCI options (tune builds only)
 #endif
@@ -250,6 +260,7 @@ SearchResult AlphaBetaSearch::run(const Position& root, const SearchLimits& limi
   const RootMove& best = main.rootMoves()[0];
   result.best = best.move;
   result.score = best.score != -kInfinite ? best.score : best.previousScore;
+  if (m_rootTbScore && !isMateScore(result.score)) result.score = *m_rootTbScore;
   result.depth = main.completedDepth();
   result.nodes = totalNodes();
   result.timeMs = m_time.elapsedMs();

@@ -16,7 +16,7 @@
 #include "search/search.h"
 #include "search/timeman.h"
 #include "search/tt.h"
-#include "tb/gaviota.h"
+#include "tb/tablebases.h"
 
 namespace janus {
 
@@ -32,9 +32,9 @@ class AlphaBetaSearch final : public Search {
   void setHashMiB(size_t mib) override;
   [[nodiscard]] std::string name() const override { return "alphabeta"; }
 
-  /// Endgame tablebases to probe (root: DTM-optimal moves; search: WDL after captures and pawn
+  /// Endgame tablebases to probe (root: search/tb_root.h; search: WDL after captures and pawn
   /// moves), or nullptr. The object must outlive the searches. Not during a search.
-  void setTablebases(const GaviotaTablebases* tb) { m_tb = tb; }
+  void setTablebases(const Tablebases* tb) { m_tb = tb; }
 
   /// Replaces the evaluator prototype (e.g. switching HCE <-> NNUE). Not during a search.
   void setEvaluator(std::unique_ptr<Evaluator> evaluator);
@@ -46,9 +46,9 @@ class AlphaBetaSearch final : public Search {
 
   [[nodiscard]] u64 totalNodes() const;
   [[nodiscard]] u64 totalTbHits() const;
-  /// Root tablebase probe: answers won/lost positions at once (DTM-optimal move, mate score)
-  /// and narrows `rootMoves` to the drawing moves in drawn positions. Returns a result if the
-  /// search is not needed.
+  /// Root tablebase probe (search/tb_root.h): answers won/lost positions with a known mate
+  /// distance at once (Gaviota: DTM-optimal move, mate score) and otherwise narrows `rootMoves`
+  /// to the moves that keep the tables' value. Returns a result if the search is not needed.
   std::optional<SearchResult> probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
                                                   const InfoCallback& onInfo);
   /// True when the client asked to stop or the limits ended the search.
@@ -62,7 +62,10 @@ class AlphaBetaSearch final : public Search {
   void stopInternally() { m_stop.store(true, std::memory_order_relaxed); }
 
   TranspositionTable m_tt;
-  const GaviotaTablebases* m_tb = nullptr;
+  const Tablebases* m_tb = nullptr;
+  int m_tbLimit = 0;                 ///< m_tb->probeLimit() for this search (0: no probes)
+  u64 m_rootTbHits = 0;              ///< probes of the root decision of this search
+  std::optional<int> m_rootTbScore;  ///< Syzygy-decided root: the score shown unless a mate is found
   std::unique_ptr<Evaluator> m_evalPrototype;
   std::vector<std::unique_ptr<Worker>> m_workers;
   std::atomic<bool> m_stop{false};  ///< set by the search itself (limits reached)

@@ -187,16 +187,18 @@ std::optional<int> AlphaBetaSearch::Worker::probeTranspositionTable(StackEntry* 
 }
 
 // Step 3b. Endgame tablebases (WDL), probed right after a capture or pawn move, where the
-// material just changed and the 50-move counter is zero (so the 50-move rule cannot spoil a
-// tablebase win). Near the leaves only cached blocks are used.
+// material just changed and the 50-move counter is zero (Syzygy WDL tables assume a fresh
+// counter; with Syzygy50MoveRule a cursed win is a draw). The backend may decline shallow nodes
+// (Gaviota reads only cached blocks below depth 3; Syzygy probes from SyzygyProbeDepth on).
+// Wins and losses score in the tablebase band below the mates (score.h: kTbWin - ply).
 template <NodeType NT>
 std::optional<int> AlphaBetaSearch::Worker::probeTablebases(StackEntry* ss, const NodeState& n, int& alpha, int beta,
                                                             int depth, int& tbFloor, int& tbCeiling) {
   constexpr bool kPvNode = NT != NodeType::kNonPV;
-  const GaviotaTablebases* tb = m_owner.m_tb;
-  if (!tb || m_pos.halfmoveClock() != 0 || popCount(m_pos.pieces()) > tb->maxPieces() || !tb->available(m_pos))
+  const Tablebases* tb = m_owner.m_tb;
+  if (!tb || m_pos.halfmoveClock() != 0 || popCount(m_pos.pieces()) > m_owner.m_tbLimit || !tb->covers(m_pos))
     return std::nullopt;
-  auto wdl = tb->probeWdl(m_pos, depth < 3);
+  auto wdl = tb->searchWdl(m_pos, depth);
   if (!wdl) return std::nullopt;
   m_tbHits.fetch_add(1, std::memory_order_relaxed);
   int v = *wdl == TbWdl::kWin ? tbWinIn(n.ply) : *wdl == TbWdl::kLoss ? -tbWinIn(n.ply) : kDrawScore;

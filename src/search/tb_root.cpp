@@ -2,31 +2,38 @@
 
 #include <algorithm>
 
-#include "tb/gaviota.h"
+#include "tb/tablebases.h"
 
 namespace janus {
 
-TbRootDecision probeRootTablebases(const GaviotaTablebases* tb, const Position& root, std::vector<Move>& rootMoves) {
+TbRootDecision probeRootTablebases(const Tablebases* tb, const Position& root, std::vector<Move>& rootMoves) {
   TbRootDecision d;
-  if (!tb || !tb->available(root)) return d;
-  auto probe = tb->probeRoot(root);
-  if (!probe || probe->bestMoves.empty()) return d;
+  if (!tb || !tb->covers(root)) return d;
+  auto verdict = tb->rootVerdict(root);
+  if (!verdict || verdict->moves.empty()) return d;
   std::vector<Move> allowed;
-  for (Move m : probe->bestMoves)
+  for (Move m : verdict->moves)
     if (std::find(rootMoves.begin(), rootMoves.end(), m) != rootMoves.end()) allowed.push_back(m);
-  if (allowed.empty()) return d;  // searchmoves excluded every tablebase-best move
-  d.tbHits = probe->moves.size();
-  if (probe->dtm.wdl == TbWdl::kDraw) {
-    rootMoves = allowed;  // search among the drawing moves for the one that keeps most chances
+  if (allowed.empty()) return d;  // searchmoves excluded every move the tables keep
+  d.tbHits = verdict->probes;
+  if (verdict->wdl == TbWdl::kDraw || !verdict->matePlies) {
+    // Search among the moves that keep the value for the one that keeps most chances (draws)
+    // or makes progress (wins without a mate distance).
+    rootMoves = allowed;
+    if (verdict->countsFiftyMoveRule) {
+      const int score = tbWinIn(std::min(verdict->dtzPlies, kMaxPly - 1));
+      d.rootScore = verdict->wdl == TbWdl::kWin ? score : verdict->wdl == TbWdl::kLoss ? -score : kDrawScore;
+    }
     return d;
   }
+  const int plies = *verdict->matePlies;
   SearchResult result;
   result.best = allowed.front();
-  result.score = probe->dtm.wdl == TbWdl::kWin ? mateIn(probe->dtm.plies) : matedIn(probe->dtm.plies);
+  result.score = verdict->wdl == TbWdl::kWin ? mateIn(plies) : matedIn(plies);
   result.depth = 1;
   Position after = root;
   after.makeMove(result.best);
-  if (auto reply = tb->probeRoot(after); reply && !reply->bestMoves.empty()) result.ponder = reply->bestMoves.front();
+  if (auto reply = tb->rootVerdict(after); reply && !reply->moves.empty()) result.ponder = reply->moves.front();
   d.info.depth = d.info.selDepth = 1;
   d.info.score = result.score;
   d.info.tbHits = d.tbHits;

@@ -85,7 +85,11 @@ Json Session::scoreJson(int score, Color stm) {
     int n = mateInMoves(score);
     return {{"mate", stm == kWhite ? n : -n}};
   }
-  return {{"cp", stm == kWhite ? score : -score}};
+  const int white = stm == kWhite ? score : -score;
+  // A tablebase result (score.h: kTbWin - ply, below the mates): "tb" is that distance in plies,
+  // + when White wins. For a root the Syzygy tables decide it is the distance to zeroing (DTZ).
+  if (isDecisiveScore(score)) return {{"cp", white}, {"tb", white > 0 ? kTbWin - white : -(kTbWin + white)}};
+  return {{"cp", white}};
 }
 
 Json Session::mctsTableJson(const Position& root, const std::vector<MoveStat>& stats) {

@@ -297,4 +297,15 @@ std::optional<TbRootProbe> GaviotaTablebases::probeRoot(const Position& pos) con
   return root;
 }
 
+std::optional<TbRootVerdict> GaviotaTablebases::rootVerdict(const Position& pos) const {
+  auto probe = probeRoot(pos);
+  if (!probe || probe->bestMoves.empty()) return std::nullopt;
+  TbRootVerdict v;
+  v.wdl = probe->dtm.wdl;
+  v.moves = probe->bestMoves;
+  if (v.wdl != TbWdl::kDraw) v.matePlies = probe->dtm.plies;
+  v.probes = probe->moves.size();
+  return v;
+}
+
 }  // namespace janus

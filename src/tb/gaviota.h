@@ -30,11 +30,9 @@
 #include <vector>
 
 #include "core/position.h"
+#include "tb/tablebases.h"
 
 namespace janus {
-
-/// Game-theoretic value for the side to move.
-enum class TbWdl : i8 { kLoss = -1, kDraw = 0, kWin = 1 };
 
 /// Value and distance to mate of a position, side to move's view.
 struct TbDtm {
@@ -65,14 +63,14 @@ struct TbRootProbe {
   std::vector<TbRootMove> moves;  ///< every legal move, best first
 };
 
-class GaviotaTablebases {
+class GaviotaTablebases final : public Tablebases {
  public:
   /// Fraction (out of 128) of the cache given to WDL blocks; the rest holds DTM blocks. 96 is
   /// the value of the library's example program tbprobe.c.
   static constexpr int kWdlFraction = 96;
 
   GaviotaTablebases() = default;
-  ~GaviotaTablebases();
+  ~GaviotaTablebases() override;
   GaviotaTablebases(const GaviotaTablebases&) = delete;
   GaviotaTablebases& operator=(const GaviotaTablebases&) = delete;
 
@@ -123,6 +121,16 @@ class GaviotaTablebases {
   /// ranks them by DTM. std::nullopt when `pos` is not available(), has no legal move, or any
   /// successor's table is missing. Thread-safe.
   [[nodiscard]] std::optional<TbRootProbe> probeRoot(const Position& pos) const;
+
+  // ---- Tablebases (tb/tablebases.h) ----
+  [[nodiscard]] int probeLimit() const override { return maxPieces(); }
+  [[nodiscard]] bool covers(const Position& pos) const override { return available(pos); }
+  /// probeWdl, from the cache only below depth 3 (near the leaves).
+  [[nodiscard]] std::optional<TbWdl> searchWdl(const Position& pos, int depth) const override {
+    return probeWdl(pos, depth < 3);
+  }
+  /// probeRoot: the DTM-optimal moves, with the distance to mate when won or lost.
+  [[nodiscard]] std::optional<TbRootVerdict> rootVerdict(const Position& pos) const override;
 
   /// Splits a path list at ';' and ':' (see init()).
   [[nodiscard]] static std::vector<std::string> splitPaths(const std::string& paths);

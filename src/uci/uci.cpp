@@ -50,6 +50,7 @@ UciProtocol::UciProtocol(Engine& engine, std::ostream& out) : m_engine(engine), 
     for (const std::string& line : formatMoveStats(info, m_engine.chess960())) send(line);
   });
   m_engine.onBestMove([this](const SearchResult& r) { send(formatBestMove(r, m_engine.chess960())); });
+  m_engine.onMessage([this](const std::string& line) { send("info string " + line); });
 }
 
 void UciProtocol::send(const std::string& line) {

@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <sstream>
+
+#include <unistd.h>
 
 #include "core/notation.h"
 
@@ -26,6 +29,39 @@ std::string runScript(const std::string& script) {
 }
 
 bool contains(const std::string& s, const std::string& what) { return s.find(what) != std::string::npos; }
+
+TEST(Uci, SyzygyOptionsAndABadPath) {
+  std::string out = runScript("uci\nsetoption name SyzygyPath value /nonexistent/tb\nisready\n");
+  EXPECT_TRUE(contains(out, "option name SyzygyPath type string default <empty>\n")) << out;
+  EXPECT_TRUE(contains(out, "option name SyzygyProbeDepth type spin default 1 min 1 max 100"));
+  EXPECT_TRUE(contains(out, "option name Syzygy50MoveRule type check default true"));
+  EXPECT_TRUE(contains(out, "option name SyzygyProbeLimit type spin default 7 min 0 max 7"));
+  EXPECT_TRUE(contains(out, "info string error: option SyzygyPath: Syzygy tablebases: '/nonexistent/tb' is not a "
+                            "directory (it does not exist)\nreadyok"))
+      << out;
+}
+
+TEST(Uci, SyzygyTablesReportTbHitsAndCorruptFiles) {
+  const std::string tables = std::string(JANUS_SHARED_DATA) + "/syzygy";
+  if (!std::filesystem::exists(tables + "/KQvK.rtbw")) GTEST_SKIP() << "Syzygy 3-4 piece tables missing: " << tables;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("janus-uci-syzygy-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const char* name : {"KRvKB.rtbw", "KRvKB.rtbz", "KRvK.rtbw", "KRvK.rtbz", "KBvK.rtbw", "KBvK.rtbz", "KQvK.rtbw"})
+    std::filesystem::copy_file(tables + "/" + name, dir / name, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::permissions(dir / "KQvK.rtbw", std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+  std::filesystem::resize_file(dir / "KQvK.rtbw", 100);
+  const std::string out = runScript("setoption name SyzygyPath value " + dir.string() +
+                                    "\nposition fen 1k6/8/K7/7b/8/8/8/5R2 w - - 0 1\ngo depth 6\n"
+                                    "setoption name SyzygyPath value <empty>\n");
+  std::filesystem::remove_all(dir);
+  EXPECT_TRUE(contains(out, "info string error: option SyzygyPath: " + (dir / "KQvK.rtbw").string() +
+                                ": truncated or corrupt: 100 bytes")) << out;
+  EXPECT_TRUE(contains(out, "info string Syzygy tablebases: 3 WDL and 3 DTZ files, up to 4 pieces")) << out;
+  EXPECT_TRUE(contains(out, "bestmove f1c1")) << out;
+  const size_t last = out.rfind("info depth 6 ");
+  ASSERT_NE(last, std::string::npos) << out;
+  EXPECT_EQ(out.find(" tbhits 0 ", last), std::string::npos) << out;  // the root probe alone makes 17
+}
 
 TEST(Uci, HandshakeListsOptions) {
   std::string out = runScript("uci\nisready\nquit\n");

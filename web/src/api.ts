@@ -2,10 +2,15 @@
 
 export type Color = 'white' | 'black';
 
-/** A score from White's point of view: centipawns or moves to mate (+: White mates). */
+/**
+ * A score from White's point of view: centipawns or moves to mate (+: White mates). `tb`: a
+ * tablebase result, plies to it (the distance to zeroing, DTZ, when the position itself is in the
+ * Syzygy tables); + when White wins.
+ */
 export interface Score {
   cp?: number;
   mate?: number;
+  tb?: number;
 }
 
 export interface Clock {

@@ -28,10 +28,11 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** "+0.34", "-1.20", "#3", "#-2" (White's view). */
+/** "+0.34", "-1.20", "#3", "#-2", "TB win in 16" (White's view). */
 export function formatScore(s: Score | null | undefined): string {
   if (!s) return '–';
   if (s.mate !== undefined) return s.mate === 0 ? '#' : `#${s.mate}`;
+  if (s.tb !== undefined) return s.tb >= 0 ? `TB win in ${s.tb}` : `TB loss in ${-s.tb}`;
   const v = (s.cp ?? 0) / 100;
   return `${v > 0 ? '+' : ''}${v.toFixed(2)}`;
 }
