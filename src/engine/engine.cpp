@@ -145,6 +145,12 @@ Engine::~Engine() {
 }
 
 void Engine::declareOptions() {
+  declareSearchOptions();
+  declareTablebaseOptions();
+  declareMctsOptions();  // the MCTS face (docs/mcts.md)
+}
+
+void Engine::declareSearchOptions() {
   m_options.add({"Hash", Type::kSpin, "16", 1, kMaxHashMiB, {}, "Transposition table size in MiB (alpha-beta)"},
                 [this](const std::string& v) { m_alphaBeta->setHashMiB(size_t(std::stoll(v))); });
   m_options.add({"Threads", Type::kSpin, "1", 1, std::max<i64>(1, std::thread::hardware_concurrency()), {},
@@ -189,6 +195,9 @@ void Engine::declareOptions() {
                 [this](const std::string& v) { m_book = v.empty() ? PolyglotBook() : PolyglotBook::open(v); });
   m_options.add({"BookBestMove", Type::kCheck, "false", 0, 0, {},
                  "Always play the book move with the highest weight (else: weighted random)"});
+}
+
+void Engine::declareTablebaseOptions() {
   m_options.add({"GaviotaTbPath", Type::kString, "", 0, 0, {},
                  "Directories of Gaviota tablebase files, separated by ';'"},
                 [this](const std::string& v) {
@@ -228,8 +237,9 @@ void Engine::declareOptions() {
   m_options.add({"SyzygyProbeLimit", Type::kSpin, std::to_string(SyzygyTablebases::kMaxProbeLimit), 0,
                  SyzygyTablebases::kMaxProbeLimit, {}, "Probe Syzygy tables only for positions with at most this many pieces"},
                 [](const std::string& v) { sharedSyzygy().setProbeLimit(int(std::stoll(v))); });
+}
 
-  // ---- The MCTS face (docs/mcts.md) ----
+void Engine::declareMctsOptions() {
   m_options.add({"Search", Type::kCombo, "alphabeta", 0, 0, {"alphabeta", "mcts"},
                  "Search algorithm: alpha-beta with the NNUE/HCE evaluation, or MCTS with a policy/value backend"},
                 [this](const std::string& v) { selectSearch(v); });

@@ -102,7 +102,10 @@ class Engine {
   void seedLevels(u64 seed) { m_rng.seed(seed); }
 
  private:
-  void declareOptions();
+  void declareOptions();  // all UCI options, in the order `uci` lists them:
+  void declareSearchOptions();     // alpha-beta, evaluation, strength, book
+  void declareTablebaseOptions();  // Gaviota and Syzygy
+  void declareMctsOptions();       // Search and MCTS *
   /// Makes the NNUE (with m_net) or the hand-crafted evaluator the search's evaluator. Throws
   /// janus::Error if useNnue and no network is loaded. Not during a search.
   void installEvaluator(bool useNnue);
