@@ -14,6 +14,7 @@ APT_PACKAGES=(
   libcpp-httplib-dev nlohmann-json3-dev libgaviotatb-dev gaviotatb gnuchess-book libtorch-dev
   stockfish ethereal-chess toga2 glaurung phalanx gnuchess
   chromium
+  slurm-wlm munge
 )
 JOBS=$(nproc)
 
