@@ -175,10 +175,10 @@ start() {
     slurmd -f "$conf" </dev/null >>"$dir/log/slurmd.out" 2>&1 ||
       { show_log "$dir/log/slurmd.log"; die "slurmd did not start (its log is above)"; }
   fi
-  if ! wait_for 60 "node $(hostname -s) is $(node_state)" node_idle; then
+  if ! wait_for 60 "node $(hostname -s) up" node_idle; then
     # A node that was down (e.g. slurmd killed earlier) may need to be resumed by hand.
     scontrol update NodeName="$(hostname -s)" State=RESUME >/dev/null 2>&1 || true
-    wait_for 30 "node $(hostname -s) is $(node_state) after State=RESUME" node_idle || {
+    wait_for 30 "node $(hostname -s) up after State=RESUME" node_idle || {
       sinfo -N -l >&2 || true
       show_log "$dir/log/slurmd.log"
       show_log "$dir/log/slurmctld.log"
