@@ -15,6 +15,11 @@
 #  4. The whole array submitted again changes nothing (every chunk file keeps its checksum).
 #  5. A local run (tools/gen-nnue-data.sh, no Slurm) of the same settings into another directory:
 #     its 24 chunk files must equal the Slurm run's byte for byte, with the same record count.
+#  6. Self-play (janus selfplay, uniform backend, 12 chunks x 2 games) as a 4-task array with
+#     tools/slurm/selfplay.sh --wait; check-run.sh must count 12 chunks and 24 games. Two chunks
+#     (of shards 2 and 3) are deleted, as if lost; selfplay.sh --missing must resubmit exactly
+#     shards 2 and 3, which must recreate them byte for byte; a local `janus selfplay` run of the
+#     same settings must equal the Slurm run byte for byte.
 # The cluster is stopped on exit (also on failure); WORK is removed unless --keep or a failure.
 # Needs root (the cluster's daemons) and the packages slurm-wlm and munge; build/janus by default.
 set -euo pipefail
@@ -77,7 +82,7 @@ shard_chunks() {
   echo "$n"
 }
 shard_started() { (($(shard_chunks "$1") >= 1)); }
-checksums() { (cd "$1" && sha256sum chunk-*.janusdat.zst); }
+checksums() { (cd "$1" && sha256sum chunk-*.janus*.zst); }
 # "games X, records Y" of check-run.sh's summary line
 counts() { "$repo/tools/slurm/check-run.sh" "$1" --chunks "$CHUNKS" --quiet | sed -n 's/.*chunks \([0-9]*\)\/[0-9]*, games \([0-9]*\), records \([0-9]*\).*/\1 \2 \3/p'; }
 
@@ -149,6 +154,31 @@ read -r lChunks lGames lRecords <<<"$(counts "$work/local-run")"
 [ "$lChunks $lGames $lRecords" = "$nChunks $nGames $nRecords" ] ||
   fail "local run: $lChunks chunks, $lGames games, $lRecords records; Slurm run: $nChunks, $nGames, $nRecords"
 echo "local run: $lChunks chunk files, $lGames games, $lRecords records, all $CHUNKS checksums equal"
+
+step "6. self-play: $SHARDS-task array of janus selfplay, two chunks lost and resubmitted, compared with a local run"
+SP_CHUNKS=12
+spArgs=(--backend uniform --visits 48 --fast-visits 12 --seed 9)
+sp=$work/selfplay-run
+job=$("$repo/tools/slurm/selfplay.sh" --shards "$SHARDS" --out "$sp" --games $((SP_CHUNKS * GAMES)) --chunk-games "$GAMES" \
+  --janus "$janus" --wait -- "${spArgs[@]}") || fail "the self-play array failed (logs in $sp/slurm-logs)"
+echo "self-play array job $job"
+read -r sChunks sGames sRecords <<<"$("$repo/tools/slurm/check-run.sh" "$sp" --chunks "$SP_CHUNKS" --quiet |
+  sed -n 's/.*chunks \([0-9]*\)\/[0-9]*, games \([0-9]*\), records \([0-9]*\).*/\1 \2 \3/p')"
+[ "${sChunks:-0}" -eq "$SP_CHUNKS" ] && [ "${sGames:-0}" -eq $((SP_CHUNKS * GAMES)) ] ||
+  fail "self-play run: '${sChunks:-?}' chunks and '${sGames:-?}' games, expected $SP_CHUNKS and $((SP_CHUNKS * GAMES))"
+[ "$(find "$sp" -maxdepth 1 -name 'chunk-*' | wc -l)" -eq "$SP_CHUNKS" ] || fail "not exactly $SP_CHUNKS chunk files in $sp"
+checksums "$sp" >"$work/sp-before.sha256"
+rm "$sp/chunk-000001.janussp.zst" "$sp/chunk-000006.janussp.zst"
+"$repo/tools/slurm/selfplay.sh" --shards "$SHARDS" --out "$sp" --games $((SP_CHUNKS * GAMES)) --chunk-games "$GAMES" \
+  --janus "$janus" --missing --wait -- "${spArgs[@]}" >/dev/null 2>"$work/sp-resubmit.err" ||
+  { cat "$work/sp-resubmit.err" >&2; fail "the resubmitted self-play shards failed"; }
+cat "$work/sp-resubmit.err"
+grep -q "submitting shards 2,3 of $SHARDS:" "$work/sp-resubmit.err" || fail "selfplay.sh --missing did not submit exactly shards 2 and 3"
+checksums "$sp" | cmp -s - "$work/sp-before.sha256" || fail "the resubmitted shards did not recreate the lost chunks byte for byte"
+"$janus" selfplay --output-dir "$work/selfplay-local" --resume --games $((SP_CHUNKS * GAMES)) --chunk-games "$GAMES" \
+  --quiet "${spArgs[@]}" >"$work/sp-local.log" 2>&1 || { tail -n 20 "$work/sp-local.log" >&2; fail "the local self-play run failed"; }
+checksums "$work/selfplay-local" | diff - "$work/sp-before.sha256" >&2 || fail "the Slurm self-play run differs from the local run (diff above)"
+echo "self-play: $sChunks chunk files, $sGames games, $sRecords positions; lost chunks recreated and all equal to the local run"
 
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$t4" -v f="$t5" 'BEGIN {
   printf "\nwall time: Slurm array %.1f s until the cancelled array ended + %.1f s for the resubmitted shard; local run (1 process) %.1f s\n", b - a, d - c, f - e }'
