@@ -79,8 +79,9 @@ report() {
     'BEGIN { t = b - a; printf "%-9s %7.1f s  %6.3f games/s  %7.1f positions/s\n", n, t, g / t, r / t }'
 }
 
-# sbatch --wait polls the controller at growing intervals (2 s and more), which would add up to
-# ~10 s to a short run; here the end of a job is taken from squeue, polled every 0.2 s.
+# sbatch --wait polls the job's state at intervals growing up to 10 s (_job_wait in Slurm's
+# src/sbatch/sbatch.c), which would add up to 10 s to a short run; here the end of a job is taken
+# from squeue, polled every 0.2 s.
 wait_job() { while [ -n "$(squeue -h -j "$1" -o %i 2>/dev/null)" ]; do sleep 0.2; done; }
 # tasks_completed JOB M: every array task 1..M ended COMPLETED (scontrol keeps them for MinJobAge)
 tasks_completed() {
