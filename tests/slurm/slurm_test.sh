@@ -164,7 +164,7 @@ job=$("$repo/tools/slurm/selfplay.sh" --shards "$SHARDS" --out "$sp" --games $((
 echo "self-play array job $job"
 read -r sChunks sGames sRecords <<<"$("$repo/tools/slurm/check-run.sh" "$sp" --chunks "$SP_CHUNKS" --quiet |
   sed -n 's/.*chunks \([0-9]*\)\/[0-9]*, games \([0-9]*\), records \([0-9]*\).*/\1 \2 \3/p')"
-[ "${sChunks:-0}" -eq "$SP_CHUNKS" ] && [ "${sGames:-0}" -eq $((SP_CHUNKS * GAMES)) ] ||
+{ [ "${sChunks:-0}" -eq "$SP_CHUNKS" ] && [ "${sGames:-0}" -eq $((SP_CHUNKS * GAMES)) ]; } ||
   fail "self-play run: '${sChunks:-?}' chunks and '${sGames:-?}' games, expected $SP_CHUNKS and $((SP_CHUNKS * GAMES))"
 [ "$(find "$sp" -maxdepth 1 -name 'chunk-*' | wc -l)" -eq "$SP_CHUNKS" ] || fail "not exactly $SP_CHUNKS chunk files in $sp"
 checksums "$sp" >"$work/sp-before.sha256"

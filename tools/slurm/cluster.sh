@@ -158,8 +158,15 @@ start_munged() {
     { show_log "$mungeDir/munged.log"; die "munged does not answer on $socket"; }
 }
 
+# port_busy PORT: something accepts TCP connections on 127.0.0.1:PORT (bash's /dev/tcp).
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
 start() {
   if [ -z "$(slurmctld_pid)" ] && [ -z "$(slurmd_pid)" ]; then
+    for port in 6817 6818; do
+      ! port_busy "$port" ||
+        die "port $port is in use (another Slurm, e.g. a cluster.sh cluster with another --dir: stop it first)"
+    done
     write_conf
   else
     [ -f "$conf" ] || die "Slurm daemons run with pid files in $dir but $conf is missing; stop them first"
