@@ -33,7 +33,7 @@
 #   SlurmctldHost=<hostname -s>(127.0.0.1), NodeAddr=127.0.0.1
 #                                       everything over loopback, whatever the host name resolves to
 #   NodeName=... from `slurmd -C`       the machine's real CPUs, sockets, cores and RealMemory
-#   MailProg=/bin/true                  Debian ships no mail program; slurmctld logs an error without one
+#   MailProg=/bin/true                  the default /bin/mail is not installed ("Configured MailProg is invalid")
 set -euo pipefail
 
 usage() { sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
