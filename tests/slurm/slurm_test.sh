@@ -3,7 +3,7 @@
 # 4-task Slurm job array on a one-node cluster started on this machine, with one task cancelled
 # midway and the run completed by resubmitting, checked against a local run of the same settings.
 #
-#   tests/slurm/slurm_test.sh [--janus BIN] [--keep]
+#   tests/slurm/slurm_test.sh [--janus BIN] [--trainer JANUS_TRAIN_AZ] [--keep]
 #
 # Steps (each a check that fails the test with a message):
 #  1. tools/slurm/cluster.sh start --dir WORK/cluster (munged, slurmctld, slurmd, node idle).
@@ -20,6 +20,15 @@
 #     (of shards 2 and 3) are deleted, as if lost; selfplay.sh --missing must resubmit exactly
 #     shards 2 and 3, which must recreate them byte for byte; a local `janus selfplay` run of the
 #     same settings must equal the Slurm run byte for byte.
+#  7. `janus rl --launcher slurm`: a 2-generation tiny RL run (uniform start, 16 self-play games in
+#     8 chunks per generation as 4 array tasks). Task 2 of generation 1's array is cancelled as
+#     soon as the array is submitted (it must not have finished); the loop must resubmit exactly
+#     shard 2. The loop itself is killed (SIGKILL) as soon as generation 2's array is submitted;
+#     run again, it must not submit generation 2's self-play again (it waits for the earlier job or
+#     finds its chunks) and must finish. Then each generation holds exactly 8 chunks and 16 games
+#     (check-run.sh and rl-state.json), and the self-play chunks equal those of `janus rl
+#     --launcher local` with the same settings byte for byte (generation 2 when both runs kept
+#     the same best network, as the gate's SPRT cannot promote in 4 games).
 # The cluster is stopped on exit (also on failure); WORK is removed unless --keep or a failure.
 # Needs root (the cluster's daemons) and the packages slurm-wlm and munge; build/janus by default.
 set -euo pipefail
@@ -27,9 +36,11 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 janus=${JANUS_BIN:-$repo/build/janus}
 keep=0
+trainer=""
 while (($#)); do
   case "$1" in
     --janus) janus=$(realpath -m -- "$2"); shift 2 ;;
+    --trainer) trainer=$(realpath -m -- "$2"); shift 2 ;;
     --keep) keep=1; shift ;;
     *) echo "slurm_test.sh: unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
   esac
@@ -38,6 +49,8 @@ done
 fail() { echo "slurm_test.sh: FAIL: $*" >&2; exit 1; }
 step() { printf '\n-- %s\n' "$*"; }
 [ -x "$janus" ] || fail "no janus binary at $janus (cmake --build build --target janus, or --janus BIN)"
+[ -n "$trainer" ] || trainer=$(dirname "$janus")/janus-train-az
+[ -x "$trainer" ] || fail "no janus-train-az at $trainer (built with libtorch by ./dev.sh test; or --trainer BIN)"
 [ "$(id -u)" -eq 0 ] || fail "needs root: the one-node Slurm cluster's daemons run as root"
 
 CHUNKS=24
@@ -179,6 +192,63 @@ checksums "$sp" | cmp -s - "$work/sp-before.sha256" || fail "the resubmitted sha
   --quiet "${spArgs[@]}" >"$work/sp-local.log" 2>&1 || { tail -n 20 "$work/sp-local.log" >&2; fail "the local self-play run failed"; }
 checksums "$work/selfplay-local" | diff - "$work/sp-before.sha256" >&2 || fail "the Slurm self-play run differs from the local run (diff above)"
 echo "self-play: $sChunks chunk files, $sGames games, $sRecords positions; lost chunks recreated and all equal to the local run"
+
+step "7. janus rl --launcher slurm: 2 generations, a task cancelled, the loop killed and resumed; compared with --launcher local"
+rlArgs=(--generations 2 --games-per-gen 16 --chunk-games 2 --threads 1 --visits 96 --fast-visits 24 --max-plies 60
+  --gate-games 4 --gate-visits 24 --gen0-games 2 --trainer "$trainer"
+  --train-args "--epochs 1 --hidden 32 --value-hidden 8 --batch 64 --threads 1 --val-fraction 0")
+rl=$work/rl-slurm
+slurmArgs=(--launcher slurm --slurm-shards "$SHARDS" --slurm-poll 0.5)
+file_exists() { [ -s "$1" ]; }
+"$janus" rl --dir "$rl" "${rlArgs[@]}" "${slurmArgs[@]}" >"$work/rl-1.log" 2>&1 &
+rlPid=$!
+wait_until 60 "generation 1's self-play array" file_exists "$rl/gen-001/selfplay/slurm-job.txt"
+job=$(<"$rl/gen-001/selfplay/slurm-job.txt")
+scancel "${job}_$KILLED"
+# shard 2 of 8 chunks in 4 shards: chunks 1 and 5
+[ -f "$rl/gen-001/selfplay/chunk-000001.janussp.zst" ] && [ -f "$rl/gen-001/selfplay/chunk-000005.janussp.zst" ] &&
+  fail "task ${job}_$KILLED of the RL self-play had finished before scancel: nothing was cancelled midway"
+echo "cancelled task ${job}_$KILLED of generation 1's self-play array"
+gen2_submitted() { [ -s "$rl/gen-002/selfplay/slurm-job.txt" ] || ! kill -0 "$rlPid" 2>/dev/null; }
+wait_until 240 "generation 2's self-play array" gen2_submitted
+kill -0 "$rlPid" 2>/dev/null || { cat "$work/rl-1.log" >&2; fail "janus rl ended before generation 2's self-play (log above)"; }
+kill -9 "$rlPid"
+wait "$rlPid" 2>/dev/null || true
+echo "killed janus rl (pid $rlPid) while it waited for Slurm job $(<"$rl/gen-002/selfplay/slurm-job.txt") of generation 2"
+grep '^rl:' "$work/rl-1.log"
+grep -q "^rl: generation 1 selfplay: Slurm array job [0-9]* (shards $KILLED of $SHARDS)" "$work/rl-1.log" ||
+  fail "janus rl did not resubmit exactly shard $KILLED of generation 1 (log above)"
+"$janus" rl --dir "$rl" "${rlArgs[@]}" "${slurmArgs[@]}" >"$work/rl-2.log" 2>&1 || { cat "$work/rl-2.log" >&2; fail "the resumed janus rl failed"; }
+grep '^rl:' "$work/rl-2.log"
+! grep -q "^rl: generation 2 selfplay: Slurm array job" "$work/rl-2.log" ||
+  fail "the resumed janus rl submitted generation 2's self-play again instead of keeping the earlier job's chunks"
+"$janus" rl --dir "$work/rl-local" "${rlArgs[@]}" >"$work/rl-local.log" 2>&1 ||
+  { cat "$work/rl-local.log" >&2; fail "janus rl --launcher local failed"; }
+for g in 1 2; do
+  d=$(printf 'gen-%03d/selfplay' "$g")
+  "$repo/tools/slurm/check-run.sh" "$rl/$d" --chunks 8 --quiet >"$work/rl-check.txt" || { cat "$work/rl-check.txt" >&2; fail "generation $g's self-play is incomplete"; }
+  grep -q "chunks 8/8, games 16," "$work/rl-check.txt" || fail "generation $g: $(head -n 1 "$work/rl-check.txt"), expected 8 chunks and 16 games"
+  [ "$(find "$rl/$d" -maxdepth 1 -name 'chunk-*' | wc -l)" -eq 8 ] || fail "generation $g: not exactly 8 chunk files"
+done
+python3 - "$rl/rl-state.json" "$work/rl-local/rl-state.json" >"$work/rl-state.txt" <<'PY' || fail "rl-state.json: $(cat "$work/rl-state.txt")"
+import json, sys
+slurm, local = (json.load(open(p)) for p in sys.argv[1:3])
+gens = {g["number"]: g for g in slurm["history"]}
+for n in (1, 2):
+    if gens.get(n, {}).get("selfplay_games") != 16:
+        print(f"generation {n}: selfplay_games {gens.get(n, {}).get('selfplay_games')}, expected 16"); sys.exit(1)
+same = [g["net"] for g in slurm["history"][:2]] == [g["net"] for g in local["history"][:2]]
+print("same-best" if same else "other-best")
+PY
+checksums "$rl/gen-001/selfplay" | diff - <(checksums "$work/rl-local/gen-001/selfplay") >&2 ||
+  fail "generation 1's self-play under Slurm differs from --launcher local"
+if grep -q same-best "$work/rl-state.txt"; then
+  checksums "$rl/gen-002/selfplay" | diff - <(checksums "$work/rl-local/gen-002/selfplay") >&2 ||
+    fail "generation 2's self-play under Slurm differs from --launcher local (same best network)"
+  echo "rl: 2 generations x 8 chunks, 16 games each; both generations' self-play equal to --launcher local"
+else
+  echo "rl: 2 generations x 8 chunks, 16 games each; generation 1 equal to --launcher local (the runs promoted different networks)"
+fi
 
 awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v e="$t4" -v f="$t5" 'BEGIN {
   printf "\nwall time: Slurm array %.1f s until the cancelled array ended + %.1f s for the resubmitted shard; local run (1 process) %.1f s\n", b - a, d - c, f - e }'
