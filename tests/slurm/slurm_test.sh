@@ -28,7 +28,7 @@
 #     finds its chunks) and must finish. Then each generation holds exactly 8 chunks and 16 games
 #     (check-run.sh and rl-state.json), and the self-play chunks equal those of `janus rl
 #     --launcher local` with the same settings byte for byte (generation 2 when both runs kept
-#     the same best network, as the gate's SPRT cannot promote in 4 games).
+#     the same best network; no 4-game gate has promoted a candidate in any run here).
 # The cluster is stopped on exit (also on failure); WORK is removed unless --keep or a failure.
 # Needs root (the cluster's daemons) and the packages slurm-wlm and munge; build/janus by default.
 set -euo pipefail
