@@ -14,6 +14,7 @@ APT_PACKAGES=(
   libcpp-httplib-dev nlohmann-json3-dev libgaviotatb-dev gaviotatb libfathom-dev gnuchess-book libtorch-dev
   stockfish ethereal-chess toga2 glaurung phalanx gnuchess
   chromium
+  slurm-wlm munge
 )
 JOBS=$(nproc)
 
@@ -86,6 +87,9 @@ run_tests() {
   ctest --test-dir build --output-on-failure -j "$JOBS"
   log "browser tests (Chromium headless, playwright-core)"
   (cd web && JANUS_BIN=../build/janus npm test)
+  log "Slurm test (one-node cluster on this machine, a datagen job array with a task cancelled midway)"
+  # The cluster's daemons run as root (tools/slurm/cluster.sh).
+  if [ "$(id -u)" -eq 0 ]; then tests/slurm/slurm_test.sh; else sudo tests/slurm/slurm_test.sh; fi
   log "install test (cmake --install to a temporary prefix, cpack -G DEB, browser test against the installed janus)"
   tools/install-test.sh --deb build
   tools/perft-suite.sh --quick

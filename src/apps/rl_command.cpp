@@ -22,6 +22,7 @@ struct RlArgs {
   rl::RlConfig config;
   std::vector<std::string> sprt;  ///< elo0 elo1 [alpha beta]
   std::string trainArgs;          ///< one string, split at blanks (quotes group)
+  std::string sbatchArgs;         ///< the same for the slurm launcher's sbatch options
 };
 
 int runRl(RlArgs& a) {
@@ -30,6 +31,7 @@ int runRl(RlArgs& a) {
   if (c.janus.empty()) c.janus = self.string();
   if (c.trainer.empty()) c.trainer = (self.parent_path() / "janus-train-az").string();
   if (!a.trainArgs.empty()) c.trainArgs = match::splitQuoted(a.trainArgs);
+  if (!a.sbatchArgs.empty()) c.sbatchArgs = match::splitQuoted(a.sbatchArgs);
   if (!a.sprt.empty()) {
     if (a.sprt.size() != 2 && a.sprt.size() != 4) throw Error("rl: --gate-sprt takes elo0 elo1 [alpha beta]");
     c.gateSprt.elo0 = std::stod(a.sprt[0]);
@@ -84,6 +86,15 @@ void addRlCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--anchor-tc", c.anchorTc, "Clock of the anchor matches");
   cmd->add_option("--concurrency", c.concurrency, "Match games at once");
   cmd->add_option("--openings", c.openings, "Opening book of the matches (default: the shipped one)");
+  cmd->add_option("--launcher", c.launcher,
+                  "Where self-play runs: local (this process) or slurm (per generation a Slurm job array of janus "
+                  "selfplay shards, waited for; missing shards resubmitted; docs/slurm.md)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  cmd->add_option("--slurm-shards", c.slurmShards, "Slurm launcher: array tasks per generation")->check(CLI::Range(1, 100000));
+  cmd->add_option("--sbatch-args", a->sbatchArgs,
+                  "Slurm launcher: more sbatch options, e.g. \"--partition cpu --account proj --time 1:00:00\"");
+  cmd->add_option("--slurm-poll", c.slurmPollSeconds, "Slurm launcher: seconds between squeue polls while waiting")
+      ->check(CLI::Range(0.1, 3600.0));
   out.push_back({cmd, [a] { return runRl(*a); }});
 }
 

@@ -5,12 +5,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -151,6 +154,48 @@ int runLogged(const std::vector<std::string>& argv, const std::string& logPath) 
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/// The absolute path of program `name` found in PATH, "" if it is not there.
+std::string findProgram(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
+  std::string d;
+  while (std::getline(dirs, d, ':')) {
+    if (d.empty()) continue;
+    const fs::path candidate = fs::path(d) / name;
+    if (::access(candidate.c_str(), X_OK) == 0) return fs::absolute(candidate).string();
+  }
+  return "";
+}
+
+/// `s` as one word of a POSIX shell command line.
+std::string shellQuote(const std::string& s) {
+  std::string q = "'";
+  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return q + "'";
+}
+
+/// Runs `argv` (runLogged through the temporary file `scratch`); returns its exit status and
+/// its output (stdout and stderr).
+std::pair<int, std::string> runCaptured(const std::vector<std::string>& argv, const fs::path& scratch) {
+  std::error_code ec;
+  fs::remove(scratch, ec);
+  const int status = runLogged(argv, scratch.string());
+  std::ifstream in(scratch);
+  std::stringstream text;
+  text << in.rdbuf();
+  fs::remove(scratch, ec);
+  return {status, text.str()};
+}
+
+std::string joined(const std::vector<int>& v, const char* sep) {
+  std::string s;
+  for (int x : v) {
+    if (!s.empty()) s += sep;
+    s += std::to_string(x);
+  }
+  return s;
+}
+
 /// The self-play chunk files of generation g.
 std::vector<std::string> selfplayFiles(const std::string& dir, int g) {
   std::vector<std::string> files;
@@ -198,6 +243,14 @@ void checkConfig(const RlConfig& c) {
   if (!c.initNet.empty()) (void)mcts::pvnet::PvNetwork::fromFile(c.initNet);  // throws naming what is wrong
   if (!c.anchor.empty()) (void)match::parseEngineSpec(c.anchor);
   selfplay::checkConfig(c.selfplay);
+  if (c.launcher != "local" && c.launcher != "slurm") throw fail(fmt::format("--launcher '{}' is neither local nor slurm", c.launcher));
+  if (c.launcher == "slurm") {
+    if (c.slurmShards < 1 || c.slurmSubmissions < 1 || !(c.slurmPollSeconds > 0))
+      throw fail("--slurm-shards must be at least 1 and the poll interval positive");
+    for (const char* program : {"sbatch", "squeue"})
+      if (findProgram(program).empty())
+        throw fail(fmt::format("--launcher slurm needs {} in PATH (Slurm's client commands, Debian's slurm-client)", program));
+  }
 }
 
 void writeReport(const RlConfig& c, const RlState& s) {
@@ -271,6 +324,42 @@ std::string reportMarkdown(const std::vector<Generation>& history) {
                      g.anchorElo ? eloText(*g.anchorElo, g.anchorError.value_or(INFINITY)) : "-");
   }
   return t;
+}
+
+std::vector<std::string> selfplayTaskCommand(const selfplay::SelfplayConfig& sc, const std::string& janus,
+                                             const std::string& dir, int chunkGames) {
+  if (sc.tablebases) throw Error("rl: the slurm launcher cannot pass tablebases to the self-play tasks");
+  std::vector<std::string> argv = {janus, "selfplay", "--output-dir", dir, "--resume", "--quiet",
+                                   "--games", std::to_string(sc.games), "--chunk-games", std::to_string(chunkGames),
+                                   "--threads", std::to_string(sc.threads), "--backend", sc.backend};
+  if (!sc.weights.empty()) argv.insert(argv.end(), {"--weights", sc.weights});
+  for (const auto& [key, value] : sc.backendParams) {
+    if (key != "policy-temperature")
+      throw Error(fmt::format("rl: the slurm launcher cannot pass the backend parameter '{}' to the self-play tasks", key));
+    argv.insert(argv.end(), {"--policy-temperature", value});
+  }
+  // fmt's "{}" of a double is the shortest text that reads back as the same double.
+  argv.insert(argv.end(), {"--visits", std::to_string(sc.visits), "--fast-visits", std::to_string(sc.fastVisits),
+                           "--full-fraction", fmt::format("{}", sc.fullFraction), "--temperature-plies",
+                           std::to_string(sc.temperaturePlies), "--temperature", fmt::format("{}", sc.temperature),
+                           "--resign-q", fmt::format("{}", sc.resignQ), "--resign-plies", std::to_string(sc.resignPlies),
+                           "--no-resign-fraction", fmt::format("{}", sc.noResignFraction), "--max-plies",
+                           std::to_string(sc.maxPlies), "--batch", std::to_string(sc.batch), "--seed",
+                           std::to_string(sc.seed)});
+  if (!sc.openings.empty()) argv.insert(argv.end(), {"--openings", sc.openings});
+  return argv;
+}
+
+std::vector<int> missingSelfplayShards(const std::string& dir, int chunks, int shards) {
+  std::vector<int> missing;
+  for (int k = 0; k < chunks; ++k) {
+    const int shard = k % shards + 1;
+    if (!fs::exists(fs::path(dir) / selfplay::chunkFileName(u64(k))) &&
+        std::find(missing.begin(), missing.end(), shard) == missing.end())
+      missing.push_back(shard);
+  }
+  std::sort(missing.begin(), missing.end());
+  return missing;
 }
 
 namespace {
@@ -378,8 +467,16 @@ class Loop {
     sc.weights = m_s.best;
     sc.seed = m_c.selfplay.seed * 1000003ULL + u64(gen);
     const double t0 = now();
-    const selfplay::SelfplayProgress p =
-        selfplay::generateSelfplay(sc, {(genDir() / "selfplay").string(), m_c.chunkGames, 1, 1, true});
+    std::string how;
+    if (m_c.launcher == "slurm") {
+      how = selfplaySlurm(gen, sc, fs::absolute(genDir() / "selfplay"));
+    } else {
+      const selfplay::SelfplayProgress p =
+          selfplay::generateSelfplay(sc, {(genDir() / "selfplay").string(), m_c.chunkGames, 1, 1, true});
+      how = fmt::format("{:.0f} games/h, {:.1f} positions/s this session",
+                        p.seconds > 0 ? double(p.gamesDone) * 3600.0 / p.seconds : 0.0,
+                        p.seconds > 0 ? double(p.plies) / p.seconds : 0.0);
+    }
     g.selfplaySeconds += now() - t0;
     g.selfplayGames = g.selfplayPositions = g.selfplayTargets = 0;
     for (const std::string& f : selfplayFiles(m_c.dir, gen)) {
@@ -391,13 +488,93 @@ class Loop {
         for (const auto& ply : game.plies) g.selfplayTargets += ply.fullSearch();
       }
     }
-    m_out << fmt::format("rl: generation {} selfplay: {} games, {} positions ({} targets) in {:.0f} s ({:.0f} games/h, "
-                         "{:.1f} positions/s this session)\n",
-                         gen, g.selfplayGames, g.selfplayPositions, g.selfplayTargets, g.selfplaySeconds,
-                         p.seconds > 0 ? double(p.gamesDone) * 3600.0 / p.seconds : 0.0,
-                         p.seconds > 0 ? double(p.plies) / p.seconds : 0.0)
+    if (m_c.launcher == "slurm" && g.selfplayGames != u64(m_c.gamesPerGeneration))
+      throw Error(fmt::format("rl: generation {} self-play: {} games in {}, expected {}", gen, g.selfplayGames,
+                              (genDir() / "selfplay").string(), m_c.gamesPerGeneration));
+    m_out << fmt::format("rl: generation {} selfplay: {} games, {} positions ({} targets) in {:.0f} s ({})\n", gen,
+                         g.selfplayGames, g.selfplayPositions, g.selfplayTargets, g.selfplaySeconds, how)
           << std::flush;
     advance("train");
+  }
+
+  /// The slurm launcher: the shards with missing chunks as a job array of `janus selfplay` tasks
+  /// (sbatch), waited for by polling squeue; again while chunks are missing, at most
+  /// slurmSubmissions times. The array's job id is kept in DIR/slurm-job.txt, so that a loop that
+  /// was killed while it waited waits for that job when it resumes instead of doubling it.
+  /// Returns how it went, for the step's line.
+  std::string selfplaySlurm(int gen, const selfplay::SelfplayConfig& sc, const fs::path& dir) {
+    const int chunks = m_c.gamesPerGeneration / m_c.chunkGames;
+    const int shards = std::min(m_c.slurmShards, chunks);
+    const std::string sbatch = findProgram("sbatch");
+    fs::create_directories(dir / "slurm-logs");
+    const fs::path jobFile = dir / "slurm-job.txt";
+    if (fs::exists(jobFile)) {
+      std::ifstream in(jobFile);
+      std::string job;
+      if (in >> job && jobQueued(job, dir)) {
+        m_out << fmt::format("rl: generation {} selfplay: waiting for Slurm job {} of an earlier session\n", gen, job)
+              << std::flush;
+        waitForJob(job, dir);
+      }
+    }
+    std::string command;
+    for (const std::string& word : selfplayTaskCommand(sc, m_c.janus, dir.string(), m_c.chunkGames))
+      command += shellQuote(word) + " ";
+    command += fmt::format("--shard \"$SLURM_ARRAY_TASK_ID/{}\"", shards);
+    std::vector<std::string> jobs;
+    for (int submission = 1;; ++submission) {
+      const std::vector<int> missing = missingSelfplayShards(dir.string(), chunks, shards);
+      if (missing.empty()) break;
+      if (submission > m_c.slurmSubmissions)
+        throw Error(fmt::format("rl: generation {} self-play: shards {} of {} still lack chunks after {} Slurm "
+                                "submissions; the tasks' logs are in {}",
+                                gen, joined(missing, ","), shards, m_c.slurmSubmissions, (dir / "slurm-logs").string()));
+      std::vector<std::string> argv = {sbatch,
+                                       "--parsable",
+                                       "--array=" + joined(missing, ","),
+                                       fmt::format("--job-name=janus-rl-gen{:03d}", gen),
+                                       fmt::format("--cpus-per-task={}", sc.threads),
+                                       "--output=" + (dir / "slurm-logs" / "%A_%a.log").string()};
+      argv.insert(argv.end(), m_c.sbatchArgs.begin(), m_c.sbatchArgs.end());
+      argv.push_back("--wrap=" + command);
+      const auto [status, output] = runCaptured(argv, dir / "sbatch.out");
+      // sbatch --parsable prints "jobid" or "jobid;cluster" as its last line.
+      std::string job;
+      std::istringstream lines(output);
+      for (std::string line; std::getline(lines, line);)
+        if (!line.empty()) job = line.substr(0, line.find(';'));
+      if (status != 0 || job.empty() || !std::all_of(job.begin(), job.end(), ::isdigit))
+        throw Error(fmt::format("rl: generation {} self-play: sbatch failed (exit {}): {}", gen, status, output));
+      writeAtomically(jobFile.string(), job + "\n");
+      m_out << fmt::format("rl: generation {} selfplay: Slurm array job {} (shards {} of {})\n", gen, job,
+                           joined(missing, ","), shards)
+            << std::flush;
+      waitForJob(job, dir);
+      jobs.push_back(job);
+    }
+    std::string list;
+    for (const std::string& j : jobs) {
+      if (!list.empty()) list += ",";
+      list += j;
+    }
+    return fmt::format("Slurm, {} shards, {} submission(s){}", shards, jobs.size(), jobs.empty() ? "" : " (jobs " + list + ")");
+  }
+
+  /// Whether Slurm job `job` is still pending or running (squeue). A job squeue no longer knows
+  /// has ended; any other squeue failure is an error.
+  bool jobQueued(const std::string& job, const fs::path& dir) const {
+    const std::string squeue = findProgram("squeue");
+    const auto [status, output] = runCaptured({squeue, "-h", "-j", job, "-o", "%i"}, dir / "squeue.out");
+    if (status != 0) {
+      if (output.find("Invalid job id") != std::string::npos) return false;
+      throw Error(fmt::format("rl: squeue -j {} failed (exit {}): {}", job, status, output));
+    }
+    return output.find_first_not_of(" \n") != std::string::npos;
+  }
+
+  void waitForJob(const std::string& job, const fs::path& dir) const {
+    while (jobQueued(job, dir))
+      std::this_thread::sleep_for(std::chrono::duration<double>(m_c.slurmPollSeconds));
   }
 
   /// Step 2: janus-train-az on the window's records, from the best network's weights.

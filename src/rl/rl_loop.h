@@ -61,6 +61,13 @@ struct RlConfig {
   std::string anchorTc = "10+0.1";  ///< the anchor match's clock for both engines
   int concurrency = 1;              ///< games at once in the matches
   std::string openings;             ///< book of the matches ("" = the shipped one)
+  /// Where a generation's self-play runs: "local" (in this process) or "slurm" (a Slurm job
+  /// array of `janus selfplay` shards submitted with sbatch and waited for; docs/slurm.md).
+  std::string launcher = "local";
+  int slurmShards = 4;                  ///< slurm: array tasks (shards) per generation
+  std::vector<std::string> sbatchArgs;  ///< slurm: more sbatch options (partition, account, time...)
+  double slurmPollSeconds = 5;          ///< slurm: seconds between squeue polls while waiting
+  int slurmSubmissions = 3;             ///< slurm: submissions before missing chunks are an error
 };
 
 /// One generation's record in rl-state.json and the report.
@@ -104,6 +111,17 @@ void saveState(const std::string& dir, const RlState& state);
 /// (RUN/gen-NNN/selfplay/chunk-*.zst) of generations max(1, generation - window + 1) ..
 /// generation, oldest generation first, each generation's chunks in order.
 [[nodiscard]] std::vector<std::string> trainingWindow(const std::string& dir, int generation, int window);
+
+/// The Slurm launcher's task command: `janus selfplay` with the settings of `sc`, writing the
+/// chunked run `dir` (--resume, --quiet), without --shard (each array task adds its own). The
+/// chunks equal those of the local launcher. Throws janus::Error for a setting the command line
+/// cannot carry (tablebases, backend parameters other than policy-temperature).
+[[nodiscard]] std::vector<std::string> selfplayTaskCommand(const selfplay::SelfplayConfig& sc, const std::string& janus,
+                                                           const std::string& dir, int chunkGames);
+
+/// The shards (1-based, ascending) of a chunked self-play run of `chunks` chunks in `dir` split
+/// into `shards` that lack at least one chunk file (chunk k belongs to shard k mod shards + 1).
+[[nodiscard]] std::vector<int> missingSelfplayShards(const std::string& dir, int chunks, int shards);
 
 /// Runs (or resumes) the loop until config.generations generations are done. Prints one line per
 /// step to `out`. Throws janus::Error for a bad configuration, a trainer that fails (its exit

@@ -1,11 +1,13 @@
 // Tests of the reinforcement-learning loop's bookkeeping (rl_loop.h): the state file round trip
-// and its errors, the report table (Elo against generation 0 from direct matches), and configuration errors. The whole loop
-// with a real trainer runs in tests/integration (rl_loop.sh).
+// and its errors, the report table (Elo against generation 0 from direct matches), configuration errors, and the slurm
+// launcher's task command and missing shards. The whole loop with a real trainer runs in
+// tests/integration (rl_loop_test.cpp), with the slurm launcher in tests/slurm/slurm_test.sh.
 
 #include "rl/rl_loop.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -150,6 +152,74 @@ TEST(RlConfig, BadSettingsAreErrors) {
   c.chunkGames = 10;
   c.initNet = (dir.path / "missing.jpv").string();
   EXPECT_THROW((void)runLoop(c, out), Error);
+  EXPECT_FALSE(fs::exists(dir.path / "rl-state.json"));
+}
+
+TEST(RlSlurm, TheTaskCommandCarriesEverySelfplaySetting) {
+  selfplay::SelfplayConfig sc;
+  sc.games = 40;
+  sc.threads = 2;
+  sc.backend = "pvnet";
+  sc.weights = "/nets/pv-1.jpv";
+  sc.backendParams["policy-temperature"] = "1.2";
+  sc.visits = 64;
+  sc.fastVisits = 16;
+  sc.fullFraction = 0.3;
+  sc.temperaturePlies = 12;
+  sc.temperature = 0.9;
+  sc.resignQ = 0.97;
+  sc.resignPlies = 4;
+  sc.noResignFraction = 0.15;
+  sc.maxPlies = 300;
+  sc.batch = 8;
+  sc.seed = 1000005;
+  sc.openings = "/books/b.epd";
+  EXPECT_EQ(selfplayTaskCommand(sc, "/bin/janus", "/run/gen-001/selfplay", 10),
+            (std::vector<std::string>{"/bin/janus", "selfplay", "--output-dir", "/run/gen-001/selfplay", "--resume", "--quiet",
+                                      "--games", "40", "--chunk-games", "10", "--threads", "2", "--backend", "pvnet",
+                                      "--weights", "/nets/pv-1.jpv", "--policy-temperature", "1.2", "--visits", "64",
+                                      "--fast-visits", "16", "--full-fraction", "0.3", "--temperature-plies", "12",
+                                      "--temperature", "0.9", "--resign-q", "0.97", "--resign-plies", "4",
+                                      "--no-resign-fraction", "0.15", "--max-plies", "300", "--batch", "8", "--seed",
+                                      "1000005", "--openings", "/books/b.epd"}));
+  // The uniform backend of generation 0 has no network file.
+  sc.weights.clear();
+  sc.backend = "uniform";
+  sc.backendParams.clear();
+  sc.openings.clear();
+  const auto argv = selfplayTaskCommand(sc, "/bin/janus", "/d", 10);
+  EXPECT_EQ(std::find(argv.begin(), argv.end(), "--weights"), argv.end());
+  EXPECT_EQ(std::find(argv.begin(), argv.end(), "--openings"), argv.end());
+  sc.backendParams["cache"] = "1";
+  EXPECT_THROW((void)selfplayTaskCommand(sc, "/bin/janus", "/d", 10), Error);
+}
+
+TEST(RlSlurm, MissingShardsAreTheShardsOfMissingChunks) {
+  TempDir dir;
+  // 8 chunks in 3 shards: shard 1 = chunks 0 3 6, shard 2 = 1 4 7, shard 3 = 2 5.
+  EXPECT_EQ(missingSelfplayShards(dir.path.string(), 8, 3), (std::vector<int>{1, 2, 3}));
+  for (int k : {0, 2, 3, 5, 7}) std::ofstream(dir.path / fmt::format("chunk-{:06d}.janussp.zst", k)) << "x";
+  std::ofstream(dir.path / "chunk-000006.janussp.zst.tmp") << "a chunk being written is missing";
+  EXPECT_EQ(missingSelfplayShards(dir.path.string(), 8, 3), (std::vector<int>{1, 2}));
+  for (int k : {1, 4, 6}) std::ofstream(dir.path / fmt::format("chunk-{:06d}.janussp.zst", k)) << "x";
+  EXPECT_TRUE(missingSelfplayShards(dir.path.string(), 8, 3).empty());
+  EXPECT_EQ(missingSelfplayShards(dir.path.string(), 9, 3), (std::vector<int>{3}));  // chunk 8
+}
+
+TEST(RlConfig, AnUnknownLauncherIsAnError) {
+  TempDir dir;
+  RlConfig c;
+  c.dir = dir.path.string();
+  c.trainer = "/bin/true";
+  c.janus = "/bin/true";
+  c.launcher = "kubernetes";
+  std::ostringstream out;
+  try {
+    (void)runLoop(c, out);
+    ADD_FAILURE() << "an unknown launcher was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("kubernetes"), std::string::npos) << e.what();
+  }
   EXPECT_FALSE(fs::exists(dir.path / "rl-state.json"));
 }
 
