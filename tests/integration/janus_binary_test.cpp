@@ -80,6 +80,9 @@ TEST(JanusBinary, MctsSearchOverUci) {
   EXPECT_NE(j.log().find("option name Search type combo default alphabeta var alphabeta var mcts"), std::string::npos);
   j.send("setoption name Search value mcts");
   j.send("setoption name UCI_ShowWDL value true");
+  // Smart pruning may stop a node-limited search early (when the runner-up can no longer catch
+  // up); without it `go nodes 200` makes exactly 200 playouts.
+  j.send("setoption name MCTS Smart Pruning value false");
   j.send("position startpos moves e2e4");
   j.send("go nodes 200");
   std::string best = j.expect("bestmove");
