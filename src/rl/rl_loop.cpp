@@ -31,100 +31,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kStateFile = "rl-state.json";
-
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-/// Writes `text` to `path` atomically (OutputFile: temporary name, fsync, rename).
-void writeAtomically(const std::string& path, const std::string& text) {
-  OutputFile out(path, false);
-  out << text;
-  out.commit();
-}
-
-/// An Elo value that may be infinite (a match won or lost game for game): JSON has no infinity.
-json eloJson(double v) { return std::isfinite(v) ? json(v) : json(v > 0 ? "inf" : "-inf"); }
-
-json toJson(const Generation& g) {
-  json j = {{"number", g.number},
-            {"net", g.net},
-            {"candidate", g.candidate},
-            {"parent", g.parent},
-            {"selfplay_games", g.selfplayGames},
-            {"selfplay_positions", g.selfplayPositions},
-            {"selfplay_targets", g.selfplayTargets},
-            {"selfplay_seconds", g.selfplaySeconds},
-            {"train_seconds", g.trainSeconds},
-            {"gate_seconds", g.gateSeconds},
-            {"gate_wins", g.gateWins},
-            {"gate_draws", g.gateDraws},
-            {"gate_losses", g.gateLosses},
-            {"gate_elo", eloJson(g.gateElo)},
-            {"gate_error", eloJson(g.gateError)},
-            {"promoted", g.promoted},
-            {"anchor_wins", g.anchorWins},
-            {"anchor_draws", g.anchorDraws},
-            {"anchor_losses", g.anchorLosses},
-            {"gen0_wins", g.gen0Wins},
-            {"gen0_draws", g.gen0Draws},
-            {"gen0_losses", g.gen0Losses}};
-  if (g.anchorElo) j["anchor_elo"] = eloJson(*g.anchorElo);
-  if (g.anchorError) j["anchor_error"] = eloJson(*g.anchorError);
-  if (g.gen0Elo) j["gen0_elo"] = eloJson(*g.gen0Elo);
-  if (g.gen0Error) j["gen0_error"] = eloJson(*g.gen0Error);
-  return j;
-}
-
-double number(const json& v) {
-  if (v.is_string()) {
-    const std::string s = v.get<std::string>();
-    if (s == "inf") return INFINITY;
-    if (s == "-inf") return -INFINITY;
-    throw Error("'" + s + "' is not a number");
-  }
-  return v.get<double>();
-}
-
-Generation fromJson(const json& j) {
-  Generation g;
-  g.number = j.at("number").get<int>();
-  g.net = j.at("net").get<std::string>();
-  g.candidate = j.at("candidate").get<std::string>();
-  g.parent = j.at("parent").get<std::string>();
-  g.selfplayGames = j.at("selfplay_games").get<u64>();
-  g.selfplayPositions = j.at("selfplay_positions").get<u64>();
-  g.selfplayTargets = j.at("selfplay_targets").get<u64>();
-  g.selfplaySeconds = j.at("selfplay_seconds").get<double>();
-  g.trainSeconds = j.at("train_seconds").get<double>();
-  g.gateSeconds = j.at("gate_seconds").get<double>();
-  g.gateWins = j.at("gate_wins").get<int>();
-  g.gateDraws = j.at("gate_draws").get<int>();
-  g.gateLosses = j.at("gate_losses").get<int>();
-  g.gateElo = number(j.at("gate_elo"));
-  g.gateError = number(j.at("gate_error"));
-  g.promoted = j.at("promoted").get<bool>();
-  g.anchorWins = j.at("anchor_wins").get<int>();
-  g.anchorDraws = j.at("anchor_draws").get<int>();
-  g.anchorLosses = j.at("anchor_losses").get<int>();
-  if (j.contains("anchor_elo")) g.anchorElo = number(j.at("anchor_elo"));
-  if (j.contains("anchor_error")) g.anchorError = number(j.at("anchor_error"));
-  // Runs written before the direct match against generation 0 have no gen0 fields.
-  g.gen0Wins = j.value("gen0_wins", 0);
-  g.gen0Draws = j.value("gen0_draws", 0);
-  g.gen0Losses = j.value("gen0_losses", 0);
-  if (j.contains("gen0_elo")) g.gen0Elo = number(j.at("gen0_elo"));
-  if (j.contains("gen0_error")) g.gen0Error = number(j.at("gen0_error"));
-  return g;
-}
-
-std::string eloText(double elo, double error) {
-  if (!std::isfinite(elo)) return elo > 0 ? "+inf" : "-inf";
-  return std::isfinite(error) ? fmt::format("{:+.1f} ± {:.1f}", elo, error) : fmt::format("{:+.1f}", elo);
-}
-
-std::string shortNet(const std::string& net) { return net.empty() ? "uniform" : fs::path(net).stem().string(); }
 
 /// Runs `argv` with stdout and stderr appended to `logPath`; returns its exit status. Throws if
 /// it cannot be started.
@@ -274,56 +184,6 @@ std::vector<std::string> trainingWindow(const std::string& dir, int generation, 
   for (int g = std::max(1, generation - window + 1); g <= generation; ++g)
     for (const std::string& f : selfplayFiles(dir, g)) files.push_back(f);
   return files;
-}
-
-std::optional<RlState> loadState(const std::string& dir) {
-  const std::string path = (fs::path(dir) / kStateFile).string();
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  try {
-    const json j = json::parse(in);
-    RlState s;
-    s.generation = j.at("generation").get<int>();
-    s.step = j.at("step").get<std::string>();
-    s.best = j.at("best").get<std::string>();
-    for (const json& g : j.at("history")) s.history.push_back(fromJson(g));
-    s.current = fromJson(j.at("current"));
-    if (s.step == "anchor") s.step = "measure";  // the step's name before it also measured against generation 0
-    if (s.step != "selfplay" && s.step != "train" && s.step != "gate" && s.step != "measure")
-      throw Error("unknown step '" + s.step + "'");
-    return s;
-  } catch (const std::exception& e) {
-    throw Error(fmt::format("'{}': {}", path, e.what()));
-  }
-}
-
-void saveState(const std::string& dir, const RlState& s) {
-  json history = json::array();
-  for (const Generation& g : s.history) history.push_back(toJson(g));
-  const json j = {{"generation", s.generation}, {"step", s.step}, {"best", s.best}, {"history", history},
-                  {"current", toJson(s.current)}};
-  writeAtomically((fs::path(dir) / kStateFile).string(), j.dump(2) + "\n");
-}
-
-std::string reportMarkdown(const std::vector<Generation>& history) {
-  std::string t =
-      "| gen | best network | candidate | self-play games / positions / targets | self-play s | train s | gate W/D/L | "
-      "gate Elo | promoted | vs gen 0 W/D/L | Elo vs gen 0 | vs anchor W/D/L | anchor Elo |\n"
-      "| ---: | --- | --- | --- | ---: | ---: | --- | ---: | --- | --- | ---: | --- | ---: |\n";
-  for (const Generation& g : history) {
-    const bool zero = g.number == 0;
-    t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", g.number, shortNet(g.net),
-                     zero ? "-" : shortNet(g.candidate),
-                     zero ? "-" : fmt::format("{} / {} / {}", g.selfplayGames, g.selfplayPositions, g.selfplayTargets),
-                     zero ? "-" : fmt::format("{:.0f}", g.selfplaySeconds), zero ? "-" : fmt::format("{:.0f}", g.trainSeconds),
-                     zero ? "-" : fmt::format("{}/{}/{}", g.gateWins, g.gateDraws, g.gateLosses),
-                     zero ? "-" : eloText(g.gateElo, g.gateError), zero ? "-" : (g.promoted ? "yes" : "no"),
-                     g.gen0Elo ? fmt::format("{}/{}/{}", g.gen0Wins, g.gen0Draws, g.gen0Losses) : "-",
-                     zero ? "0 (itself)" : g.gen0Elo ? eloText(*g.gen0Elo, g.gen0Error.value_or(INFINITY)) : "-",
-                     g.anchorElo ? fmt::format("{}/{}/{}", g.anchorWins, g.anchorDraws, g.anchorLosses) : "-",
-                     g.anchorElo ? eloText(*g.anchorElo, g.anchorError.value_or(INFINITY)) : "-");
-  }
-  return t;
 }
 
 std::vector<std::string> selfplayTaskCommand(const selfplay::SelfplayConfig& sc, const std::string& janus,

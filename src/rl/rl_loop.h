@@ -104,6 +104,13 @@ struct RlState {
 /// Writes RUN/rl-state.json atomically.
 void saveState(const std::string& dir, const RlState& state);
 
+/// Writes `text` to `path` atomically (OutputFile: temporary name, fsync, rename). Throws
+/// janus::Error when it cannot.
+void writeAtomically(const std::string& path, const std::string& text);
+/// "+12.3 ± 45.6" (Elo and its 95% error margin), "+12.3" with an infinite margin, "+inf"/"-inf".
+[[nodiscard]] std::string eloText(double elo, double error);
+/// A network's name for reports: the file's stem (pv-<hash>), "uniform" for "".
+[[nodiscard]] std::string shortNet(const std::string& net);
 /// The Markdown table of rl-report.md.
 [[nodiscard]] std::string reportMarkdown(const std::vector<Generation>& history);
 
