@@ -7,6 +7,16 @@
 #   <prefix>/share/man/man6/janus.6      the man page, written from the binary's own help at install
 #                                        time (tools/make-manpage.py)
 #   <prefix>/share/doc/janus/            README.md and docs/gui.md
+#   <prefix>/bin/janus-torch, janus-train-az, janus-train-torch
+#                                        the libtorch programs (built when CMake finds libtorch:
+#                                        cmake/JanusTorch.cmake): the engine with the "torch" MCTS
+#                                        backend and the trainers `janus train-az` / `janus
+#                                        train-nnue --backend torch` run from next to janus
+#
+# Two install components, two Debian packages: "engine" (janus_<version>_<arch>.deb: the engine,
+# page, networks, man page, docs; no libtorch) and "torch" (janus-torch_<version>_<arch>.deb: the
+# three libtorch programs; depends on the same version of janus and, through dpkg-shlibdeps, on
+# Debian's libtorch), so installing the engine never pulls in libtorch.
 #
 #   cmake --build build --target janus && (cd web && npm ci && npm run build)
 #   cmake --install build --prefix /usr/local          # or: cd build && cpack -G DEB
@@ -20,7 +30,16 @@ include(GNUInstallDirs)
 set(JANUS_WEB_DIST "${CMAKE_SOURCE_DIR}/web/dist")
 set(JANUS_INSTALL_DATA "${CMAKE_INSTALL_DATADIR}/janus")
 
-install(TARGETS janus RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(TARGETS janus RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT engine)
+set(JANUS_TORCH_PROGRAMS "")
+foreach(_program janus-torch janus-train-az janus-train-torch)
+  if(TARGET ${_program})
+    list(APPEND JANUS_TORCH_PROGRAMS ${_program})
+  endif()
+endforeach()
+if(JANUS_TORCH_PROGRAMS)
+  install(TARGETS ${JANUS_TORCH_PROGRAMS} RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}" COMPONENT torch)
+endif()
 
 # The page: copied at install time (it may be built after configuring). Source maps stay behind.
 install(CODE "
@@ -31,13 +50,13 @@ install(CODE "
     message(WARNING \"janus: the web page is not built (${JANUS_WEB_DIST}/index.html is missing); \"
                     \"installing without it. Build it with: cd web && npm ci && npm run build\")
   endif()
-")
+" COMPONENT engine)
 
 # Networks: NNUE (*.jnn) and MCTS policy/value (*.jpv), with the files naming the defaults.
 file(GLOB JANUS_NETS CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/nets/*.jnn" "${CMAKE_SOURCE_DIR}/nets/*.jpv")
 file(GLOB JANUS_NET_NAMES CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/nets/*.txt")
 if(JANUS_NETS)
-  install(FILES ${JANUS_NETS} ${JANUS_NET_NAMES} DESTINATION "${JANUS_INSTALL_DATA}/nets")
+  install(FILES ${JANUS_NETS} ${JANUS_NET_NAMES} DESTINATION "${JANUS_INSTALL_DATA}/nets" COMPONENT engine)
 endif()
 
 # The man page from `janus --help` and every `janus <subcommand> --help` of the binary just built.
@@ -53,11 +72,13 @@ install(CODE "
     message(FATAL_ERROR \"janus: writing the man page failed (tools/make-manpage.py: \${_rc})\")
   endif()
   file(INSTALL \"${CMAKE_BINARY_DIR}/janus.6\" DESTINATION \"\${_man}\")
-")
+" COMPONENT engine)
 
-install(FILES "${CMAKE_SOURCE_DIR}/README.md" "${CMAKE_SOURCE_DIR}/docs/gui.md" DESTINATION "${CMAKE_INSTALL_DOCDIR}")
+install(FILES "${CMAKE_SOURCE_DIR}/README.md" "${CMAKE_SOURCE_DIR}/docs/gui.md" DESTINATION "${CMAKE_INSTALL_DOCDIR}"
+        COMPONENT engine)
 
-# Debian package: cd build && cpack -G DEB  ->  janus_<version>_<arch>.deb installing under /usr.
+# Debian packages: cd build && cpack -G DEB  ->  janus_<version>_<arch>.deb (and, with libtorch,
+# janus-torch_<version>_<arch>.deb) installing under /usr.
 set(CPACK_GENERATOR "DEB")
 set(CPACK_PACKAGE_NAME "janus")
 set(CPACK_PACKAGE_VENDOR "Janus developers")
@@ -75,4 +96,16 @@ set(CPACK_DEBIAN_PACKAGE_SUGGESTS "chromium | firefox-esr")
 # dpkg-shlibdeps cannot see it.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libfathom1")
 set(CPACK_STRIP_FILES ON)
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_COMPONENTS_ALL engine)
+set(CPACK_DEBIAN_ENGINE_PACKAGE_NAME "janus")
+if(JANUS_TORCH_PROGRAMS)
+  list(APPEND CPACK_COMPONENTS_ALL torch)
+  set(CPACK_DEBIAN_TORCH_PACKAGE_NAME "janus-torch")
+  set(CPACK_DEBIAN_TORCH_PACKAGE_DEPENDS "janus (= ${PROJECT_VERSION})")
+  set(CPACK_DEBIAN_TORCH_PACKAGE_SECTION "games")
+  set(CPACK_DEBIAN_TORCH_DESCRIPTION
+      "Janus with libtorch: janus-torch (the engine with the residual-network MCTS backend) and the trainers janus-train-az and janus-train-torch.")
+  set(CPACK_DEBIAN_TORCH_PACKAGE_RECOMMENDS "")
+endif()
 include(CPack)

@@ -49,6 +49,19 @@ if command -v man > /dev/null; then
 fi
 echo "installed: $(cd "$prefix" && find . -type f | sort | tr '\n' ' ')"
 
+# The libtorch programs (built when CMake found libtorch) install next to janus, which finds its
+# trainer there: `janus train-az` runs janus-train-az from the janus binary's folder.
+if [ -x "$build/janus-torch" ]; then
+  for f in bin/janus-torch bin/janus-train-az bin/janus-train-torch; do
+    [ -x "$prefix/$f" ] || fail "$f is not installed although $build has it"
+  done
+  help=$("$prefix/bin/janus" train-az --help 2>&1) || fail "the installed janus does not run its janus-train-az: $help"
+  grep -q -- '--data' <<< "$help" || fail "janus train-az --help does not list --data: $help"
+  bench=$("$prefix/bin/janus-torch" bench 2>&1) || fail "the installed janus-torch does not run: $bench"
+  grep -q ' nodes ' <<< "$(tail -1 <<< "$bench")" || fail "janus-torch bench printed no node count: $bench"
+  echo "ok: janus-torch, janus-train-az and janus-train-torch installed; janus train-az runs the installed trainer"
+fi
+
 # The installed binary, run from the moved prefix, finds its page next to itself.
 env -u JANUS_WEB_DIR "$prefix/bin/janus" gui --port 0 --no-browser --data-dir "$tmp/data" > "$tmp/gui.out" 2>&1 &
 server_pid=$!
@@ -97,6 +110,19 @@ if [ "$deb" = 1 ]; then
   for f in ./usr/bin/janus ./usr/share/janus/web/index.html ./usr/share/man/man6/janus.6; do
     grep -q " $f\$" <<< "$contents" || fail "$(basename "$pkg") lacks $f"
   done
+  ! grep -q "janus-torch\|janus-train" <<< "$contents" || fail "$(basename "$pkg") holds libtorch programs"
+  ! dpkg-deb -f "$pkg" Depends | grep -q libtorch || fail "$(basename "$pkg") depends on libtorch"
   echo "ok: $(basename "$pkg"): $(dpkg-deb -f "$pkg" Package Version Architecture Depends | tr '\n' ' ')"
+  if [ -x "$build/janus-torch" ]; then
+    tpkg=$(ls "$tmp"/deb/janus-torch_*.deb 2> /dev/null) || fail "no janus-torch package although $build/janus-torch was built"
+    tcontents=$(dpkg-deb -c "$tpkg")
+    for f in ./usr/bin/janus-torch ./usr/bin/janus-train-az ./usr/bin/janus-train-torch; do
+      grep -q " $f\$" <<< "$tcontents" || fail "$(basename "$tpkg") lacks $f"
+    done
+    tdepends=$(dpkg-deb -f "$tpkg" Depends)
+    grep -q "janus (= " <<< "$tdepends" || fail "$(basename "$tpkg") does not depend on its janus: $tdepends"
+    grep -q "libtorch" <<< "$tdepends" || fail "$(basename "$tpkg") does not depend on libtorch: $tdepends"
+    echo "ok: $(basename "$tpkg"): $(dpkg-deb -f "$tpkg" Package Version Depends | tr '\n' ' ')"
+  fi
 fi
 echo "install-test: PASS"
