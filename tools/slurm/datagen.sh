@@ -26,6 +26,8 @@ set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 die() { echo "datagen.sh: $*" >&2; exit 1; }
+# shellcheck source=tools/slurm/lib.sh
+. "$repo/tools/slurm/lib.sh"
 usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 abspath() { realpath -m -- "$1"; }
 
@@ -64,15 +66,10 @@ done
 [ -x "$janus" ] || die "no engine binary at $janus (build it: cmake --build build --target janus; or --janus BIN)"
 command -v sbatch >/dev/null || die "sbatch not found (Slurm's client commands: apt-get install slurm-client)"
 
-array=1-$shards
-if ((missing)) && [ -f "$out/datagen-run.txt" ]; then
-  list=$("$repo/tools/slurm/check-run.sh" "$out" --chunks "$chunks" --shards "$shards" --missing-shards) ||
-    die "check-run.sh found bad chunk files in $out (run tools/slurm/check-run.sh $out to see them)"
-  if [ -z "$list" ]; then
-    echo "datagen.sh: $out is complete ($chunks chunks); nothing to submit" >&2
-    exit 0
-  fi
-  array=$(paste -sd, <<<"$list")
+array=$(shards_to_submit "$out" datagen-run.txt "$chunks" "$shards" "$missing")
+if [ -z "$array" ]; then
+  echo "datagen.sh: $out is complete ($chunks chunks); nothing to submit" >&2
+  exit 0
 fi
 
 mkdir -p "$out/slurm-logs"
