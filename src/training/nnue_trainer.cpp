@@ -230,7 +230,7 @@ namespace {
 
 std::map<std::string, BackendFactory>& registry() {
   static std::map<std::string, BackendFactory> r = {
-      {"sparse", [](const BackendOptions& o, WorkerPool& pool) -> std::unique_ptr<GradientBackend> {
+      {"sparse", [](const GradientBackendOptions& o, WorkerPool& pool) -> std::unique_ptr<GradientBackend> {
          return std::make_unique<SparseBackend>(o.shape, pool);
        }}};
   return r;
@@ -242,7 +242,8 @@ void registerBackend(const std::string& name, BackendFactory factory) { registry
 
 bool backendAvailable(const std::string& name) { return registry().contains(name); }
 
-std::unique_ptr<GradientBackend> makeBackend(const std::string& name, const BackendOptions& options, WorkerPool& pool) {
+std::unique_ptr<GradientBackend> makeBackend(const std::string& name, const GradientBackendOptions& options,
+                                             WorkerPool& pool) {
   auto it = registry().find(name);
   if (it == registry().end()) {
     std::string names;

@@ -81,18 +81,18 @@ class SparseBackend final : public GradientBackend {
 };
 
 /// Options a backend factory receives.
-struct BackendOptions {
+struct GradientBackendOptions {
   NetworkShape shape;
   int threads = 1;
   std::string torchInput = "sparse";  ///< torch backend: "sparse" (embedding_bag) or "dense" (matmul)
 };
-using BackendFactory = std::function<std::unique_ptr<GradientBackend>(const BackendOptions&, WorkerPool&)>;
+using BackendFactory = std::function<std::unique_ptr<GradientBackend>(const GradientBackendOptions&, WorkerPool&)>;
 /// Registers a backend by name ("sparse" is always registered; the janus-train-torch
 /// executable registers "torch"). Later registrations of a name replace earlier ones.
 void registerBackend(const std::string& name, BackendFactory factory);
 [[nodiscard]] bool backendAvailable(const std::string& name);
 /// Creates a registered backend; throws janus::Error naming the available ones otherwise.
-[[nodiscard]] std::unique_ptr<GradientBackend> makeBackend(const std::string& name, const BackendOptions& options,
+[[nodiscard]] std::unique_ptr<GradientBackend> makeBackend(const std::string& name, const GradientBackendOptions& options,
                                                            WorkerPool& pool);
 
 // ---- Trainer ----------------------------------------------------------------------------------------

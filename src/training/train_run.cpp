@@ -185,7 +185,7 @@ RunResult runTraining(const RunOptions& o, std::ostream& out, std::ostream& prog
                               o.outDir));
   }
   WorkerPool pool(config.threads);
-  BackendOptions backendOptions{config.shape, config.threads, config.torchInput};
+  GradientBackendOptions backendOptions{config.shape, config.threads, config.torchInput};
   std::unique_ptr<GradientBackend> backend = makeBackend(config.backend, backendOptions, pool);
   fs::create_directories(o.outDir);
 

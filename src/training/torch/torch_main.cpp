@@ -4,7 +4,7 @@
 
 #include <iostream>
 
-#include "training/torch/torch_backend.h"
+#include "training/torch/torch_gradient_backend.h"
 #include "training/train_cli.h"
 #include "util/error.h"
 

@@ -11,7 +11,7 @@
 #include "datagen/record.h"
 #include "training/nnue_trainer.h"
 #include "training/test_support.h"
-#include "training/torch/torch_backend.h"
+#include "training/torch/torch_gradient_backend.h"
 #include "training/train_run.h"
 
 namespace janus::training {
@@ -40,7 +40,7 @@ TEST_P(TrainingTorch, AutogradGradientsEqualTheSparseBackend) {
   const LossConfig lc{0.4, 350.0};
   WorkerPool pool(2);
   SparseBackend sparse(shape, pool);
-  const auto torch = makeTorchBackend(BackendOptions{shape, 2, c.input});
+  const auto torch = makeTorchBackend(GradientBackendOptions{shape, 2, c.input});
   FloatVector gs(shape.paramCount()), gt(shape.paramCount());
   const double ls = sparse.gradient(net, batch, lc, gs);
   const double lt = torch->gradient(net, batch, lc, gt);

@@ -18,7 +18,7 @@
 namespace janus::training {
 
 /// Creates the torch backend; sets torch's intra-op thread count to `options.threads`.
-[[nodiscard]] std::unique_ptr<GradientBackend> makeTorchBackend(const BackendOptions& options);
+[[nodiscard]] std::unique_ptr<GradientBackend> makeTorchBackend(const GradientBackendOptions& options);
 
 /// Registers "torch" with registerBackend (call once, before makeBackend).
 void registerTorchBackend();

@@ -1,6 +1,6 @@
-// The libtorch reference backend (torch_backend.h).
+// The libtorch reference backend (torch_gradient_backend.h).
 
-#include "training/torch/torch_backend.h"
+#include "training/torch/torch_gradient_backend.h"
 
 #include <torch/torch.h>
 
@@ -14,7 +14,7 @@ namespace {
 
 class TorchBackend final : public GradientBackend {
  public:
-  explicit TorchBackend(const BackendOptions& o) : m_shape(o.shape), m_dense(o.torchInput == "dense") {
+  explicit TorchBackend(const GradientBackendOptions& o) : m_shape(o.shape), m_dense(o.torchInput == "dense") {
     validateShape(m_shape);
     torch::set_num_threads(std::max(1, o.threads));
   }
@@ -136,12 +136,12 @@ class TorchBackend final : public GradientBackend {
 
 }  // namespace
 
-std::unique_ptr<GradientBackend> makeTorchBackend(const BackendOptions& options) {
+std::unique_ptr<GradientBackend> makeTorchBackend(const GradientBackendOptions& options) {
   return std::make_unique<TorchBackend>(options);
 }
 
 void registerTorchBackend() {
-  registerBackend("torch", [](const BackendOptions& o, WorkerPool&) { return makeTorchBackend(o); });
+  registerBackend("torch", [](const GradientBackendOptions& o, WorkerPool&) { return makeTorchBackend(o); });
 }
 
 }  // namespace janus::training
