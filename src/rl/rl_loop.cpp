@@ -289,6 +289,20 @@ class Loop {
     return tc;
   }
 
+  /// Writes `r`'s W/D/L and Elo estimate into one of Generation's results (gate, gen0, anchor:
+  /// `Elo` is double or std::optional<double>) and returns the estimate.
+  template <typename Elo>
+  static match::EloEstimate record(const match::MatchResult& r, int& wins, int& draws, int& losses, Elo& elo,
+                                   Elo& error) {
+    const match::EloEstimate e = match::trinomialElo(r.wins, r.draws, r.losses);
+    wins = r.wins;
+    draws = r.draws;
+    losses = r.losses;
+    elo = e.elo;
+    error = e.errorMargin;
+    return e;
+  }
+
   /// A new run's generation 0, or the state of the run being resumed; then the anchor matches
   /// that finished generations are due and lack (a run given --anchor later is measured as if
   /// it had had it from the start).
@@ -482,12 +496,7 @@ class Loop {
              m_c.gateSprt, genDir() / "gate.pgn", &log);
     g.gateSeconds = now() - t0;
     writeAtomically((genDir() / "gate.txt").string(), log);
-    const match::EloEstimate e = match::trinomialElo(r.wins, r.draws, r.losses);
-    g.gateWins = r.wins;
-    g.gateDraws = r.draws;
-    g.gateLosses = r.losses;
-    g.gateElo = e.elo;
-    g.gateError = e.errorMargin;
+    const match::EloEstimate e = record(r, g.gateWins, g.gateDraws, g.gateLosses, g.gateElo, g.gateError);
     const int games = r.wins + r.draws + r.losses;
     const double score = games ? (r.wins + 0.5 * r.draws) / games : 0.0;
     g.promoted = r.decision == match::SprtDecision::kAcceptH1;
@@ -524,12 +533,7 @@ class Loop {
           play(mctsEngine(m_c, fmt::format("gen{}-{}", gen, shortNet(g.net)), g.net),
                mctsEngine(m_c, fmt::format("gen0-{}", shortNet(zero.net)), zero.net), gateNodes(), m_c.gen0Games,
                std::nullopt, genDir() / "gen0.pgn");
-      const match::EloEstimate e = match::trinomialElo(r.wins, r.draws, r.losses);
-      g.gen0Wins = r.wins;
-      g.gen0Draws = r.draws;
-      g.gen0Losses = r.losses;
-      g.gen0Elo = e.elo;
-      g.gen0Error = e.errorMargin;
+      const match::EloEstimate e = record(r, g.gen0Wins, g.gen0Draws, g.gen0Losses, g.gen0Elo, g.gen0Error);
       m_out << fmt::format("rl: generation {} vs generation 0: {} vs {}: +{} ={} -{}, Elo {}\n", gen, shortNet(g.net),
                            shortNet(zero.net), r.wins, r.draws, r.losses, eloText(e.elo, e.errorMargin))
             << std::flush;
@@ -549,12 +553,7 @@ class Loop {
     const match::MatchResult r = play(mctsEngine(m_c, "janus-" + shortNet(net), net), anchor,
                                       match::TimeControl::parse(m_c.anchorTc), m_c.anchorGames, std::nullopt,
                                       genDir(g.number) / "anchor.pgn");
-    const match::EloEstimate e = match::trinomialElo(r.wins, r.draws, r.losses);
-    g.anchorWins = r.wins;
-    g.anchorDraws = r.draws;
-    g.anchorLosses = r.losses;
-    g.anchorElo = e.elo;
-    g.anchorError = e.errorMargin;
+    const match::EloEstimate e = record(r, g.anchorWins, g.anchorDraws, g.anchorLosses, g.anchorElo, g.anchorError);
     m_out << fmt::format("rl: generation {} anchor: {} vs {}: +{} ={} -{}, Elo {}\n", g.number, shortNet(net),
                          anchor.name.empty() ? m_c.anchor : anchor.name, r.wins, r.draws, r.losses,
                          eloText(e.elo, e.errorMargin))
