@@ -140,6 +140,34 @@ TEST_F(ServerTest, AnalysisStreamsInfoAndStopsWhenTheStreamCloses) {
   EXPECT_FALSE(after["analysis"]["running"].get<bool>());
 }
 
+// A page keeps the newest state of its event stream; the state pushed when a game starts (or a
+// move is played) is older than the engine's search that follows it, so the stream must also say
+// "thinking" (a race seen in a browser test: the page showed "not thinking" for a whole search).
+TEST_F(ServerTest, TheEventStreamSaysWhenJanusStartsThinking) {
+  std::string id = newSession();
+  std::string base = "/api/sessions/" + id;
+  InfoStream stream(m_port, base);
+  waitState(id, [&](const Json&) { return stream.connected(); });
+  auto [status, st] = post(base + "/new", R"({"color": "black", "moveTimeMs": 60000})");
+  ASSERT_EQ(status, 200) << st.dump();
+  ASSERT_TRUE(st["thinking"].get<bool>());
+  const u64 version = st["version"].get<u64>();
+  Json last;
+  for (int i = 0; i < 1000; ++i) {
+    last = stream.lastState();
+    if (!last.is_null() && last["version"].get<u64>() >= version) break;
+    std::this_thread::sleep_for(20ms);
+  }
+  ASSERT_FALSE(last.is_null());
+  EXPECT_EQ(last["version"].get<u64>(), version);
+  EXPECT_TRUE(last["thinking"].get<bool>()) << last.dump();
+  EXPECT_EQ(last["ply"], 0);
+  // A new game as White stops the search; the stream then says "not thinking".
+  ASSERT_EQ(post(base + "/new", R"({"color": "white"})").first, 200);
+  Json idle = waitState(id, [](const Json& s) { return !s["thinking"].get<bool>(); });
+  EXPECT_EQ(idle["ply"], 0);
+}
+
 TEST_F(ServerTest, PlaysAgainstMctsAndAnalysesWithEitherFaceOrBoth) {
   std::string id = newSession();
   std::string base = "/api/sessions/" + id;

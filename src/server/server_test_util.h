@@ -131,7 +131,10 @@ class InfoStream {
         m_buffer.append(data, n);
         for (size_t end; (end = m_buffer.find("\n\n")) != std::string::npos; m_buffer.erase(0, end + 2)) {
           const std::string event = m_buffer.substr(0, end);  // "[retry|id: ...\n]event: T\ndata: D"
-          if (event.find("event: state\n") != std::string::npos) m_connected = true;
+          if (size_t at = event.find("event: state\ndata: "); at != std::string::npos) {
+            m_connected = true;
+            m_lastState = Json::parse(event.substr(at + 19));
+          }
           if (size_t at = event.find("event: info\ndata: "); at != std::string::npos)
             m_infos.push_back(Json::parse(event.substr(at + 18)));
         }
@@ -145,6 +148,11 @@ class InfoStream {
     m_reader.join();
   }
   [[nodiscard]] bool connected() const { return m_connected; }
+  /// The last "state" event the stream delivered (null before the first).
+  [[nodiscard]] Json lastState() {
+    std::lock_guard lock(m_mutex);
+    return m_lastState;
+  }
   /// Waits (at most 20 s) for an info event that satisfies `pred`, and returns it (null if none came).
   Json waitFor(const std::function<bool(const Json&)>& pred) {
     for (int i = 0; i < 1000; ++i) {
@@ -171,6 +179,7 @@ class InfoStream {
   std::mutex m_mutex;
   std::string m_buffer;    // guarded by m_mutex
   std::vector<Json> m_infos;  // guarded by m_mutex
+  Json m_lastState;           // guarded by m_mutex
   std::atomic<bool> m_connected{false}, m_done{false};
   std::thread m_reader;
 };

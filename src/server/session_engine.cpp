@@ -174,6 +174,11 @@ void Session::startEngineMoveIfDueLocked() {
     m_thinking = true;
     m_searchMcts = mcts;
     root = m_searchRoot;
+    // The state pushed by the move or new game that made this search due said "not thinking";
+    // a page must not keep that snapshot after the request's own answer (same version) said
+    // "thinking", so the change is a new version on the stream.
+    ++m_stateVersion;
+    pushStateLocked();
   }
   selectSearchLocked(*m_engine, mcts);
   if (!mcts && m_elo > 0 && m_engine->options().contains("UCI_Elo")) {
