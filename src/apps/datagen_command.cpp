@@ -16,6 +16,7 @@
 #include "datagen/pgn_source.h"
 #include "datagen/record.h"
 #include "tune/tuner.h"
+#include "util/duration.h"
 #include "util/error.h"
 
 namespace janus::apps {
@@ -40,8 +41,8 @@ std::string progressLine(const datagen::DatagenProgress& p) {
                      "elapsed {}, ETA {}",
                      chunks, p.gamesDone, p.gamesTotal, gps, p.positions, p.seconds > 0 ? double(p.positions) / p.seconds : 0.0,
                      p.results[datagen::kWhiteWin], p.results[datagen::kDraw], p.results[datagen::kBlackWin],
-                     p.gamesDone ? double(p.plies) / p.gamesDone : 0.0, tune::formatDuration(p.seconds),
-                     tune::formatDuration(eta));
+                     p.gamesDone ? double(p.plies) / p.gamesDone : 0.0, formatDuration(p.seconds),
+                     formatDuration(eta));
 }
 
 int runPgnConversion(const DatagenArgs& a) {

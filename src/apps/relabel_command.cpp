@@ -10,7 +10,7 @@
 #include "apps/progress.h"
 #include "datagen/relabel.h"
 #include "match/engine_config.h"
-#include "tune/tuner.h"
+#include "util/duration.h"
 #include "util/error.h"
 
 namespace janus::apps {
@@ -31,7 +31,7 @@ std::string progressLine(const datagen::RelabelProgress& p) {
   const std::string total = p.total ? fmt::format("/{}", *p.total) : std::string();
   const double eta = p.total && rate > 0 ? double(*p.total - p.done) / rate : -1;
   return fmt::format("records {}{} ({:.0f}/s), {} mate scores, {} without a score, elapsed {}, ETA {}", p.done, total,
-                     rate, p.mates, p.noScore, tune::formatDuration(p.seconds), tune::formatDuration(eta));
+                     rate, p.mates, p.noScore, formatDuration(p.seconds), formatDuration(eta));
 }
 
 int runRelabel(RelabelArgs& a) {

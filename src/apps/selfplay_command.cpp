@@ -13,6 +13,7 @@
 #include "selfplay/selfplay.h"
 #include "tb/gaviota.h"
 #include "tune/tuner.h"
+#include "util/duration.h"
 #include "util/error.h"
 
 namespace janus::apps {
@@ -36,8 +37,8 @@ std::string progressLine(const selfplay::SelfplayProgress& p) {
                      p.seconds > 0 ? double(p.gamesDone) * 3600.0 / p.seconds : 0.0, p.plies,
                      p.seconds > 0 ? double(p.plies) / p.seconds : 0.0, p.fullSearches, p.results[datagen::kWhiteWin],
                      p.results[datagen::kDraw], p.results[datagen::kBlackWin],
-                     p.gamesDone ? double(p.plies) / double(p.gamesDone) : 0.0, tune::formatDuration(p.seconds),
-                     tune::formatDuration(eta));
+                     p.gamesDone ? double(p.plies) / double(p.gamesDone) : 0.0, formatDuration(p.seconds),
+                     formatDuration(eta));
 }
 
 int runSelfplay(SelfplayArgs& a) {

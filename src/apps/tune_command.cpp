@@ -14,6 +14,7 @@
 #include "apps/commands.h"
 #include "tune/cpp_writer.h"
 #include "tune/tuner.h"
+#include "util/duration.h"
 #include "util/error.h"
 #include "util/zstd_stream.h"
 
@@ -73,7 +74,7 @@ int runTune(TuneArgs& a) {
   std::cout << fmt::format(
       "loaded {} positions in {}: {} train, {} validation; results (White) W {} ({:.1f}%) D {} ({:.1f}%) L {} "
       "({:.1f}%); {} skipped (in check, or a noisy move without --qsearch); traces {:.0f} MiB\n",
-      total, tune::formatDuration(since(t0)), d.train.size(), d.validation.size(), d.results[2], pct(d.results[2]),
+      total, formatDuration(since(t0)), d.train.size(), d.validation.size(), d.results[2], pct(d.results[2]),
       d.results[1], pct(d.results[1]), d.results[0], pct(d.results[0]), d.skippedNotQuiet,
       double(d.train.memoryBytes() + d.validation.memoryBytes()) / (1 << 20));
   if (d.train.size() == 0) throw Error("tune: no training positions");
@@ -104,7 +105,7 @@ int runTune(TuneArgs& a) {
   tune::Params p = tuner.run(p0, k, a.config, [&](const tune::EpochReport& r, const tune::Params& current) {
     std::cout << fmt::format("epoch {:>4}/{}  train {}  validation {}  lr {:.4g}  elapsed {}  ETA {}\n", r.epoch,
                              r.epochs, lossText(r.trainLoss), lossText(r.validationLoss), r.lr,
-                             tune::formatDuration(r.seconds), tune::formatDuration(r.etaSeconds))
+                             formatDuration(r.seconds), formatDuration(r.etaSeconds))
               << std::flush;
     writeText(a.output, tune::toWeights(current).toText());  // checkpoint, atomically replaced
   });
@@ -141,8 +142,8 @@ int runTune(TuneArgs& a) {
     writeText(a.cpp, tune::weightsToCpp(tuned, notes));
     std::cout << "wrote weights (C++, default_weights.cpp layout) to " << a.cpp << "\n";
   }
-  std::cout << fmt::format("tuning took {} ({} in total)\n", tune::formatDuration(runSeconds),
-                           tune::formatDuration(since(t0)));
+  std::cout << fmt::format("tuning took {} ({} in total)\n", formatDuration(runSeconds),
+                           formatDuration(since(t0)));
   return 0;
 }
 

@@ -14,15 +14,10 @@
 
 #include "core/notation.h"
 #include "core/pgn.h"
+#include "util/duration.h"
 #include "util/error.h"
 
 namespace janus::match {
-
-std::string formatDuration(double seconds) {
-  if (!std::isfinite(seconds) || seconds < 0) seconds = 0;
-  long s = std::lround(seconds);
-  return fmt::format("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
-}
 
 namespace {
 std::string hostName() {

@@ -149,7 +149,4 @@ class Match {
 /// how games ended, and every time forfeit / illegal move / crash / stall per engine ("none").
 [[nodiscard]] std::string formatSummary(const MatchConfig& config, const MatchResult& result);
 
-/// "01:02:03" for a duration in seconds.
-[[nodiscard]] std::string formatDuration(double seconds);
-
 }  // namespace janus::match

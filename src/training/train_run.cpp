@@ -17,7 +17,7 @@
 #include "training/checkpoint.h"
 #include "training/nnue_export.h"
 #include "training/report.h"
-#include "tune/tuner.h"
+#include "util/duration.h"
 #include "util/error.h"
 #include "util/zstd_stream.h"
 
@@ -204,7 +204,7 @@ RunResult runTraining(const RunOptions& o, std::ostream& out, std::ostream& prog
                                                   : fmt::format(" and {} validation file(s)", load.validationFiles.size()));
   LoadedSamples data = loadSamples(load);
   out << describeLoad(data.stats);
-  out << fmt::format("loaded in {} ({:.0f} MiB)\n", tune::formatDuration(since(tStart)),
+  out << fmt::format("loaded in {} ({:.0f} MiB)\n", formatDuration(since(tStart)),
                      double((data.train.size() + data.validation.size()) * sizeof(Sample)) / (1 << 20));
   if (data.train.empty()) throw Error("train-nnue: no training positions left after filtering");
   out << fmt::format("score -> result fit on the training data: sigmoid(score / S) predicts the result best at S = "
@@ -273,8 +273,8 @@ RunResult runTraining(const RunOptions& o, std::ostream& out, std::ostream& prog
     const double eta = since(tSession) / done * (config.superbatches - state.superbatch);
     progress << fmt::format("{}superbatch {}/{}  train {}  val {}  lr {:.3g}  {} pos/s  elapsed {}  ETA {}{}\n",
                             o.tty ? "\r" : "", k, config.superbatches, lossText(row.trainLoss), lossText(row.valLoss),
-                            row.lr, speedText(trainer.lastPositionsPerSecond()), tune::formatDuration(state.seconds),
-                            tune::formatDuration(eta), o.tty ? "\x1b[K" : "")
+                            row.lr, speedText(trainer.lastPositionsPerSecond()), formatDuration(state.seconds),
+                            formatDuration(eta), o.tty ? "\x1b[K" : "")
              << std::flush;
   }
   result.positionsPerSecond = trainSeconds > 0 ? double(trainedPositions) / trainSeconds : 0.0;

@@ -53,14 +53,6 @@ double resultValue(datagen::Wdl w) { return w == datagen::kWhiteWin ? 1.0 : w ==
 
 }  // namespace
 
-std::string formatDuration(double seconds) {
-  if (!std::isfinite(seconds) || seconds < 0) return "?";
-  long s = std::lround(seconds);
-  if (s >= 3600) return fmt::format("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60);
-  if (s >= 60) return fmt::format("{}m{:02}s", s / 60, s % 60);
-  return fmt::format("{}s", s);
-}
-
 // ---- Loading ----------------------------------------------------------------------------------------
 
 void traceRecords(const std::vector<datagen::PackedRecord>& records, size_t begin, size_t end,

@@ -105,7 +105,4 @@ class Tuner {
 /// Throws janus::Error for an unknown name.
 [[nodiscard]] std::vector<char> frozenMask(const std::vector<std::string>& blockNames);
 
-/// "1h02m03s" style duration.
-[[nodiscard]] std::string formatDuration(double seconds);
-
 }  // namespace janus::tune

@@ -22,7 +22,7 @@
 #include "training/az/az_model.h"
 #include "training/az/az_net.h"
 #include "training/report.h"
-#include "tune/tuner.h"
+#include "util/duration.h"
 #include "util/error.h"
 #include "util/hash.h"
 #include "util/zstd_stream.h"
@@ -347,8 +347,8 @@ void finishEpoch(Net& net, torch::optim::AdamW& optimizer, const Dataset& valida
                                     lossText(row.trainLoss), lossText(row.trainPolicyCe), lossText(row.trainValueCe),
                                     lossText(row.valLoss), lossText(row.valPolicyCe), lossText(row.valValueCe),
                                     100 * row.valAccuracy, row.valValueMse),
-                  row.lr, speedText(double(plan.positions) / epochSeconds), tune::formatDuration(state.seconds),
-                  tune::formatDuration(eta), o.tty ? "\x1b[K" : "")
+                  row.lr, speedText(double(plan.positions) / epochSeconds), formatDuration(state.seconds),
+                  formatDuration(eta), o.tty ? "\x1b[K" : "")
            << std::flush;
 }
 
