@@ -5,8 +5,8 @@
 #include <fmt/format.h>
 
 #include "core/movegen.h"
-#include "datagen/record.h"
 #include "encoding/policy_map.h"
+#include "records/janusdat.h"
 #include "util/error.h"
 
 namespace janus::selfplay {
@@ -28,7 +28,7 @@ struct GameHeader {
   u8 end;
   u8 flags;
   u8 reserved;
-  datagen::PackedPosition start;
+  records::PackedPosition start;
 };
 struct PlyHeader {
   u16 move;
@@ -56,7 +56,7 @@ SelfplayWriter::SelfplayWriter(const std::string& path, std::optional<u64> games
   FileHeader h{};
   std::memcpy(h.magic, kSelfplayMagic, sizeof h.magic);
   h.version = kSelfplayVersion;
-  h.gameCount = games.value_or(datagen::kStreamingCount);
+  h.gameCount = games.value_or(records::kStreamingCount);
   m_out.write(reinterpret_cast<const char*>(&h), sizeof h);
 }
 
@@ -102,7 +102,7 @@ SelfplayReader::SelfplayReader(const std::string& path) : m_path(path), m_in(ope
                             h.version, kSelfplayVersion));
   if (h.reserved0 != 0 || h.flags != 0 || h.reserved1 != 0)
     throw Error(fmt::format("'{}': reserved header fields are not zero", path));
-  if (h.gameCount != datagen::kStreamingCount) m_declared = h.gameCount;
+  if (h.gameCount != records::kStreamingCount) m_declared = h.gameCount;
 }
 
 bool SelfplayReader::next(SelfplayGame& game) {
@@ -121,7 +121,7 @@ bool SelfplayReader::next(SelfplayGame& game) {
   if (g.end >= kGameEndCount) throw fail(fmt::format("game end {} out of range 0..{}", g.end, kGameEndCount - 1));
   if ((g.flags & ~kKnownGameFlags) != 0 || g.reserved != 0) throw fail(fmt::format("unknown game flags {:#x}", g.flags));
   game.start = g.start;
-  game.result = datagen::Wdl(g.result);
+  game.result = records::Wdl(g.result);
   game.end = GameEnd(g.end);
   game.flags = g.flags;
   game.plies.resize(g.plies);
@@ -158,7 +158,7 @@ void replayGame(const SelfplayGame& game, const std::string& where,
                 const std::function<void(const Position& pos, Move move, const SelfplayPly& ply)>& onPly) {
   Position pos;
   try {
-    pos = datagen::unpackPosition(game.start).pos;
+    pos = records::unpackPosition(game.start).pos;
   } catch (const Error& e) {
     throw Error(fmt::format("game {}: start position: {}", where, e.what()));
   }

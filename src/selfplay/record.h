@@ -13,13 +13,13 @@
 //        8    2  version    u16, kSelfplayVersion (1)
 //       10    2  reserved   u16, 0
 //       12    4  flags      u32, 0
-//       16    8  gameCount  u64, games that follow, or datagen::kStreamingCount (all bits set)
+//       16    8  gameCount  u64, games that follow, or records::kStreamingCount (all bits set)
 //       24    8  reserved   u64, 0
 //
 // Game: a 40-byte GameHeader, then `plies` ply entries.
 //   GameHeader
 //        0    4  plies      u32, moves played (0..kMaxGamePlies)
-//        4    1  result     u8, 0 Black won, 1 draw, 2 White won (datagen's Wdl)
+//        4    1  result     u8, 0 Black won, 1 draw, 2 White won (records::Wdl)
 //        5    1  end        u8, GameEnd code (core/game_end.h; self-play ends with 0-7:
 //                           checkmate, stalemate, repetition, 50 moves, insufficient material,
 //                           resignation, tablebase, length limit)
@@ -27,8 +27,8 @@
 //                           resignations); bit 1: White would have resigned in it; bit 2: Black
 //                           would have resigned in it; bits 3-7: 0
 //        7    1  reserved   u8, 0
-//        8   32  start      the start position as a JANUSDAT PackedPosition (datagen/format.h;
-//                           score kNoScore, wdl = result)
+//        8   32  start      the start position as a JANUSDAT PackedPosition
+//                           (records/janusdat_format.h; score kNoScore, wdl = result)
 //   Ply entry: 8 bytes + 4 per visit entry
 //        0    2  move       u16, policy index (encoding/policy_map.h, side to move's view) of
 //                           the move played; exactly one legal move has it
@@ -55,7 +55,7 @@
 
 #include "core/game_end.h"
 #include "core/position.h"
-#include "datagen/format.h"
+#include "records/janusdat_format.h"
 #include "util/zstd_stream.h"
 
 namespace janus::selfplay {
@@ -84,8 +84,8 @@ struct SelfplayPly {
 };
 
 struct SelfplayGame {
-  datagen::PackedPosition start{};
-  datagen::Wdl result = datagen::kDraw;
+  records::PackedPosition start{};
+  records::Wdl result = records::kDraw;
   GameEnd end = GameEnd::kMaxPlies;
   u8 flags = 0;  ///< kGameNoResign, kGameWhiteWouldResign, kGameBlackWouldResign
   std::vector<SelfplayPly> plies;
