@@ -1,6 +1,6 @@
 // janus datagen: self-play training data (src/datagen/generator.h) into one JANUSDAT file or a
 // directory of chunk files (a chunked run, sharded and resumable), or positions from PGN games
-// (src/datagen/pgn_source.h); the format is src/datagen/format.h. See docs/tuning.md.
+// (src/datagen/pgn_source.h); the format is src/records/janusdat_format.h. See docs/tuning.md.
 
 #include <algorithm>
 #include <chrono>
@@ -14,8 +14,7 @@
 #include "apps/progress.h"
 #include "datagen/generator.h"
 #include "datagen/pgn_source.h"
-#include "datagen/record.h"
-#include "tune/tuner.h"
+#include "records/janusdat.h"
 #include "util/duration.h"
 #include "util/error.h"
 
@@ -25,7 +24,7 @@ namespace {
 
 struct DatagenArgs {
   datagen::DatagenConfig config;
-  datagen::ChunkedRun run;
+  records::ChunkedRun run;
   std::string shard = "1/1";
   std::vector<std::string> pgn;
   int skipPlies = 8;
@@ -40,23 +39,23 @@ std::string progressLine(const datagen::DatagenProgress& p) {
   return fmt::format("{}games {}/{} ({:.2f}/s), positions {} ({:.0f}/s), White W/D/L {}/{}/{}, {:.0f} plies/game, "
                      "elapsed {}, ETA {}",
                      chunks, p.gamesDone, p.gamesTotal, gps, p.positions, p.seconds > 0 ? double(p.positions) / p.seconds : 0.0,
-                     p.results[datagen::kWhiteWin], p.results[datagen::kDraw], p.results[datagen::kBlackWin],
+                     p.results[records::kWhiteWin], p.results[records::kDraw], p.results[records::kBlackWin],
                      p.gamesDone ? double(p.plies) / p.gamesDone : 0.0, formatDuration(p.seconds),
                      formatDuration(eta));
 }
 
 int runPgnConversion(const DatagenArgs& a) {
   if (a.config.output.empty()) throw Error("datagen --pgn writes one file: give --output FILE");
-  datagen::DataWriter out(a.config.output);
+  records::DataWriter out(a.config.output);
   datagen::PgnExtractOptions options;
   options.skipPlies = a.skipPlies;
   options.quietOnly = false;  // every position, with its flags, move played and game end (format version 3)
   const auto t0 = std::chrono::steady_clock::now();
   for (const auto& path : a.pgn) {
     datagen::PgnExtractStats s =
-        datagen::extractPgnPositions(path, options, [&](const datagen::PackedRecord& r) { out.write(r); });
+        datagen::extractPgnPositions(path, options, [&](const records::PackedRecord& r) { out.write(r); });
     std::cout << fmt::format("{}: {} games (White W/D/L {}/{}/{}), {} positions; skipped games: {}\n", path, s.games,
-                             s.results[datagen::kWhiteWin], s.results[datagen::kDraw], s.results[datagen::kBlackWin],
+                             s.results[records::kWhiteWin], s.results[records::kDraw], s.results[records::kBlackWin],
                              s.positions, s.skippedSummary());
     for (const auto& e : s.errors) std::cerr << "  malformed: " << e << "\n";
   }
@@ -71,7 +70,7 @@ int runDatagen(DatagenArgs& a) {
   if (!a.pgn.empty()) return runPgnConversion(a);
   const auto& c = a.config;
   const bool chunked = !a.run.dir.empty();
-  if (chunked) std::tie(a.run.shard, a.run.shards) = datagen::parseShard(a.shard);
+  if (chunked) std::tie(a.run.shard, a.run.shards) = records::parseShard(a.shard);
   std::cout << fmt::format("datagen: {} games, {} nodes/move, {} thread(s), {}-{} random plies within ±{} cp, seed {}, book {}\n",
                            c.games, c.nodes, c.threads, c.randomisation.plies, c.randomisation.plies + 1,
                            c.randomisation.scoreLimit, c.seed,

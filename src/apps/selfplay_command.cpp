@@ -12,7 +12,6 @@
 #include "apps/progress.h"
 #include "selfplay/selfplay.h"
 #include "tb/gaviota.h"
-#include "tune/tuner.h"
 #include "util/duration.h"
 #include "util/error.h"
 
@@ -22,7 +21,7 @@ namespace {
 
 struct SelfplayArgs {
   selfplay::SelfplayConfig config;
-  datagen::ChunkedRun run;
+  records::ChunkedRun run;
   std::string shard = "1/1";
   std::string tbPath;
   double policyTemperature = 1.0;
@@ -35,15 +34,15 @@ std::string progressLine(const selfplay::SelfplayProgress& p) {
                      "{:.0f} plies/game, elapsed {}, ETA {}",
                      p.chunksDone, p.chunksTotal, p.gamesDone, p.gamesTotal,
                      p.seconds > 0 ? double(p.gamesDone) * 3600.0 / p.seconds : 0.0, p.plies,
-                     p.seconds > 0 ? double(p.plies) / p.seconds : 0.0, p.fullSearches, p.results[datagen::kWhiteWin],
-                     p.results[datagen::kDraw], p.results[datagen::kBlackWin],
+                     p.seconds > 0 ? double(p.plies) / p.seconds : 0.0, p.fullSearches, p.results[records::kWhiteWin],
+                     p.results[records::kDraw], p.results[records::kBlackWin],
                      p.gamesDone ? double(p.plies) / double(p.gamesDone) : 0.0, formatDuration(p.seconds),
                      formatDuration(eta));
 }
 
 int runSelfplay(SelfplayArgs& a) {
   auto& c = a.config;
-  std::tie(a.run.shard, a.run.shards) = datagen::parseShard(a.shard);
+  std::tie(a.run.shard, a.run.shards) = records::parseShard(a.shard);
   c.backendParams["policy-temperature"] = fmt::format("{}", a.policyTemperature);
   GaviotaTablebases tb;
   if (!a.tbPath.empty()) {

@@ -32,10 +32,10 @@
 #include <fmt/format.h>
 
 #include "core/movegen.h"
-#include "datagen/chunked_run.h"
-#include "datagen/record.h"
 #include "engine/engine.h"
 #include "match/openings.h"
+#include "records/chunked_run.h"
+#include "records/janusdat.h"
 #include "util/error.h"
 #include "util/hash.h"
 
@@ -116,8 +116,8 @@ GameOutcome playGame(Engine& engine, const Position& start, u64 seed, const Star
   Position pos = start;
   for (Move m : line) {
     search(pos);
-    PackedRecord r = packRecord(pos, whiteScore(pos), kDraw, m, last.best);
-    r.flags2 |= kFlag2OpeningPly;
+    records::PackedRecord r = records::packRecord(pos, whiteScore(pos), records::kDraw, m, last.best);
+    r.flags2 |= records::kFlag2OpeningPly;
     out.records.push_back(r);
     ++out.openingPlies;
     pos.makeMove(m);
@@ -127,23 +127,23 @@ GameOutcome playGame(Engine& engine, const Position& start, u64 seed, const Star
 
   // 3. The engine moves.
   int winRun = 0, winSign = 0, drawRun = 0;
-  auto finish = [&](Wdl result, GameEnd end) {
+  auto finish = [&](records::Wdl result, GameEnd end) {
     out.result = result;
     out.end = end;
   };
   for (;;) {
     if (const std::optional<GameEnd> end = rulesGameEnd(pos)) {
-      const Wdl mated = pos.sideToMove() == kWhite ? kBlackWin : kWhiteWin;
-      finish(*end == GameEnd::kCheckmate ? mated : kDraw, *end);
+      const records::Wdl mated = pos.sideToMove() == kWhite ? records::kBlackWin : records::kWhiteWin;
+      finish(*end == GameEnd::kCheckmate ? mated : records::kDraw, *end);
       break;
     }
-    if (pos.gamePly() >= adj.maxPlies) { finish(kDraw, GameEnd::kMaxPlies); break; }
+    if (pos.gamePly() >= adj.maxPlies) { finish(records::kDraw, GameEnd::kMaxPlies); break; }
 
     if (!searched) search(pos);
     searched = false;
     const Move best = last.best;
     const int score = whiteScore(pos);
-    out.records.push_back(packRecord(pos, score, kDraw, best, best));
+    out.records.push_back(records::packRecord(pos, score, records::kDraw, best, best));
     ++out.plies;
 
     // Adjudication (generator.h).
@@ -155,13 +155,13 @@ GameOutcome playGame(Engine& engine, const Position& start, u64 seed, const Star
       winRun = 0;
     }
     drawRun = (pos.gamePly() >= adj.drawMinPly && std::abs(score) <= adj.drawScore) ? drawRun + 1 : 0;
-    if (winRun >= adj.winPlies) { finish(winSign > 0 ? kWhiteWin : kBlackWin, GameEnd::kAdjudicatedWin); break; }
-    if (drawRun >= adj.drawPlies) { finish(kDraw, GameEnd::kAdjudicatedDraw); break; }
+    if (winRun >= adj.winPlies) { finish(winSign > 0 ? records::kWhiteWin : records::kBlackWin, GameEnd::kAdjudicatedWin); break; }
+    if (drawRun >= adj.drawPlies) { finish(records::kDraw, GameEnd::kAdjudicatedDraw); break; }
 
     pos.makeMove(best);
   }
-  for (PackedRecord& r : out.records) r.wdl = u8(out.result);
-  if (!out.records.empty()) setGameEnd(out.records.back(), out.end);
+  for (records::PackedRecord& r : out.records) r.wdl = u8(out.result);
+  if (!out.records.empty()) records::setGameEnd(out.records.back(), out.end);
   return out;
 }
 
@@ -235,7 +235,7 @@ void playInOrder(const DatagenConfig& config, const std::vector<Position>& start
       while (!abort) {
         const u64 j = nextJob.fetch_add(1);
         if (j >= jobs) break;
-        const u64 seed = gameSeed(config.seed, gameOf(j));
+        const u64 seed = records::gameSeed(config.seed, gameOf(j));
         const Position& start = starts[size_t(seed % starts.size())];
         GameOutcome outcome = playGame(engine, start, splitmix64(seed), config.randomisation, config.nodes,
                                        config.adjudication);
@@ -300,7 +300,7 @@ DatagenProgress generateData(const DatagenConfig& config, const std::function<vo
   if (config.output.empty()) throw Error("datagen: no output file given");
   const std::vector<Position> starts = loadStarts(config);
 
-  DataWriter writer(config.output);
+  records::DataWriter writer(config.output);
   DatagenProgress progress;
   progress.gamesTotal = config.games;
   playInOrder(
@@ -313,27 +313,21 @@ DatagenProgress generateData(const DatagenConfig& config, const std::function<vo
 
 // ---- Chunked runs -----------------------------------------------------------------------------------
 
-u64 startPositionsHash(const std::vector<Position>& starts) {
-  u64 h = kFnv1a64Basis;
-  for (const Position& p : starts) h = fnv1a64(p.fen() + "\n", h);
-  return h;
-}
-
 std::string chunkFileName(u64 chunk) { return fmt::format("chunk-{:06d}.janusdat.zst", chunk); }
 
 namespace {
 
 /// The settings that decide the content of a run's games, as "key value" lines.
-std::vector<std::pair<std::string, std::string>> runSettings(const DatagenConfig& c, const ChunkedRun& run,
+std::vector<std::pair<std::string, std::string>> runSettings(const DatagenConfig& c, const records::ChunkedRun& run,
                                                              const std::vector<Position>& starts) {
   const auto& a = c.adjudication;
-  return {{"format", std::to_string(kFormatVersion)},
+  return {{"format", std::to_string(records::kFormatVersion)},
           {"seed", std::to_string(c.seed)},
           {"chunk-games", std::to_string(run.chunkGames)},
           {"nodes", std::to_string(c.nodes)},
           {"hash", std::to_string(c.hashMiB)},
           {"openings-count", std::to_string(starts.size())},
-          {"openings-hash", fmt::format("{:016x}", startPositionsHash(starts))},
+          {"openings-hash", fmt::format("{:016x}", records::startPositionsHash(starts))},
           {"random-plies", std::to_string(c.randomisation.plies)},
           {"random-score-limit", std::to_string(c.randomisation.scoreLimit)},
           {"adjudicate-win", std::to_string(a.winScore)},
@@ -356,7 +350,7 @@ std::string manifestText(const DatagenConfig& c, const std::vector<std::pair<std
 
 }  // namespace
 
-DatagenProgress generateChunks(const DatagenConfig& config, const ChunkedRun& run,
+DatagenProgress generateChunks(const DatagenConfig& config, const records::ChunkedRun& run,
                                const std::function<void(const DatagenProgress&)>& onProgress,
                                const std::function<void(const ChunkReport&)>& onChunk) {
   checkConfig(config);
@@ -369,7 +363,7 @@ DatagenProgress generateChunks(const DatagenConfig& config, const ChunkedRun& ru
   const std::vector<Position> starts = loadStarts(config);
 
   const auto settings = runSettings(config, run, starts);
-  const ChunkedRunShard shard(run, u64(config.games / run.chunkGames),
+  const records::ChunkedRunShard shard(run, u64(config.games / run.chunkGames),
                               {kRunManifestName, "janus datagen", manifestText(config, settings), settings, {{"eval", "hce"}}},
                               chunkFileName);
   const std::vector<u64>& todo = shard.todo();
@@ -383,7 +377,7 @@ DatagenProgress generateChunks(const DatagenConfig& config, const ChunkedRun& ru
   }
 
   const u64 perChunk = u64(run.chunkGames);
-  std::vector<PackedRecord> records;
+  std::vector<records::PackedRecord> records;
   double lastChunkAt = 0;
   playInOrder(
       config, starts, todo.size() * perChunk, [&](u64 j) { return todo[j / perChunk] * perChunk + j % perChunk; },
@@ -395,7 +389,7 @@ DatagenProgress generateChunks(const DatagenConfig& config, const ChunkedRun& ru
         report.chunk = k;
         report.path = shard.chunkPath(k);
         report.positions = records.size();
-        DataWriter out(report.path, records.size());
+        records::DataWriter out(report.path, records.size());
         out.write(records.data(), records.size());
         out.commit();
         records.clear();

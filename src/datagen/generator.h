@@ -1,8 +1,8 @@
 #pragma once
 // Self-play data generation (`janus datagen`): fixed-node games of Janus against itself from
 // opening-book positions plus a few random plies; every position an engine moved from is
-// recorded with its search score, its flags (noisy move played, in check: format.h) and, once
-// the game is over, the game's result.
+// recorded with its search score, its flags (noisy move played, in check:
+// records/janusdat_format.h) and, once the game is over, the game's result.
 //
 // One game:
 //   1. Opening: a book entry chosen by the game's random generator, then random plies
@@ -13,8 +13,8 @@
 //      whose lines all end with White to move, the last random move is always the same colour's
 //      and the other side, searching first, wins far more often (docs/tuning.md has the counts).
 //   2. Every move: `go nodes K` on a 1-thread Engine with a small hash (cleared before each game).
-//   3. Recorded (JANUSDAT version 3, format.h), in game order, each with its search score
-//      (White's view), kFlagInCheck when the side to move is in check and kFlagNoisyMove when the
+//   3. Recorded (JANUSDAT version 3, records/janusdat_format.h), in game order, each with its
+//      search score (White's view), kFlagInCheck when the side to move is in check and kFlagNoisyMove when the
 //      move played is a capture, en passant or promotion:
 //      - the positions of the random plies (book position included), each searched with the
 //        game's node limit: played = the random move, best = the search's move, flags2 bit 0
@@ -27,7 +27,8 @@
 //   4. End: by the rules (checkmate, stalemate, threefold repetition, 50-move rule, insufficient
 //      material) or by adjudication (Adjudication below).
 //
-// Determinism: game g uses its own seed gameSeed(seed, g) and a fresh hash and histories, and
+// Determinism: game g uses its own seed records::gameSeed(seed, g) (records/chunked_run.h; the
+// game's random generator is seeded with splitmix64 of it) and a fresh hash and histories, and
 // games are written in index order, so the output depends only on (games, nodes, openings,
 // randomisation, seed, adjudication, hash) and not on the number of threads or on timing.
 //
@@ -48,9 +49,8 @@
 
 #include "core/game_end.h"
 #include "core/position.h"
-#include "datagen/chunked_run.h"
-#include "datagen/format.h"
-#include "util/hash.h"
+#include "records/chunked_run.h"
+#include "records/janusdat_format.h"
 
 namespace janus {
 class Engine;
@@ -101,8 +101,8 @@ void applyEvaluation(Engine& engine, const std::string& evaluation);
 
 /// Output of one game.
 struct GameOutcome {
-  std::vector<PackedRecord> records;  ///< opening plies then engine moves, the result and game end filled in
-  Wdl result = kDraw;
+  std::vector<records::PackedRecord> records;  ///< opening plies then engine moves, the result and game end filled in
+  records::Wdl result = records::kDraw;
   GameEnd end = GameEnd::kMaxPlies;
   int plies = 0;                      ///< engine moves played
   int openingPlies = 0;               ///< random plies recorded before the engine moves
@@ -140,12 +140,6 @@ struct DatagenProgress {
   u64 chunksSkipped = 0;      ///< generateChunks: chunks of this shard that existed already (--resume)
 };
 
-/// Seed of game `game` (0-based global index) of a run with seed `seed`:
-/// splitmix64(splitmix64(seed) + game) (util/hash.h). Hashing the run's seed first makes runs
-/// with different seeds (e.g. 1 and 2) play unrelated games instead of the same games shifted by
-/// one index.
-[[nodiscard]] constexpr u64 gameSeed(u64 seed, u64 game) { return splitmix64(splitmix64(seed) + game); }
-
 /// Runs the whole generation: config.threads workers, writing config.output atomically (nothing
 /// appears there unless every game finished). `onProgress` is called on the calling thread about
 /// once a second and once at the end. Throws janus::Error for a bad configuration, an unreadable
@@ -153,12 +147,7 @@ struct DatagenProgress {
 DatagenProgress generateData(const DatagenConfig& config,
                              const std::function<void(const DatagenProgress&)>& onProgress = {});
 
-// ---- Chunked runs ---------------------------------------------------------------------------------
-
-
-/// FNV-1a 64 of the start positions' FENs, one per line: identifies an opening book's content in
-/// a chunked run's settings (datagen and selfplay).
-[[nodiscard]] u64 startPositionsHash(const std::vector<Position>& starts);
+// ---- Chunked runs (records/chunked_run.h) --------------------------------------------------------
 
 /// Name of the settings file in a run directory.
 inline constexpr const char* kRunManifestName = "datagen-run.txt";
@@ -166,7 +155,6 @@ inline constexpr const char* kRunManifestName = "datagen-run.txt";
 /// File name of chunk `chunk` (0-based) in a run directory: "chunk-000123.janusdat.zst" (the
 /// number has at least 6 digits).
 [[nodiscard]] std::string chunkFileName(u64 chunk);
-
 
 /// A chunk file written by generateChunks.
 struct ChunkReport {
@@ -189,7 +177,7 @@ struct ChunkReport {
 /// of this version); settings that differ from datagen-run.txt (naming the first one); a chunk
 /// of this shard that exists without run.resume; the same shard running elsewhere (lock held);
 /// and write errors. Finished chunks stay on disk whatever happens later.
-DatagenProgress generateChunks(const DatagenConfig& config, const ChunkedRun& run,
+DatagenProgress generateChunks(const DatagenConfig& config, const records::ChunkedRun& run,
                                const std::function<void(const DatagenProgress&)>& onProgress = {},
                                const std::function<void(const ChunkReport&)>& onChunk = {});
 

@@ -13,14 +13,13 @@
 #include <iterator>
 #include <optional>
 #include <random>
-#include <set>
 
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "datagen/generator.h"
-#include "datagen/record.h"
 #include "engine/engine.h"
 #include "nnue/test_net.h"
+#include "records/janusdat.h"
 #include "util/error.h"
 
 namespace janus::datagen {
@@ -58,10 +57,10 @@ DatagenConfig tinyConfig(const std::string& output, int threads) {
 /// of a game has a game end, and every record of a game has its result; flags agree with the
 /// positions. `p` is the progress of the run that wrote `path`.
 void expectGamesChain(const std::string& path, const DatagenProgress& p) {
-  DataReader reader(path);
-  EXPECT_EQ(reader.version(), kFormatVersion);
-  PackedRecord r;
-  std::vector<TrainingPosition> game;
+  records::DataReader reader(path);
+  EXPECT_EQ(reader.version(), records::kFormatVersion);
+  records::PackedRecord r;
+  std::vector<records::TrainingPosition> game;
   u64 games = 0, opening = 0, noisy = 0, linked = 0;
   u64 ends[kGameEndCount] = {};
   auto checkGame = [&] {
@@ -70,12 +69,12 @@ void expectGamesChain(const std::string& path, const DatagenProgress& p) {
     ++ends[int(*game.back().end)];
     bool inOpening = true;
     for (size_t i = 0; i < game.size(); ++i) {
-      const TrainingPosition& t = game[i];
+      const records::TrainingPosition& t = game[i];
       EXPECT_EQ(t.result, game.back().result);
       EXPECT_EQ(t.end.has_value(), i + 1 == game.size());
       EXPECT_TRUE(t.played) << t.pos.fen();
       EXPECT_TRUE(t.best) << t.pos.fen();
-      EXPECT_NE(t.score, kNoScore);
+      EXPECT_NE(t.score, records::kNoScore);
       if (!t.openingPly) inOpening = false;
       EXPECT_EQ(t.openingPly, inOpening) << "opening plies come first";
       if (!t.openingPly) {
@@ -94,10 +93,10 @@ void expectGamesChain(const std::string& path, const DatagenProgress& p) {
     game.clear();
   };
   while (reader.next(r)) {
-    TrainingPosition t = reader.decode(r, reader.index() - 1);
-    EXPECT_EQ(recordInCheck(r), t.pos.inCheck()) << t.pos.fen();
-    EXPECT_EQ(recordNoisyMove(r), t.pos.isNoisy(t.played)) << t.pos.fen();
-    noisy += recordNoisyMove(r);
+    records::TrainingPosition t = reader.decode(r, reader.index() - 1);
+    EXPECT_EQ(records::recordInCheck(r), t.pos.inCheck()) << t.pos.fen();
+    EXPECT_EQ(records::recordNoisyMove(r), t.pos.isNoisy(t.played)) << t.pos.fen();
+    noisy += records::recordNoisyMove(r);
     game.push_back(std::move(t));
     if (game.back().end) checkGame();
   }
@@ -137,25 +136,6 @@ TEST(Datagen, DeterministicAtTinySizes) {
   for (const auto& f : {a, b, c}) fs::remove(f);
 }
 
-TEST(Datagen, RunsWithDifferentSeedsPlayDifferentGames) {
-  // Seeds 1 and 2 must not play the same games shifted by one index (as splitmix64(seed + g) would).
-  std::set<u64> seen;
-  for (u64 seed = 1; seed <= 64; ++seed)
-    for (int g = 0; g < 256; ++g) EXPECT_TRUE(seen.insert(gameSeed(seed, g)).second) << seed << " " << g;
-}
-
-TEST(Datagen, GameSeedsAndTheOpeningsHashAreThoseOfEarlierRuns) {
-  // Resumed runs (--resume, chunked runs) and their manifests need the values of the runs that
-  // wrote them: gameSeed = SplitMix64(SplitMix64(seed) + game) (util/hash.h) and the openings hash
-  // FNV-1a 64 (util/hash.h) of the start positions' FENs, one per line. The values were computed
-  // with datagen's own SplitMix64 and FNV-1a loop before util/hash.h replaced them.
-  EXPECT_EQ(gameSeed(1, 0), 0x5e41ab087439611eULL);
-  EXPECT_EQ(gameSeed(1, 1), 0x86d6fd953217ae03ULL);
-  EXPECT_EQ(gameSeed(0xdeadbeef, 123456789), 0x2d86f82af4998943ULL);
-  EXPECT_EQ(startPositionsHash({Position()}), 0xed9b3daaae11bc5fULL);
-  EXPECT_EQ(startPositionsHash({}), 0xcbf29ce484222325ULL);
-}
-
 const StartRandomisation kNoRandomisation{.plies = 0, .scoreLimit = 0};
 
 TEST(Datagen, GameEndsByTheRulesAndAdjudication) {
@@ -164,23 +144,23 @@ TEST(Datagen, GameEndsByTheRulesAndAdjudication) {
   Adjudication adj;
   // KQ vs K: White mates (or the win is adjudicated) and every record says White won.
   GameOutcome won = playGame(engine, Position::fromFen("7k/8/5K2/8/8/8/8/4Q3 w - - 0 1"), 1, kNoRandomisation, 2000, adj);
-  EXPECT_EQ(won.result, kWhiteWin);
+  EXPECT_EQ(won.result, records::kWhiteWin);
   EXPECT_TRUE(won.end == GameEnd::kCheckmate || won.end == GameEnd::kAdjudicatedWin) << gameEndName(won.end);
-  for (const auto& r : won.records) EXPECT_EQ(r.wdl, kWhiteWin);
+  for (const auto& r : won.records) EXPECT_EQ(r.wdl, records::kWhiteWin);
   // Only the last record carries the game end (1 + code).
   ASSERT_FALSE(won.records.empty());
   for (size_t i = 0; i + 1 < won.records.size(); ++i) EXPECT_EQ(won.records[i].gameEnd, 0);
-  EXPECT_EQ(recordGameEnd(won.records.back()), won.end);
+  EXPECT_EQ(records::recordGameEnd(won.records.back()), won.end);
   EXPECT_EQ(won.openingPlies, 0);
   // Checkmate without adjudication.
   Adjudication noAdj;
   noAdj.winScore = 100000;
   GameOutcome mate = playGame(engine, Position::fromFen("7k/8/5K2/8/8/8/8/4Q3 w - - 0 1"), 1, kNoRandomisation, 2000, noAdj);
   EXPECT_EQ(mate.end, GameEnd::kCheckmate);
-  EXPECT_EQ(mate.result, kWhiteWin);
+  EXPECT_EQ(mate.result, records::kWhiteWin);
   // The last record is the position before the mating move, which it holds.
-  Position mated = unpackRecord(mate.records.back()).pos;
-  mated.makeMove(unpackRecord(mate.records.back()).played);
+  Position mated = records::unpackRecord(mate.records.back()).pos;
+  mated.makeMove(records::unpackRecord(mate.records.back()).played);
   EXPECT_EQ(rulesGameEnd(mated), GameEnd::kCheckmate);
   EXPECT_EQ(mate.records.back().gameEnd, 1 + int(GameEnd::kCheckmate));
   // Already stalemated: no move, no record.
@@ -191,7 +171,7 @@ TEST(Datagen, GameEndsByTheRulesAndAdjudication) {
   // KN vs K is insufficient material at once.
   GameOutcome insufficient = playGame(engine, Position::fromFen("7k/8/8/8/8/8/8/KN6 w - - 0 1"), 1, kNoRandomisation, 100, adj);
   EXPECT_EQ(insufficient.end, GameEnd::kInsufficientMaterial);
-  EXPECT_EQ(insufficient.result, kDraw);
+  EXPECT_EQ(insufficient.result, records::kDraw);
   // The length limit.
   Adjudication shortGames;
   shortGames.maxPlies = 20;
@@ -254,7 +234,7 @@ TEST(Datagen, OpeningPliesAreRecordedWithTheirSearch) {
     ASSERT_EQ(int(g.records.size()), g.openingPlies + g.plies);
     Position pos;
     for (int i = 0; i < int(g.records.size()); ++i) {
-      const TrainingPosition t = unpackRecord(g.records[size_t(i)]);
+      const records::TrainingPosition t = records::unpackRecord(g.records[size_t(i)]);
       EXPECT_EQ(t.pos.fen(), pos.fen());
       EXPECT_EQ(t.openingPly, i < random);
       EXPECT_TRUE(t.best);
@@ -264,12 +244,12 @@ TEST(Datagen, OpeningPliesAreRecordedWithTheirSearch) {
       pos.makeMove(t.played);
     }
     if (g.plies > 0) {
-      EXPECT_EQ(unpackRecord(g.records[size_t(random)]).pos.fen(), g.start.fen());
+      EXPECT_EQ(records::unpackRecord(g.records[size_t(random)]).pos.fen(), g.start.fen());
     }
     // The same seed plays the same game (the searches come in a fixed order).
     const GameOutcome again = playGame(engine, Position(), seed, {.plies = 3, .scoreLimit = 300}, 300, shortGames);
     ASSERT_EQ(again.records.size(), g.records.size());
-    EXPECT_EQ(std::memcmp(again.records.data(), g.records.data(), g.records.size() * sizeof(PackedRecord)), 0);
+    EXPECT_EQ(std::memcmp(again.records.data(), g.records.data(), g.records.size() * sizeof(records::PackedRecord)), 0);
   }
 }
 
@@ -352,7 +332,7 @@ DatagenConfig shortGames(int games) {
   return c;
 }
 
-std::string expectChunkError(const DatagenConfig& c, const ChunkedRun& run, const std::string& needle) {
+std::string expectChunkError(const DatagenConfig& c, const records::ChunkedRun& run, const std::string& needle) {
   try {
     (void)generateChunks(c, run);
     ADD_FAILURE() << "no error, expected one containing '" << needle << "'";
@@ -374,7 +354,7 @@ TEST(DatagenChunks, ShardsAndResumeMakeTheSameGamesAsOneFile) {
 
   // The same run as 3 chunks of 2 games. Shards 1/2 and 2/2 of the first 4 games: chunk 0 and 1.
   const std::string runDir = dir.file("run");
-  ChunkedRun run{.dir = runDir, .chunkGames = 2, .shard = 1, .shards = 2, .resume = false};
+  records::ChunkedRun run{.dir = runDir, .chunkGames = 2, .shard = 1, .shards = 2, .resume = false};
   std::vector<ChunkReport> reports;
   auto onChunk = [&](const ChunkReport& r) { reports.push_back(r); };
   DatagenProgress p1 = generateChunks(shortGames(4), run, {}, onChunk);
@@ -393,7 +373,7 @@ TEST(DatagenChunks, ShardsAndResumeMakeTheSameGamesAsOneFile) {
   EXPECT_EQ(reports[1].chunk, 1u);
 
   // Without --resume an existing chunk of the shard is an error; with it only chunk 2 is played.
-  ChunkedRun all{.dir = runDir, .chunkGames = 2, .shard = 1, .shards = 1, .resume = false};
+  records::ChunkedRun all{.dir = runDir, .chunkGames = 2, .shard = 1, .shards = 1, .resume = false};
   expectChunkError(shortGames(6), all, "chunk-000000.janusdat.zst' exists: pass --resume");
   all.resume = true;
   DatagenProgress p3 = generateChunks(shortGames(6), all, {}, onChunk);
@@ -409,17 +389,17 @@ TEST(DatagenChunks, ShardsAndResumeMakeTheSameGamesAsOneFile) {
 
   // The chunks in order hold exactly the single file's records (same game seeds), each file
   // declaring its count.
-  std::vector<PackedRecord> joined;
+  std::vector<records::PackedRecord> joined;
   for (int k = 0; k < 3; ++k) {
     const std::string path = runDir + "/" + chunkFileName(u64(k));
-    DataReader reader(path);
+    records::DataReader reader(path);
     ASSERT_TRUE(reader.declaredCount().has_value());
     EXPECT_EQ(*reader.declaredCount(), reports[size_t(k)].positions);
-    for (const auto& r : readRecords(path)) joined.push_back(r);
+    for (const auto& r : records::readRecords(path)) joined.push_back(r);
   }
-  const std::vector<PackedRecord> expected = readRecords(single);
+  const std::vector<records::PackedRecord> expected = records::readRecords(single);
   ASSERT_EQ(joined.size(), expected.size());
-  EXPECT_EQ(std::memcmp(joined.data(), expected.data(), joined.size() * sizeof(PackedRecord)), 0);
+  EXPECT_EQ(std::memcmp(joined.data(), expected.data(), joined.size() * sizeof(records::PackedRecord)), 0);
   EXPECT_EQ(whole.positions, expected.size());
   expectGamesChain(single, whole);
   for (const auto& e : fs::directory_iterator(runDir))
@@ -429,7 +409,7 @@ TEST(DatagenChunks, ShardsAndResumeMakeTheSameGamesAsOneFile) {
 TEST(DatagenChunks, SettingsAndDirectoryAreChecked) {
   TempDir dir;
   const std::string runDir = dir.file("run");
-  ChunkedRun run{.dir = runDir, .chunkGames = 1, .shard = 1, .shards = 3, .resume = false};
+  records::ChunkedRun run{.dir = runDir, .chunkGames = 1, .shard = 1, .shards = 3, .resume = false};
   DatagenConfig c = shortGames(3);
   c.adjudication.maxPlies = 6;
   (void)generateChunks(c, run);
@@ -443,7 +423,7 @@ TEST(DatagenChunks, SettingsAndDirectoryAreChecked) {
   other = c;
   other.seed = 12;
   expectChunkError(other, run, "seed 11");
-  ChunkedRun otherChunks = run;
+  records::ChunkedRun otherChunks = run;
   otherChunks.chunkGames = 3;
   expectChunkError(c, otherChunks, "chunk-games 1");
   // Threads and the total number of games are not settings of the games: a run can grow.
@@ -515,7 +495,7 @@ TEST(DatagenChunks, EvaluationIsASettingOfTheRunAndChangesTheGames) {
   EXPECT_EQ(evaluationSetting("hce"), "hce");
 
   const std::string runDir = dir.file("run");
-  ChunkedRun run{.dir = runDir, .chunkGames = 1, .shard = 1, .shards = 1, .resume = true};
+  records::ChunkedRun run{.dir = runDir, .chunkGames = 1, .shard = 1, .shards = 1, .resume = true};
   DatagenConfig hce = shortGames(2);
   hce.evaluation = "hce";
   (void)generateChunks(hce, run);
@@ -544,7 +524,7 @@ TEST(DatagenChunks, EvaluationIsASettingOfTheRunAndChangesTheGames) {
   one.evaluation = netPath;
   one.output = b;
   (void)generateData(one);
-  const auto ra = readRecords(a), rb = readRecords(b);
+  const auto ra = records::readRecords(a), rb = records::readRecords(b);
   ASSERT_FALSE(ra.empty());
   ASSERT_FALSE(rb.empty());
   EXPECT_NE(ra[0].score, rb[0].score);
@@ -567,7 +547,7 @@ TEST(DatagenChunks, AnInterruptedRunKeepsItsFinishedChunks) {
   const std::string runDir = dir.file("run");
   DatagenConfig c = shortGames(3);
   c.adjudication.maxPlies = 8;
-  ChunkedRun run{.dir = runDir, .chunkGames = 1, .shard = 1, .shards = 1, .resume = false};
+  records::ChunkedRun run{.dir = runDir, .chunkGames = 1, .shard = 1, .shards = 1, .resume = false};
   // The run stops (here: an exception from the chunk callback) after its first chunk.
   EXPECT_THROW((void)generateChunks(c, run, {}, [](const ChunkReport&) { throw Error("stop"); }), Error);
   EXPECT_TRUE(fs::exists(runDir + "/chunk-000000.janusdat.zst"));
@@ -581,25 +561,7 @@ TEST(DatagenChunks, AnInterruptedRunKeepsItsFinishedChunks) {
   EXPECT_TRUE(fs::exists(runDir + "/chunk-000002.janusdat.zst"));
 }
 
-TEST(DatagenChunks, ShardParsingAndAssignment) {
-  EXPECT_EQ(parseShard("3/8"), std::make_pair(3, 8));
-  EXPECT_EQ(parseShard("1/1"), std::make_pair(1, 1));
-  for (const char* bad : {"0/4", "5/4", "4", "a/4", "1/", "/4", "1/0", "1/4x", "-1/4"}) {
-    try {
-      (void)parseShard(bad);
-      ADD_FAILURE() << bad;
-    } catch (const Error& e) {
-      EXPECT_NE(std::string(e.what()).find(std::string("bad --shard '") + bad + "'"), std::string::npos) << e.what();
-    }
-  }
-  EXPECT_EQ(shardChunks(10, 2, 4), (std::vector<u64>{1, 5, 9}));
-  // Every chunk belongs to exactly one shard, whatever the number of shards.
-  for (int shards : {1, 3, 7}) {
-    std::vector<int> owners(20, 0);
-    for (int s = 1; s <= shards; ++s)
-      for (u64 k : shardChunks(20, s, shards)) ++owners[k];
-    for (int n : owners) EXPECT_EQ(n, 1);
-  }
+TEST(DatagenChunks, ChunkFileNames) {
   EXPECT_EQ(chunkFileName(7), "chunk-000007.janusdat.zst");
   EXPECT_EQ(chunkFileName(1234567), "chunk-1234567.janusdat.zst");
 }

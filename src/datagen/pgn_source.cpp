@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/pgn.h"
-#include "datagen/record.h"
+#include "records/janusdat.h"
 #include "util/error.h"
 #include "util/zstd_stream.h"
 
@@ -25,12 +25,12 @@ constexpr int kMateScore = 32000;  // search/score.h kMate; the format fixes thi
 
 int commentScore(const std::string& comment) {
   auto e = parseEvalComment(comment);
-  if (!e) return kNoScore;
+  if (!e) return records::kNoScore;
   if (e->mate) {
     int n = *e->mate;
     return n > 0 ? kMateScore - (2 * n - 1) : -(kMateScore - (2 * -n - 1));
   }
-  return e->centipawns ? std::clamp(*e->centipawns, -30000, 30000) : kNoScore;
+  return e->centipawns ? std::clamp(*e->centipawns, -30000, 30000) : records::kNoScore;
 }
 
 std::string_view trimView(std::string_view s) {
@@ -281,7 +281,7 @@ std::string PgnExtractStats::skippedSummary() const {
 int pgnCommentScore(const std::string& comment) { return commentScore(comment); }
 
 PgnExtractStats forEachPgnGame(const std::string& path,
-                               const std::function<void(const PgnGame& game, const Position& start, Wdl result)>& onGame) {
+                               const std::function<void(const PgnGame& game, const Position& start, records::Wdl result)>& onGame) {
   PgnExtractStats stats;
   auto countVariant = [&stats](const std::string& name) {
     ++stats.variantGames;
@@ -314,10 +314,10 @@ PgnExtractStats forEachPgnGame(const std::string& path,
       }
     }
     if (!more) break;
-    Wdl result;
-    if (game.result == "1-0") result = kWhiteWin;
-    else if (game.result == "0-1") result = kBlackWin;
-    else if (game.result == "1/2-1/2") result = kDraw;
+    records::Wdl result;
+    if (game.result == "1-0") result = records::kWhiteWin;
+    else if (game.result == "0-1") result = records::kBlackWin;
+    else if (game.result == "1/2-1/2") result = records::kDraw;
     else {
       ++stats.unfinished;
       continue;
@@ -338,7 +338,7 @@ PgnExtractStats forEachPgnGame(const std::string& path,
   return stats;
 }
 
-GameEnd pgnGameEnd(const PgnGame& game, const Position& final, Wdl result) {
+GameEnd pgnGameEnd(const PgnGame& game, const Position& final, records::Wdl result) {
   if (const std::optional<GameEnd> end = rulesGameEnd(final)) return *end;
   const std::string termination = game.tag("Termination");
   auto is = [&](std::string_view value) {
@@ -350,30 +350,30 @@ GameEnd pgnGameEnd(const PgnGame& game, const Position& final, Wdl result) {
   if (is("rules infraction")) return GameEnd::kIllegalMove;
   if (is("abandoned")) return GameEnd::kCrash;
   if (is("stalled connection")) return GameEnd::kStall;
-  if (is("adjudication")) return result == kDraw ? GameEnd::kAdjudicatedDraw : GameEnd::kAdjudicatedWin;
-  return result == kDraw ? GameEnd::kAgreedDraw : GameEnd::kResignation;
+  if (is("adjudication")) return result == records::kDraw ? GameEnd::kAdjudicatedDraw : GameEnd::kAdjudicatedWin;
+  return result == records::kDraw ? GameEnd::kAgreedDraw : GameEnd::kResignation;
 }
 
 PgnExtractStats extractPgnPositions(const std::string& path, const PgnExtractOptions& options,
-                                    const std::function<void(const PackedRecord&)>& sink) {
+                                    const std::function<void(const records::PackedRecord&)>& sink) {
   u64 positions = 0;
-  PgnExtractStats stats = forEachPgnGame(path, [&](const PgnGame& game, const Position& start, Wdl result) {
+  PgnExtractStats stats = forEachPgnGame(path, [&](const PgnGame& game, const Position& start, records::Wdl result) {
     // A taken record is passed on when the next one of its game is known, so that the game's last
     // taken record carries the game end.
-    std::optional<PackedRecord> pending;
+    std::optional<records::PackedRecord> pending;
     Position pos = start;
     for (size_t i = 0; i < game.moves.size(); ++i) {
       const Move m = game.moves[i];
       if (int(i) >= options.skipPlies && (!options.quietOnly || (!pos.inCheck() && !pos.isNoisy(m)))) {
-        int score = i > 0 ? commentScore(game.comments[i - 1]) : kNoScore;
+        int score = i > 0 ? commentScore(game.comments[i - 1]) : records::kNoScore;
         if (pending) sink(*pending);
-        pending = packRecord(pos, score, result, m);
+        pending = records::packRecord(pos, score, result, m);
         ++positions;
       }
       pos.makeMove(m);
     }
     if (pending) {
-      setGameEnd(*pending, pgnGameEnd(game, pos, result));
+      records::setGameEnd(*pending, pgnGameEnd(game, pos, result));
       sink(*pending);
     }
   });

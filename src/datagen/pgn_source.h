@@ -8,10 +8,10 @@
 // (the final position is never taken). With `quietOnly` (the default; `janus tune`) it must also
 // not be in check and the move played from it must not be a capture, en passant or promotion,
 // as version 1 datagen kept; without it (`janus datagen --pgn`) every such position is taken and
-// the record's flags say which are noisy or in check (format.h). The score is the [%eval]
-// comment of the move that led to the position (Lichess style, White's view; mate in N as
-// +-(32000 - (2N - 1)) for the winner), else kNoScore. Each record holds the move played from
-// its position (best = 0: no search), and the game's last taken record holds the game end
+// the record's flags say which are noisy or in check (records/janusdat_format.h). The score is
+// the [%eval] comment of the move that led to the position (Lichess style, White's view; mate in
+// N as +-(32000 - (2N - 1)) for the winner), else kNoScore. Each record holds the move played
+// from its position (best = 0: no search), and the game's last taken record holds the game end
 // (pgnGameEnd), as JANUSDAT version 3 defines.
 //
 // Skipped games, counted by reason: games of another variant ([Variant "..."] other than
@@ -31,7 +31,7 @@
 #include "core/pgn.h"
 #include "core/position.h"
 #include "core/types.h"
-#include "datagen/format.h"
+#include "records/janusdat_format.h"
 
 namespace janus::datagen {
 
@@ -65,7 +65,7 @@ struct PgnExtractStats {
 /// (variant, unfinished, malformed) are counted as by extractPgnPositions; `games` and `results`
 /// count the games passed on, `positions` stays 0. Throws like extractPgnPositions.
 PgnExtractStats forEachPgnGame(const std::string& path,
-                               const std::function<void(const PgnGame& game, const Position& start, Wdl result)>& onGame);
+                               const std::function<void(const PgnGame& game, const Position& start, records::Wdl result)>& onGame);
 
 /// How a PGN game ended, from its final position `final` (after the last move) and its result:
 /// an end by the rules (rulesGameEnd) if the final position shows one; else from the Termination
@@ -73,12 +73,12 @@ PgnExtractStats forEachPgnGame(const std::string& path,
 /// kIllegalMove, "abandoned" kCrash, "stalled connection" kStall, "adjudication"
 /// kAdjudicatedWin or kAdjudicatedDraw; otherwise ("normal", absent, ...) kResignation for a
 /// decisive game and kAgreedDraw for a draw.
-[[nodiscard]] GameEnd pgnGameEnd(const PgnGame& game, const Position& final, Wdl result);
+[[nodiscard]] GameEnd pgnGameEnd(const PgnGame& game, const Position& final, records::Wdl result);
 
 /// Reads `path` (.pgn, plain or zstd-compressed) and calls `sink` for every taken position, in
 /// file order. Throws janus::Error naming the file if it cannot be opened or read (e.g. corrupt
 /// zstd data); malformed, unfinished and variant games are counted and skipped.
 PgnExtractStats extractPgnPositions(const std::string& path, const PgnExtractOptions& options,
-                                    const std::function<void(const PackedRecord&)>& sink);
+                                    const std::function<void(const records::PackedRecord&)>& sink);
 
 }  // namespace janus::datagen

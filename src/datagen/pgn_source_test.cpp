@@ -14,7 +14,7 @@
 #include "core/movegen.h"
 #include "core/pgn.h"
 #include "datagen/pgn_source.h"
-#include "datagen/record.h"
+#include "records/janusdat.h"
 #include "util/error.h"
 #include "util/zstd_stream.h"
 
@@ -36,15 +36,15 @@ std::string readRaw(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-std::vector<PackedRecord> extract(const std::string& path, const PgnExtractOptions& options, PgnExtractStats* stats = nullptr) {
-  std::vector<PackedRecord> out;
-  PgnExtractStats s = extractPgnPositions(path, options, [&](const PackedRecord& r) { out.push_back(r); });
+std::vector<records::PackedRecord> extract(const std::string& path, const PgnExtractOptions& options, PgnExtractStats* stats = nullptr) {
+  std::vector<records::PackedRecord> out;
+  PgnExtractStats s = extractPgnPositions(path, options, [&](const records::PackedRecord& r) { out.push_back(r); });
   if (stats) *stats = s;
   return out;
 }
 
-bool sameRecords(const std::vector<PackedRecord>& a, const std::vector<PackedRecord>& b) {
-  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(PackedRecord)) == 0);
+bool sameRecords(const std::vector<records::PackedRecord>& a, const std::vector<records::PackedRecord>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(records::PackedRecord)) == 0);
 }
 
 TEST(PgnSource, QuietPositionsWithResultsFromSharedGames) {
@@ -55,10 +55,10 @@ TEST(PgnSource, QuietPositionsWithResultsFromSharedGames) {
   EXPECT_EQ(s.positions, records.size());
   EXPECT_GT(records.size(), 200u);
   for (const auto& r : records) {
-    TrainingPosition t = unpackRecord(r);
+    records::TrainingPosition t = records::unpackRecord(r);
     EXPECT_FALSE(t.pos.inCheck());
-    EXPECT_TRUE(recordQuiet(r));
-    EXPECT_EQ(t.score, kNoScore);  // no [%eval] in these games
+    EXPECT_TRUE(records::recordQuiet(r));
+    EXPECT_EQ(t.score, records::kNoScore);  // no [%eval] in these games
     EXPECT_GE(t.pos.gamePly(), 8);
   }
   EXPECT_EQ(s.skippedSummary(), "none");
@@ -96,13 +96,13 @@ TEST(PgnSource, EveryPositionWithItsFlags) {
   EXPECT_EQ(records.size(), expected);
   EXPECT_EQ(s.positions, expected);
   u64 flaggedNoisy = 0, flaggedCheck = 0, lastOfGame = 0;
-  std::vector<PackedRecord> quiet;
+  std::vector<records::PackedRecord> quiet;
   for (size_t i = 0; i < records.size(); ++i) {
-    const PackedRecord& r = records[i];
-    flaggedNoisy += recordNoisyMove(r);
-    flaggedCheck += recordInCheck(r);
-    const TrainingPosition t = unpackRecord(r);
-    EXPECT_EQ(recordInCheck(r), t.pos.inCheck());
+    const records::PackedRecord& r = records[i];
+    flaggedNoisy += records::recordNoisyMove(r);
+    flaggedCheck += records::recordInCheck(r);
+    const records::TrainingPosition t = records::unpackRecord(r);
+    EXPECT_EQ(records::recordInCheck(r), t.pos.inCheck());
     // Version 3: the move played (no search: best 0); within a game it leads to the next record.
     EXPECT_TRUE(t.played);
     EXPECT_FALSE(t.best);
@@ -110,9 +110,9 @@ TEST(PgnSource, EveryPositionWithItsFlags) {
     if (!t.end && i + 1 < records.size()) {
       Position next = t.pos;
       next.makeMove(t.played);
-      EXPECT_EQ(next.fen(), unpackRecord(records[i + 1]).pos.fen());
+      EXPECT_EQ(next.fen(), records::unpackRecord(records[i + 1]).pos.fen());
     }
-    if (recordQuiet(r)) quiet.push_back(r);
+    if (records::recordQuiet(r)) quiet.push_back(r);
   }
   EXPECT_EQ(lastOfGame, s.games);
   EXPECT_TRUE(records.back().lastOfGame());
@@ -120,9 +120,9 @@ TEST(PgnSource, EveryPositionWithItsFlags) {
   EXPECT_EQ(flaggedCheck, checks);
   EXPECT_GT(noisyMoves, 30u);
   // The quiet filter takes the same records; the game end sits on the last one taken.
-  std::vector<PackedRecord> filtered = extract(path, {});
+  std::vector<records::PackedRecord> filtered = extract(path, {});
   for (auto* v : {&quiet, &filtered})
-    for (PackedRecord& r : *v) r.gameEnd = 0;
+    for (records::PackedRecord& r : *v) r.gameEnd = 0;
   EXPECT_TRUE(sameRecords(quiet, filtered));
 }
 
@@ -138,8 +138,8 @@ TEST(PgnSource, GameEndsFromTheFinalPositionOrTheTerminationTag) {
   all.quietOnly = false;
   all.skipPlies = 0;
   std::vector<std::optional<GameEnd>> ends;
-  for (const PackedRecord& r : extract(path, all))
-    if (r.lastOfGame()) ends.push_back(recordGameEnd(r));
+  for (const records::PackedRecord& r : extract(path, all))
+    if (r.lastOfGame()) ends.push_back(records::recordGameEnd(r));
   const std::vector<std::optional<GameEnd>> expected = {GameEnd::kCheckmate,  GameEnd::kTimeForfeit,
                                                         GameEnd::kAgreedDraw, GameEnd::kResignation,
                                                         GameEnd::kAdjudicatedWin, GameEnd::kRepetition};

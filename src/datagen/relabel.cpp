@@ -20,8 +20,8 @@
 #include <fmt/format.h>
 
 #include "core/notation.h"
-#include "datagen/record.h"
 #include "match/uci_engine.h"
+#include "records/janusdat.h"
 #include "util/error.h"
 
 namespace janus::datagen {
@@ -29,7 +29,7 @@ namespace janus::datagen {
 namespace {
 
 constexpr size_t kBatchPerJob = 256;
-constexpr int kMate = 32000;  // format.h / search/score.h: mate scores are ±(32000 − plies)
+constexpr int kMate = 32000;  // records/janusdat_format.h / search/score.h: mate scores are ±(32000 − plies)
 
 /// One engine process and the mode it was started in.
 struct Worker {
@@ -71,8 +71,8 @@ RelabelProgress relabelFile(const RelabelConfig& config, const std::function<voi
       throw Error(fmt::format("relabel: the output '{}' is the input file", config.output));
   }
 
-  DataReader reader(config.input);
-  DataWriter writer(config.output, reader.declaredCount());
+  records::DataReader reader(config.input);
+  records::DataWriter writer(config.output, reader.declaredCount());
   const std::string name = config.engine.name.empty() ? config.engine.command : config.engine.name;
 
   std::vector<Worker> workers(size_t(config.jobs));
@@ -84,14 +84,14 @@ RelabelProgress relabelFile(const RelabelConfig& config, const std::function<voi
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
 
-  std::vector<PackedRecord> batch;
+  std::vector<records::PackedRecord> batch;
   std::vector<u8> mateFlags;
   const size_t batchSize = kBatchPerJob * size_t(config.jobs);
   std::atomic<u64> noScore{0}, mates{0};
 
   // Relabels batch[i] (file index base + i) on worker w.
-  auto relabelOne = [&](Worker& w, PackedRecord& r, u64 index) {
-    const TrainingPosition t = decodeRecord(r, config.input, index);
+  auto relabelOne = [&](Worker& w, records::PackedRecord& r, u64 index) {
+    const records::TrainingPosition t = records::decodeRecord(r, config.input, index);
     const std::string fen = t.pos.fen();
     match::UciEngine& e = *w.engine;
     if (!w.started) {
@@ -114,18 +114,19 @@ RelabelProgress relabelFile(const RelabelConfig& config, const std::function<voi
     if (result.status != match::UciEngine::SearchResult::Status::kBestMove)
       fail(fmt::format("sent no bestmove within {} ms", config.timeout.count()));
     if (!result.info.score) {
-      r.score = kNoScore;
+      r.score = records::kNoScore;
       ++noScore;
     } else {
       const bool mate = result.info.score->kind == match::UciScore::Kind::kMate;
       r.score = i16(relabelScore(mate, result.info.score->value, t.pos.sideToMove() == kBlack));
       if (mate) ++mates;
     }
-    r.flags = u8((r.flags & ~kFlagInCheck) | (t.pos.inCheck() ? kFlagInCheck : 0));
-    // The teacher's best move replaces the record's (format.h: best is the search's move).
+    r.flags = u8((r.flags & ~records::kFlagInCheck) | (t.pos.inCheck() ? records::kFlagInCheck : 0));
+    // The teacher's best move replaces the record's (records/janusdat_format.h: best is the
+    // search's move).
     std::string bestMove = result.bestMove.substr(0, result.bestMove.find(' '));
     try {
-      r.best = encodeMove(parseUci(t.pos, bestMove, r.chess960()));
+      r.best = records::encodeMove(parseUci(t.pos, bestMove, r.chess960()));
     } catch (const Error& err) {
       fail(fmt::format("sent bestmove '{}' ({})", bestMove, err.what()));
     }
@@ -134,7 +135,7 @@ RelabelProgress relabelFile(const RelabelConfig& config, const std::function<voi
   u64 base = 0;
   for (;;) {
     batch.clear();
-    PackedRecord r;
+    records::PackedRecord r;
     while (batch.size() < batchSize && reader.next(r)) batch.push_back(r);
     if (batch.empty()) break;
 

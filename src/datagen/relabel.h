@@ -8,8 +8,8 @@
 // the score does not depend on which process got the record or what it searched before), then
 // "go depth D" or "go nodes N". The last score the engine reports for its principal variation
 // ("info ... score cp X" / "score mate N") replaces the record's score, converted to White's
-// view; mate in N moves becomes ±(32000 − plies) as format.h wants (N > 0: 32000 − (2N − 1);
-// N < 0: −(32000 − 2|N|); "mate 0": −32000). A search that reports no score leaves kNoScore.
+// view; mate in N moves becomes ±(32000 − plies) as records/janusdat_format.h wants (N > 0:
+// 32000 − (2N − 1); N < 0: −(32000 − 2|N|); "mate 0": −32000). A search that reports no score leaves kNoScore.
 // The engine's bestmove replaces the record's best move (an illegal or unparsable bestmove is
 // an error). Everything else of the record is kept (the move played and the game end of a
 // version 3 input; 0 for a version 1 or 2 input, whose games the output cannot know either),
@@ -59,8 +59,8 @@ struct RelabelProgress {
 RelabelProgress relabelFile(const RelabelConfig& config,
                             const std::function<void(const RelabelProgress&)>& onProgress = {});
 
-/// The record score (White's view, format.h units) of a UCI score reported for the side to move
-/// `blackToMove`. Mate in N moves as described in the header comment.
+/// The record score (White's view, records/janusdat_format.h units) of a UCI score reported for
+/// the side to move `blackToMove`. Mate in N moves as described in the header comment.
 [[nodiscard]] int relabelScore(bool mate, int value, bool blackToMove);
 
 }  // namespace janus::datagen

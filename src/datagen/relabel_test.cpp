@@ -10,9 +10,9 @@
 #include <iterator>
 
 #include "core/movegen.h"
-#include "datagen/record.h"
 #include "datagen/relabel.h"
 #include "match/engine_config.h"
+#include "records/janusdat.h"
 #include "util/error.h"
 
 namespace janus::datagen {
@@ -60,17 +60,17 @@ const Case kCases[] = {
     {"4k3/8/8/8/8/8/8/3QK3 w - - 0 1", false, +1},
 };
 
-std::vector<PackedRecord> caseRecords() {
-  std::vector<PackedRecord> out;
+std::vector<records::PackedRecord> caseRecords() {
+  std::vector<records::PackedRecord> out;
   int i = 0;
   for (const Case& c : kCases) {
     const Position pos = Position::fromFen(c.fen, c.chess960);
     // The move played is the last legal move and best the first: relabelling keeps played and
     // replaces best with the engine's choice.
     const MoveList moves = legalMoves(pos);
-    PackedRecord r = packRecord(pos, 1000 + i, Wdl(i % 3), moves[moves.size() - 1], moves[0]);
-    r.flags &= ~kFlagInCheck;  // relabelling sets it from the position
-    if (i == 3) setGameEnd(r, GameEnd::kAdjudicatedDraw);
+    records::PackedRecord r = records::packRecord(pos, 1000 + i, records::Wdl(i % 3), moves[moves.size() - 1], moves[0]);
+    r.flags &= ~records::kFlagInCheck;  // relabelling sets it from the position
+    if (i == 3) records::setGameEnd(r, GameEnd::kAdjudicatedDraw);
     out.push_back(r);
     ++i;
   }
@@ -91,9 +91,9 @@ RelabelConfig stockfishConfig(const std::string& in, const std::string& out, int
 TEST(Relabel, StockfishDepthOneRescoresEveryRecordInOrder) {
   if (!fs::exists(kStockfish)) GTEST_SKIP() << kStockfish << " is not installed";
   const std::string in = tempFile("in.jdat"), out1 = tempFile("out1.jdat"), out3 = tempFile("out3.jdat.zst");
-  const std::vector<PackedRecord> records = caseRecords();
+  const std::vector<records::PackedRecord> records = caseRecords();
   {
-    DataWriter w(in);  // streaming header: the output keeps it
+    records::DataWriter w(in);  // streaming header: the output keeps it
     // Three copies, so that 3 engines share the work and the order must be restored.
     for (int copy = 0; copy < 3; ++copy) w.write(records.data(), records.size());
     w.commit();
@@ -106,26 +106,26 @@ TEST(Relabel, StockfishDepthOneRescoresEveryRecordInOrder) {
   const RelabelProgress p3 = relabelFile(stockfishConfig(in, out3, 3));
   EXPECT_EQ(p3.done, p1.done);
 
-  const std::vector<PackedRecord> a = readRecords(out1), b = readRecords(out3);
+  const std::vector<records::PackedRecord> a = records::readRecords(out1), b = records::readRecords(out3);
   ASSERT_EQ(a.size(), 3 * records.size());
   // The same scores with 1 and 3 engines (a cleared hash per position, fixed depth).
   ASSERT_EQ(b.size(), a.size());
-  EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(PackedRecord)), 0);
+  EXPECT_EQ(std::memcmp(a.data(), b.data(), a.size() * sizeof(records::PackedRecord)), 0);
   for (size_t i = 0; i < a.size(); ++i) {
-    const PackedRecord& src = records[i % records.size()];
+    const records::PackedRecord& src = records[i % records.size()];
     const Case& c = kCases[i % records.size()];
     // Everything but the score, the check flag and the best move is the input's.
     EXPECT_EQ(a[i].occupancy, src.occupancy);
     EXPECT_EQ(std::memcmp(a[i].pieces, src.pieces, sizeof src.pieces), 0);
     EXPECT_EQ(a[i].stmEp, src.stmEp);
     EXPECT_EQ(a[i].wdl, src.wdl);
-    EXPECT_EQ(a[i].flags & ~kFlagInCheck, src.flags);
+    EXPECT_EQ(a[i].flags & ~records::kFlagInCheck, src.flags);
     EXPECT_EQ(a[i].played, src.played);
     EXPECT_EQ(a[i].gameEnd, src.gameEnd);
-    const TrainingPosition t = unpackRecord(a[i]);
+    const records::TrainingPosition t = records::unpackRecord(a[i]);
     EXPECT_TRUE(t.best) << c.fen;  // legal (unpackRecord checks it): the engine's bestmove
-    EXPECT_EQ(recordInCheck(a[i]), t.pos.inCheck()) << c.fen;
-    EXPECT_NE(a[i].score, kNoScore) << c.fen;
+    EXPECT_EQ(records::recordInCheck(a[i]), t.pos.inCheck()) << c.fen;
+    EXPECT_NE(a[i].score, records::kNoScore) << c.fen;
     EXPECT_NE(a[i].score, src.score) << c.fen;
     if (c.sign > 0) {
       EXPECT_GT(a[i].score, 300) << c.fen;
@@ -135,14 +135,14 @@ TEST(Relabel, StockfishDepthOneRescoresEveryRecordInOrder) {
     }
   }
   EXPECT_EQ(a[2].score, 31999);  // Ra8# found at depth 1: mate in 1 = 1 ply
-  EXPECT_EQ(packedMoveString(a[2].best), "a1a8");
+  EXPECT_EQ(records::packedMoveString(a[2].best), "a1a8");
   for (const auto& f : {in, out1, out3}) fs::remove(f);
 }
 
 TEST(Relabel, ErrorsNameTheProblemAndLeaveNoOutput) {
   const std::string in = tempFile("in.jdat"), out = tempFile("out.jdat");
   {
-    DataWriter w(in, 2);
+    records::DataWriter w(in, 2);
     const auto records = caseRecords();
     w.write(records.data(), 2);
     w.commit();

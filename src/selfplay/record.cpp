@@ -5,43 +5,17 @@
 #include <fmt/format.h>
 
 #include "core/movegen.h"
-#include "datagen/record.h"
 #include "encoding/policy_map.h"
+#include "records/janusdat.h"
 #include "util/error.h"
 
 namespace janus::selfplay {
 
 namespace {
 
-#pragma pack(push, 1)
-struct FileHeader {
-  char magic[8];
-  u16 version;
-  u16 reserved0;
-  u32 flags;
-  u64 gameCount;
-  u64 reserved1;
-};
-struct GameHeader {
-  u32 plies;
-  u8 result;
-  u8 end;
-  u8 flags;
-  u8 reserved;
-  datagen::PackedPosition start;
-};
-struct PlyHeader {
-  u16 move;
-  u8 flags;
-  u8 reserved;
-  i16 q;
-  u16 entries;
-};
-#pragma pack(pop)
-static_assert(sizeof(FileHeader) == 32 && sizeof(GameHeader) == 40 && sizeof(PlyHeader) == 8 && sizeof(VisitShare) == 4);
-
-constexpr u8 kKnownGameFlags = kGameNoResign | kGameWhiteWouldResign | kGameBlackWouldResign;
-constexpr u8 kKnownPlyFlags = kPlyFullSearch | kPlySampled;
+using records::SelfplayFileHeader;
+using records::SelfplayGameHeader;
+using records::SelfplayPlyHeader;
 
 bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
@@ -53,10 +27,10 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 
 SelfplayWriter::SelfplayWriter(const std::string& path, std::optional<u64> games)
     : m_out(path, endsWith(path, ".zst")), m_count(games) {
-  FileHeader h{};
+  SelfplayFileHeader h{};
   std::memcpy(h.magic, kSelfplayMagic, sizeof h.magic);
   h.version = kSelfplayVersion;
-  h.gameCount = games.value_or(datagen::kStreamingCount);
+  h.gameCount = games.value_or(records::kStreamingCount);
   m_out.write(reinterpret_cast<const char*>(&h), sizeof h);
 }
 
@@ -64,7 +38,7 @@ void SelfplayWriter::write(const SelfplayGame& game) {
   if (game.plies.size() > kMaxGamePlies)
     throw Error(fmt::format("'{}': a game of {} plies is longer than the format's {}", m_out.path(), game.plies.size(),
                             kMaxGamePlies));
-  GameHeader g{};
+  SelfplayGameHeader g{};
   g.plies = u32(game.plies.size());
   g.result = u8(game.result);
   g.end = u8(game.end);
@@ -74,7 +48,7 @@ void SelfplayWriter::write(const SelfplayGame& game) {
   for (const SelfplayPly& p : game.plies) {
     if (p.visits.size() > size_t(kMaxVisitEntries))
       throw Error(fmt::format("'{}': a ply with {} visit entries (at most {})", m_out.path(), p.visits.size(), kMaxVisitEntries));
-    const PlyHeader h{p.move, p.flags, 0, p.q, u16(p.visits.size())};
+    const SelfplayPlyHeader h{p.move, p.flags, 0, p.q, u16(p.visits.size())};
     m_out.write(reinterpret_cast<const char*>(&h), sizeof h);
     m_out.write(reinterpret_cast<const char*>(p.visits.data()), std::streamsize(p.visits.size() * sizeof(VisitShare)));
   }
@@ -90,7 +64,7 @@ void SelfplayWriter::commit() {
 // ---- Reader ------------------------------------------------------------------------------------
 
 SelfplayReader::SelfplayReader(const std::string& path) : m_path(path), m_in(openInputFile(path)) {
-  FileHeader h{};
+  SelfplayFileHeader h{};
   m_in->read(reinterpret_cast<char*>(&h), sizeof h);
   const auto got = size_t(m_in->gcount());
   if (got >= sizeof h.magic && std::memcmp(h.magic, kSelfplayMagic, sizeof h.magic) != 0)
@@ -102,13 +76,13 @@ SelfplayReader::SelfplayReader(const std::string& path) : m_path(path), m_in(ope
                             h.version, kSelfplayVersion));
   if (h.reserved0 != 0 || h.flags != 0 || h.reserved1 != 0)
     throw Error(fmt::format("'{}': reserved header fields are not zero", path));
-  if (h.gameCount != datagen::kStreamingCount) m_declared = h.gameCount;
+  if (h.gameCount != records::kStreamingCount) m_declared = h.gameCount;
 }
 
 bool SelfplayReader::next(SelfplayGame& game) {
   auto fail = [&](const std::string& what) { return Error(fmt::format("'{}': game {}: {}", m_path, m_index, what)); };
   if (m_declared && m_index == *m_declared) return false;
-  GameHeader g{};
+  SelfplayGameHeader g{};
   m_in->read(reinterpret_cast<char*>(&g), sizeof g);
   const auto got = size_t(m_in->gcount());
   if (got == 0) {
@@ -119,18 +93,18 @@ bool SelfplayReader::next(SelfplayGame& game) {
   if (g.plies > kMaxGamePlies) throw fail(fmt::format("{} plies, more than the format's {}", g.plies, kMaxGamePlies));
   if (g.result > 2) throw fail(fmt::format("result {} out of range 0..2", g.result));
   if (g.end >= kGameEndCount) throw fail(fmt::format("game end {} out of range 0..{}", g.end, kGameEndCount - 1));
-  if ((g.flags & ~kKnownGameFlags) != 0 || g.reserved != 0) throw fail(fmt::format("unknown game flags {:#x}", g.flags));
+  if ((g.flags & ~records::kKnownGameFlags) != 0 || g.reserved != 0) throw fail(fmt::format("unknown game flags {:#x}", g.flags));
   game.start = g.start;
-  game.result = datagen::Wdl(g.result);
+  game.result = records::Wdl(g.result);
   game.end = GameEnd(g.end);
   game.flags = g.flags;
   game.plies.resize(g.plies);
   for (u32 i = 0; i < g.plies; ++i) {
-    PlyHeader h{};
+    SelfplayPlyHeader h{};
     m_in->read(reinterpret_cast<char*>(&h), sizeof h);
     if (size_t(m_in->gcount()) < sizeof h) throw fail(fmt::format("ply {} is truncated", i));
     if (h.move >= encoding::kPolicySize) throw fail(fmt::format("ply {}: move index {} out of range", i, h.move));
-    if ((h.flags & ~kKnownPlyFlags) != 0 || h.reserved != 0) throw fail(fmt::format("ply {}: unknown flags {:#x}", i, h.flags));
+    if ((h.flags & ~records::kKnownPlyFlags) != 0 || h.reserved != 0) throw fail(fmt::format("ply {}: unknown flags {:#x}", i, h.flags));
     if (h.entries > kMaxVisitEntries) throw fail(fmt::format("ply {}: {} visit entries (at most {})", i, h.entries, kMaxVisitEntries));
     SelfplayPly& p = game.plies[i];
     p.move = h.move;
@@ -158,7 +132,7 @@ void replayGame(const SelfplayGame& game, const std::string& where,
                 const std::function<void(const Position& pos, Move move, const SelfplayPly& ply)>& onPly) {
   Position pos;
   try {
-    pos = datagen::unpackPosition(game.start).pos;
+    pos = records::unpackPosition(game.start).pos;
   } catch (const Error& e) {
     throw Error(fmt::format("game {}: start position: {}", where, e.what()));
   }

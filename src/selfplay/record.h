@@ -1,52 +1,16 @@
 #pragma once
-// Self-play training records ("JANUSSP"), version 1: what `janus selfplay` writes and
-// `janus train-az` reads for the reinforcement-learning loop (docs/rl.md). A file holds whole
-// games, so that a reader can rebuild every position with its history (the input planes need
-// the last 8 positions) by replaying the moves from the game's start position.
-//
-// A file is a 32-byte FileHeader then games; the whole file may be zstd-compressed (written
-// compressed when the name ends in ".zst", detected by the zstd magic when read). Little-endian.
-//
-// FileHeader (32 bytes)
-//   offset size  field
-//        0    8  magic      "JANUSSP\0"
-//        8    2  version    u16, kSelfplayVersion (1)
-//       10    2  reserved   u16, 0
-//       12    4  flags      u32, 0
-//       16    8  gameCount  u64, games that follow, or datagen::kStreamingCount (all bits set)
-//       24    8  reserved   u64, 0
-//
-// Game: a 40-byte GameHeader, then `plies` ply entries.
-//   GameHeader
-//        0    4  plies      u32, moves played (0..kMaxGamePlies)
-//        4    1  result     u8, 0 Black won, 1 draw, 2 White won (datagen's Wdl)
-//        5    1  end        u8, GameEnd code (core/game_end.h; self-play ends with 0-7:
-//                           checkmate, stalemate, repetition, 50 moves, insufficient material,
-//                           resignation, tablebase, length limit)
-//        6    1  flags      u8, bit 0: resignation was disabled in this game (to measure false
-//                           resignations); bit 1: White would have resigned in it; bit 2: Black
-//                           would have resigned in it; bits 3-7: 0
-//        7    1  reserved   u8, 0
-//        8   32  start      the start position as a JANUSDAT PackedPosition (datagen/format.h;
-//                           score kNoScore, wdl = result)
-//   Ply entry: 8 bytes + 4 per visit entry
-//        0    2  move       u16, policy index (encoding/policy_map.h, side to move's view) of
-//                           the move played; exactly one legal move has it
-//        2    1  flags      u8, bit 0: full search (a training target: playout cap
-//                           randomisation, KataGo); bit 1: the move was sampled from the visit
-//                           distribution (temperature) rather than the most visited; bits 2-7: 0
-//        3    1  reserved   u8, 0
-//        4    2  q          i16, the root's Q (visit-weighted mean of the root moves' Q), side to
-//                           move's view, times 32767
-//        6    2  entries    u16, number of visit entries (0 for fast searches; at most 256)
-//        8  4*n  visits     n x {u16 policy index, u16 share}: the root moves' share of the
-//                           search's visits times 65535 (rounded); each index is a legal move's
+// Reading and writing self-play training records ("JANUSSP", records/janussp_format.h defines
+// the bytes): what `janus selfplay` writes and `janus train-az` reads for the reinforcement-
+// learning loop (docs/rl.md). A file holds whole games, so that a reader can rebuild every
+// position with its history (the input planes need the last 8 positions) by replaying the moves
+// from the game's start position.
 //
 // A reader rejects (naming the file and the game) a wrong magic, version, flags or reserved
 // fields, a game longer than kMaxGamePlies, a result or end out of range, a start record that does
 // not decode, policy indices out of range, more than 256 entries, and a truncated game.
 // replayGame() also checks that every move and visit index is a legal move of its position.
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -55,24 +19,31 @@
 
 #include "core/game_end.h"
 #include "core/position.h"
-#include "datagen/format.h"
+#include "records/janusdat_format.h"
+#include "records/janussp_format.h"
 #include "util/zstd_stream.h"
 
 namespace janus::selfplay {
 
-inline constexpr char kSelfplayMagic[8] = {'J', 'A', 'N', 'U', 'S', 'S', 'P', '\0'};
-inline constexpr u16 kSelfplayVersion = 1;
-inline constexpr u32 kMaxGamePlies = 2048;
-inline constexpr int kMaxVisitEntries = 256;
-
-inline constexpr u8 kGameNoResign = 1, kGameWhiteWouldResign = 2, kGameBlackWouldResign = 4;
-inline constexpr u8 kPlyFullSearch = 1, kPlySampled = 2;
+// The format's constants, part of this reader's and writer's interface.
+using records::kGameBlackWouldResign;
+using records::kGameNoResign;
+using records::kGameWhiteWouldResign;
+using records::kMaxGamePlies;
+using records::kMaxVisitEntries;
+using records::kPlyFullSearch;
+using records::kPlySampled;
+using records::kSelfplayMagic;
+using records::kSelfplayVersion;
 
 /// One root move's share of the visits.
+/// (Read and written as records::SelfplayVisitEntry: the same two u16 fields.)
 struct VisitShare {
   u16 policyIndex = 0;
   u16 share = 0;  ///< visits / total visits * 65535, rounded
 };
+static_assert(sizeof(VisitShare) == sizeof(records::SelfplayVisitEntry) &&
+              offsetof(VisitShare, share) == offsetof(records::SelfplayVisitEntry, share));
 
 /// One move of a game.
 struct SelfplayPly {
@@ -84,8 +55,8 @@ struct SelfplayPly {
 };
 
 struct SelfplayGame {
-  datagen::PackedPosition start{};
-  datagen::Wdl result = datagen::kDraw;
+  records::PackedPosition start{};
+  records::Wdl result = records::kDraw;
   GameEnd end = GameEnd::kMaxPlies;
   u8 flags = 0;  ///< kGameNoResign, kGameWhiteWouldResign, kGameBlackWouldResign
   std::vector<SelfplayPly> plies;

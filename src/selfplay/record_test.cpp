@@ -11,8 +11,8 @@
 
 #include "core/movegen.h"
 #include "core/notation.h"
-#include "datagen/record.h"
 #include "encoding/policy_map.h"
+#include "records/janusdat.h"
 #include "util/error.h"
 
 namespace janus::selfplay {
@@ -31,8 +31,8 @@ struct TempDir {
 SelfplayGame sampleGame() {
   SelfplayGame g;
   Position pos;
-  g.start = datagen::packPosition(pos, datagen::kNoScore, datagen::kWhiteWin);
-  g.result = datagen::kWhiteWin;
+  g.start = records::packPosition(pos, records::kNoScore, records::kWhiteWin);
+  g.result = records::kWhiteWin;
   g.end = GameEnd::kResignation;
   g.flags = kGameNoResign | kGameBlackWouldResign;
   const char* moves[] = {"e2e4", "e7e5", "g1f3"};

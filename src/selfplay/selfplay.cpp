@@ -13,17 +13,17 @@
 #include <fmt/format.h>
 
 #include "core/movegen.h"
-#include "datagen/generator.h"
-#include "datagen/record.h"
 #include "encoding/policy_map.h"
 #include "match/openings.h"
+#include "records/chunked_run.h"
+#include "records/janusdat.h"
 #include "tb/gaviota.h"
 #include "util/error.h"
 #include "util/hash.h"
 
 namespace janus::selfplay {
 
-using datagen::Wdl;
+using records::Wdl;
 
 void checkConfig(const SelfplayConfig& c) {
   auto fail = [](const std::string& what) { return Error("selfplay: " + what); };
@@ -43,7 +43,7 @@ void checkConfig(const SelfplayConfig& c) {
 namespace {
 
 /// The result (White's view) in which `winner` wins.
-Wdl winFor(Color winner) { return winner == kWhite ? datagen::kWhiteWin : datagen::kBlackWin; }
+Wdl winFor(Color winner) { return winner == kWhite ? records::kWhiteWin : records::kBlackWin; }
 
 /// Index of a move sampled with probability proportional to visits^(1 / temperature).
 size_t sampleByVisits(const std::vector<MoveStat>& stats, double temperature, std::mt19937_64& rng) {
@@ -66,7 +66,7 @@ SelfplayGame playGame(mcts::MctsSearch& search, const Position& start, u64 seed,
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u01(0.0, 1.0);
   SelfplayGame g;
-  g.start = datagen::packPosition(start, datagen::kNoScore, datagen::kDraw);
+  g.start = records::packPosition(start, records::kNoScore, records::kDraw);
   const bool resignAllowed = c.resignQ > 0.0 && !(u01(rng) < c.noResignFraction);
   if (c.resignQ > 0.0 && !resignAllowed) g.flags |= kGameNoResign;
   search.newGame();
@@ -84,13 +84,13 @@ SelfplayGame playGame(mcts::MctsSearch& search, const Position& start, u64 seed,
   for (;;) {
     // The rules first (checkmate before the 50-move rule, FIDE 9.3), then the length limit.
     if (const std::optional<GameEnd> end = rulesGameEnd(pos)) {
-      finish(*end == GameEnd::kCheckmate ? winFor(~pos.sideToMove()) : datagen::kDraw, *end);
+      finish(*end == GameEnd::kCheckmate ? winFor(~pos.sideToMove()) : records::kDraw, *end);
       break;
     }
-    if (g.plies.size() >= size_t(c.maxPlies)) { finish(datagen::kDraw, GameEnd::kMaxPlies); break; }
+    if (g.plies.size() >= size_t(c.maxPlies)) { finish(records::kDraw, GameEnd::kMaxPlies); break; }
     if (c.tablebases) {
       if (auto wdl = c.tablebases->probeWdl(pos)) {
-        finish(*wdl == TbWdl::kDraw ? datagen::kDraw : winFor(*wdl == TbWdl::kWin ? pos.sideToMove() : ~pos.sideToMove()),
+        finish(*wdl == TbWdl::kDraw ? records::kDraw : winFor(*wdl == TbWdl::kWin ? pos.sideToMove() : ~pos.sideToMove()),
                GameEnd::kTablebase);
         break;
       }
@@ -180,13 +180,13 @@ void countGame(const SelfplayGame& g, SelfplayProgress& p) {
     ++p.noResignGames;
     const bool white = g.flags & kGameWhiteWouldResign, black = g.flags & kGameBlackWouldResign;
     if (white || black) ++p.wouldResign;
-    if ((white && g.result != datagen::kBlackWin) || (black && g.result != datagen::kWhiteWin)) ++p.falseResign;
+    if ((white && g.result != records::kBlackWin) || (black && g.result != records::kWhiteWin)) ++p.falseResign;
   }
 }
 
 }  // namespace
 
-SelfplayProgress generateSelfplay(const SelfplayConfig& config, const datagen::ChunkedRun& run,
+SelfplayProgress generateSelfplay(const SelfplayConfig& config, const records::ChunkedRun& run,
                                   const std::function<void(const SelfplayProgress&)>& onProgress,
                                   const std::function<void(const SelfplayChunk&)>& onChunk) {
   checkConfig(config);
@@ -225,14 +225,14 @@ SelfplayProgress generateSelfplay(const SelfplayConfig& config, const datagen::C
       {"max-plies", std::to_string(config.maxPlies)},
       {"batch", std::to_string(config.batch)},
       {"openings-count", std::to_string(starts.size())},
-      {"openings-hash", fmt::format("{:016x}", datagen::startPositionsHash(starts))},
+      {"openings-hash", fmt::format("{:016x}", records::startPositionsHash(starts))},
       {"tablebases", config.tablebases ? "yes" : "no"}};
   std::string text =
       "# janus selfplay chunked run (docs/rl.md): chunk-K.janussp.zst holds games K*chunk-games to\n"
       "# (K+1)*chunk-games-1 of the run. Every shard and every --resume must use these settings.\n";
   text += fmt::format("# openings {}\n", config.openings.empty() ? "(the standard start position)" : config.openings);
   for (const auto& [k, v] : settings) text += k + " " + v + "\n";
-  const datagen::ChunkedRunShard shard(run, u64(config.games / run.chunkGames),
+  const records::ChunkedRunShard shard(run, u64(config.games / run.chunkGames),
                                        {kRunManifestName, "janus selfplay", text, settings, {}}, chunkFileName);
 
   SelfplayProgress progress;
@@ -253,7 +253,7 @@ SelfplayProgress generateSelfplay(const SelfplayConfig& config, const datagen::C
     auto worker = [&](mcts::MctsSearch& search) {
       try {
         for (int i = next++; i < run.chunkGames; i = next++) {
-          const u64 seed = datagen::gameSeed(config.seed, k * u64(run.chunkGames) + u64(i));
+          const u64 seed = records::gameSeed(config.seed, k * u64(run.chunkGames) + u64(i));
           SelfplayGame g = playGame(search, starts[size_t(seed % starts.size())], splitmix64(seed), config);
           std::lock_guard lock(mutex);
           countGame(g, progress);

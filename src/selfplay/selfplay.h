@@ -16,10 +16,10 @@
 //   * Tablebase adjudication when Gaviota tables are given and the position has few enough pieces.
 //   * Game ends by the rules (checkmate, stalemate, threefold repetition, 50 moves, insufficient
 //     material) and a draw at maxPlies.
-// Determinism: game g of a run with seed S uses datagen::gameSeed(S, g) for its start, its noise
+// Determinism: game g of a run with seed S uses records::gameSeed(S, g) for its start, its noise
 // and its sampling, and one search thread with a fresh tree, so a chunk's games do not depend on
 // the number of worker threads or shards (the backend must be deterministic, as pvnet is).
-// Output: a chunked run (datagen/chunked_run.h) of JANUSSP files (selfplay/record.h):
+// Output: a chunked run (records/chunked_run.h) of JANUSSP files (selfplay/record.h):
 // DIR/chunk-<k>.janussp.zst with the games k*chunkGames .. (k+1)*chunkGames-1,
 // DIR/selfplay-run.txt with the settings.
 
@@ -27,7 +27,7 @@
 #include <map>
 #include <string>
 
-#include "datagen/chunked_run.h"
+#include "records/chunked_run.h"
 #include "mcts/mcts.h"
 #include "selfplay/record.h"
 
@@ -70,7 +70,7 @@ struct SelfplayProgress {
   u64 gamesDone = 0, gamesTotal = 0;
   u64 plies = 0;         ///< moves played
   u64 fullSearches = 0;  ///< training targets
-  u64 results[3] = {0, 0, 0};  ///< by datagen::Wdl
+  u64 results[3] = {0, 0, 0};  ///< by records::Wdl
   u64 ends[kGameEndCount] = {};
   u64 noResignGames = 0;       ///< games with resignation off
   u64 wouldResign = 0;         ///< ... in which a side would have resigned
@@ -92,9 +92,9 @@ inline constexpr const char* kRunManifestName = "selfplay-run.txt";
 [[nodiscard]] std::string chunkFileName(u64 chunk);
 
 /// Plays shard run.shard/run.shards of the chunked self-play run `config` into run.dir (see the
-/// header comment and datagen/chunked_run.h for the errors). `onProgress` about every second
+/// header comment and records/chunked_run.h for the errors). `onProgress` about every second
 /// and at the end; `onChunk` after each chunk file (both on the calling thread).
-SelfplayProgress generateSelfplay(const SelfplayConfig& config, const datagen::ChunkedRun& run,
+SelfplayProgress generateSelfplay(const SelfplayConfig& config, const records::ChunkedRun& run,
                                   const std::function<void(const SelfplayProgress&)>& onProgress = {},
                                   const std::function<void(const SelfplayChunk&)>& onChunk = {});
 

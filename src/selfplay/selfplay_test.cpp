@@ -37,7 +37,7 @@ TEST(Selfplay, GameRecordsFullSearchesWithVisitsAndReplays) {
   // With seed 7 the material-only uniform backend mates after 21 plies (White moved last).
   ASSERT_EQ(g.plies.size(), 21u) << gameEndName(g.end);
   EXPECT_EQ(g.end, GameEnd::kCheckmate);
-  EXPECT_EQ(g.result, datagen::kWhiteWin);
+  EXPECT_EQ(g.result, records::kWhiteWin);
   int full = 0, sampled = 0;
   for (const SelfplayPly& p : g.plies) {
     full += p.fullSearch();
@@ -81,7 +81,7 @@ TEST(Selfplay, ALostSideResignsUnlessResignationIsOffThenItIsRecorded) {
   auto search = makeSearch();
   const SelfplayGame resigned = playGame(search, pos, 3, c);
   EXPECT_EQ(resigned.end, GameEnd::kResignation);
-  EXPECT_EQ(resigned.result, datagen::kWhiteWin);
+  EXPECT_EQ(resigned.result, records::kWhiteWin);
   EXPECT_TRUE(resigned.plies.empty());
   c.noResignFraction = 1.0;
   c.maxPlies = 10;
@@ -99,7 +99,7 @@ TEST(Selfplay, ChunkedRunWritesResumesAndChecksSettings) {
   c.games = 4;
   c.threads = 2;
   c.maxPlies = 12;
-  datagen::ChunkedRun run{dir.string(), 2, 1, 1, false};
+  records::ChunkedRun run{dir.string(), 2, 1, 1, false};
   std::vector<SelfplayChunk> chunks;
   const SelfplayProgress p = generateSelfplay(c, run, {}, [&](const SelfplayChunk& ch) { chunks.push_back(ch); });
   EXPECT_EQ(p.gamesDone, 4u);

@@ -16,11 +16,10 @@
 #include <fmt/format.h>
 
 #include "core/movegen.h"
-#include "datagen/generator.h"
 #include "datagen/pgn_source.h"
-#include "datagen/record.h"
 #include "encoding/policy_map.h"
 #include "mcts/pvnet.h"
+#include "records/janusdat.h"
 #include "selfplay/record.h"
 #include "util/error.h"
 #include "util/hash.h"
@@ -56,7 +55,7 @@ std::array<float, 3> scoreToWdl(int scoreStm, double a, double b) {
 
 std::array<float, 3> valueTarget(int resultStm, int scoreStm, const ValueTargetConfig& c) {
   std::array<float, 3> r{resultStm == 2 ? 1.0f : 0.0f, resultStm == 1 ? 1.0f : 0.0f, resultStm == 0 ? 1.0f : 0.0f};
-  if (scoreStm == datagen::kNoScore || c.lambda >= 1.0) return r;
+  if (scoreStm == records::kNoScore || c.lambda >= 1.0) return r;
   const std::array<float, 3> s = scoreToWdl(scoreStm, c.wdlA, c.wdlB);
   const float l = float(c.lambda);
   for (int i = 0; i < 3; ++i) r[i] = l * r[i] + (1 - l) * s[i];
@@ -178,15 +177,15 @@ u64 Dataset::hash() const {
 
 // ---- Positions to samples -----------------------------------------------------------------------
 
-Move moveBetween(const Position& from, const datagen::PackedPosition& to) {
+Move moveBetween(const Position& from, const records::PackedPosition& to) {
   if (to.blackToMove() == (from.sideToMove() == kBlack)) return Move::none();
   Position p = from;
-  constexpr std::size_t kBoardBytes = offsetof(datagen::PackedPosition, score);  // occupancy .. fullmove
+  constexpr std::size_t kBoardBytes = offsetof(records::PackedPosition, score);  // occupancy .. fullmove
   for (Move m : legalMoves(from)) {
     p.makeMove(m);
     bool same = p.pieces() == to.occupancy;
     if (same) {
-      const datagen::PackedPosition r = datagen::packPosition(p, datagen::kNoScore, datagen::kDraw);
+      const records::PackedPosition r = records::packPosition(p, records::kNoScore, records::kDraw);
       same = std::memcmp(&r, &to, kBoardBytes) == 0;
     }
     p.unmakeMove(m);
@@ -242,7 +241,7 @@ bool isJanusdatFile(const std::string& path) {
   std::unique_ptr<std::istream> in = openInputFile(path);
   char magic[8] = {};
   in->read(magic, sizeof magic);
-  return in->gcount() == sizeof magic && std::memcmp(magic, datagen::kMagic, sizeof magic) == 0;
+  return in->gcount() == sizeof magic && std::memcmp(magic, records::kMagic, sizeof magic) == 0;
 }
 
 namespace {
@@ -299,13 +298,13 @@ class FileLoader {
     ++(m_inValidation ? m_out.stats.validationGames : m_out.stats.trainGames);
   }
 
-  /// Adds a sample of the current game. `resultWhite` datagen::Wdl, `scoreWhite` or kNoScore;
+  /// Adds a sample of the current game. `resultWhite` records::Wdl, `scoreWhite` or kNoScore;
   /// `visits` the search's visit distribution (self-play) or empty.
   void emit(const Position& pos, Move played, int resultWhite, int scoreWhite,
             std::span<const std::pair<u16, u16>> visits = {}) {
     const bool white = pos.sideToMove() == kWhite;
     const int resultStm = white ? resultWhite : 2 - resultWhite;
-    const int scoreStm = scoreWhite == datagen::kNoScore ? datagen::kNoScore : (white ? scoreWhite : -scoreWhite);
+    const int scoreStm = scoreWhite == records::kNoScore ? records::kNoScore : (white ? scoreWhite : -scoreWhite);
     Dataset& d = m_inValidation ? m_out.validation : m_out.train;
     const std::size_t before = d.bytes();
     addSample(d, pos, played, valueTarget(resultStm, scoreStm, m_o.value), visits);
@@ -315,24 +314,24 @@ class FileLoader {
                               "while reading '{}' (about {} bytes per position): use --limit or fewer files, or "
                               "raise --memory-mib",
                               m_budget.maxBytes >> 20, m_path, sampleBytes(30, 35)));
-    if (scoreStm != datagen::kNoScore) {
+    if (scoreStm != records::kNoScore) {
       ++m_out.stats.withScore;
       if (!m_inValidation) m_out.stats.scoreResult.emplace_back(scoreStm, resultStm);
     }
   }
 
   void loadJanusdat() {
-    datagen::DataReader reader(m_path);
+    records::DataReader reader(m_path);
     if (reader.version() >= 3) loadJanusdatMoves(reader);
     else loadJanusdatOld(reader);
   }
 
   /// Version 3: every record says its move and where its game ends; no move search.
-  void loadJanusdatMoves(datagen::DataReader& reader) {
-    datagen::PackedRecord rec{};
+  void loadJanusdatMoves(records::DataReader& reader) {
+    records::PackedRecord rec{};
     bool inGame = false;
     while (!full() && reader.next(rec)) {
-      const datagen::TrainingPosition t = reader.decode(rec, reader.index() - 1);
+      const records::TrainingPosition t = reader.decode(rec, reader.index() - 1);
       ++m_out.stats.records;
       if (!inGame) startGame();
       inGame = !t.end;
@@ -345,14 +344,14 @@ class FileLoader {
   }
 
   /// Versions 1 and 2: the move played from a record is found from the next record (moveBetween).
-  void loadJanusdatOld(datagen::DataReader& reader) {
+  void loadJanusdatOld(records::DataReader& reader) {
     const bool everyPosition = reader.version() >= 2;
-    datagen::PackedRecord rec{}, prevRec{};
+    records::PackedRecord rec{}, prevRec{};
     Position prev;
     bool havePrev = false;
     while (!full() && reader.next(rec)) {
       const u64 index = reader.index() - 1;
-      datagen::TrainingPosition tp = reader.decode(rec, index);
+      records::TrainingPosition tp = reader.decode(rec, index);
       ++m_out.stats.records;
       if (!havePrev) {
         startGame();
@@ -362,14 +361,14 @@ class FileLoader {
         if (!m && !everyPosition) {
           // Version 1: only quiet positions were written; the game goes on while the ply grows,
           // no piece comes back and the result is the same.
-          auto ply = [](const datagen::PackedRecord& r) { return 2 * int(r.fullmove) + (r.blackToMove() ? 1 : 0); };
+          auto ply = [](const records::PackedRecord& r) { return 2 * int(r.fullmove) + (r.blackToMove() ? 1 : 0); };
           sameGame = ply(rec) > ply(prevRec) && std::popcount(rec.occupancy) <= std::popcount(prevRec.occupancy) &&
                      rec.wdl == prevRec.wdl && rec.chess960() == prevRec.chess960();
         }
         if (m) ++m_out.stats.recordsWithMove;
         else if (sameGame) ++m_out.stats.gapInGame;
         else ++m_out.stats.lastOfGame;
-        if (m && everyPosition && datagen::recordNoisyMove(prevRec) != prev.isNoisy(m)) ++m_out.stats.noisyMismatch;
+        if (m && everyPosition && records::recordNoisyMove(prevRec) != prev.isNoisy(m)) ++m_out.stats.noisyMismatch;
         emit(prev, m, prevRec.wdl, prevRec.score);
         if (!sameGame) {
           ++m_game;
@@ -401,7 +400,7 @@ class FileLoader {
         if (!ply.fullSearch() || ply.visits.empty() || full()) return;
         visits.clear();
         for (const selfplay::VisitShare& v : ply.visits) visits.emplace_back(v.policyIndex, v.share);
-        emit(pos, move, int(game.result), datagen::kNoScore, visits);
+        emit(pos, move, int(game.result), records::kNoScore, visits);
       });
     }
   }
@@ -409,7 +408,7 @@ class FileLoader {
   void loadPgn() {
     bool first = true;
     const datagen::PgnExtractStats s =
-        datagen::forEachPgnGame(m_path, [&](const PgnGame& game, const Position& start, datagen::Wdl result) {
+        datagen::forEachPgnGame(m_path, [&](const PgnGame& game, const Position& start, records::Wdl result) {
           if (full()) return;
           if (!first) ++m_game;
           first = false;
@@ -417,7 +416,7 @@ class FileLoader {
           Position pos = start;
           for (std::size_t i = 0; i < game.moves.size() && !full(); ++i) {
             if (int(i) >= m_o.pgnSkipPlies) {
-              const int score = i > 0 ? datagen::pgnCommentScore(game.comments[i - 1]) : datagen::kNoScore;
+              const int score = i > 0 ? datagen::pgnCommentScore(game.comments[i - 1]) : records::kNoScore;
               emit(pos, game.moves[i], int(result), score);
             }
             pos.makeMove(game.moves[i]);

@@ -19,7 +19,7 @@
 //               S the WDL of the search score (scoreToWdl below).
 //
 // Sources (each file is recognised by its content, not its name; plain or zstd-compressed):
-//   * JANUSDAT (datagen/format.h). Version 3 records hold their moves and game ends, so no
+//   * JANUSDAT (records/janusdat_format.h). Version 3 records hold their moves and game ends, so no
 //     move search is needed: the policy target is the record's best move (the search's choice;
 //     for an opening ply, whose played move was random, that is the search's move, not the
 //     random one), or its played move when it has no best move and is not an opening ply (PGN
@@ -64,7 +64,7 @@
 
 #include "core/position.h"
 #include "core/types.h"
-#include "datagen/format.h"
+#include "records/janusdat_format.h"
 
 namespace janus::training::az {
 
@@ -90,7 +90,7 @@ struct ValueTargetConfig {
 [[nodiscard]] std::array<float, 3> scoreToWdl(int scoreStm, double a, double b);
 
 /// The value target of a position (header comment): `resultStm` the game result for the side to
-/// move (0 loss, 1 draw, 2 win), `scoreStm` centipawns for the side to move or datagen::kNoScore.
+/// move (0 loss, 1 draw, 2 win), `scoreStm` centipawns for the side to move or records::kNoScore.
 [[nodiscard]] std::array<float, 3> valueTarget(int resultStm, int scoreStm, const ValueTargetConfig& config);
 
 /// The maximum-likelihood (a, b) of scoreToWdl for pairs of (score for the side to move,
@@ -163,9 +163,9 @@ class Dataset {
 /// For JANUSDAT version 1 and 2 files (no move in the record; version 3 records hold it).
 /// The legal move of `from` that leads to the position of record `to`: same pieces, side to
 /// move, castling rights, en passant square, halfmove clock and full-move number as
-/// datagen::packRecord writes them. Move::none() if no legal move does (for example at a game
+/// records::packRecord writes them. Move::none() if no legal move does (for example at a game
 /// boundary, or when `to` is several plies later).
-[[nodiscard]] Move moveBetween(const Position& from, const datagen::PackedPosition& to);
+[[nodiscard]] Move moveBetween(const Position& from, const records::PackedPosition& to);
 
 /// Appends the sample of `pos` (with `played` = Move::none() for a value-only sample) to `out`.
 /// `pos` must have a legal move; `played` must be legal. With `visits` (policy index and share
@@ -223,7 +223,7 @@ struct LoadedData {
 [[nodiscard]] bool isSelfplayFile(const std::string& path);
 
 /// Loads every file (header comment). Throws janus::Error naming the file for an unreadable or
-/// malformed file (JANUSDAT errors as datagen::DataReader reports them), for bad options
+/// malformed file (JANUSDAT errors as records::DataReader reports them), for bad options
 /// (valFraction outside 0..0.5, lambda outside 0..1, wdlB <= 0, wdlA < 0, no files), and when the
 /// samples would exceed memoryBudgetBytes.
 [[nodiscard]] LoadedData loadData(const LoadOptions& options);

@@ -11,12 +11,12 @@
 #include <random>
 
 #include "core/movegen.h"
+#include "core/notation.h"
 #include "datagen/generator.h"
-#include "datagen/record.h"
 #include "encoding/policy_map.h"
 #include "engine/engine.h"
-#include "core/notation.h"
 #include "mcts/pvnet.h"
+#include "records/janusdat.h"
 #include "selfplay/record.h"
 #include "training/az_data.h"
 #include "util/error.h"
@@ -33,20 +33,20 @@ std::string tempFile(const std::string& name) {
       .string();
 }
 
-void writeRecords(const std::string& path, const std::vector<datagen::PackedRecord>& records) {
-  datagen::DataWriter out(path, records.size());
+void writeRecords(const std::string& path, const std::vector<records::PackedRecord>& records) {
+  records::DataWriter out(path, records.size());
   out.write(records.data(), records.size());
   out.commit();
 }
 
 /// A version 2 file (32-byte records without moves, as `janus datagen` wrote before version 3).
-void writeVersion2Records(const std::string& path, const std::vector<datagen::PackedRecord>& records) {
-  datagen::FileHeader h = datagen::makeFileHeader(records.size());
+void writeVersion2Records(const std::string& path, const std::vector<records::PackedRecord>& records) {
+  records::FileHeader h = records::makeFileHeader(records.size());
   h.version = 2;
-  h.recordSize = sizeof(datagen::PackedPosition);
+  h.recordSize = sizeof(records::PackedPosition);
   OutputFile out(path, path.ends_with(".zst"));
   out.write(reinterpret_cast<const char*>(&h), sizeof h);
-  for (const auto& r : records) out.write(reinterpret_cast<const char*>(&r), sizeof(datagen::PackedPosition));
+  for (const auto& r : records) out.write(reinterpret_cast<const char*>(&r), sizeof(records::PackedPosition));
   out.commit();
 }
 
@@ -54,24 +54,24 @@ void writeVersion2Records(const std::string& path, const std::vector<datagen::Pa
 /// moves played (no best move: not searched) and the last one marked as the game's end; the
 /// result is written into every record.
 struct RandomGame {
-  std::vector<datagen::PackedRecord> records;
+  std::vector<records::PackedRecord> records;
   std::vector<Move> moves;
   std::vector<Position> positions;
 };
 
-RandomGame randomGame(const Position& start, int plies, std::mt19937_64& rng, datagen::Wdl result) {
+RandomGame randomGame(const Position& start, int plies, std::mt19937_64& rng, records::Wdl result) {
   RandomGame g;
   Position pos = start;
   for (int i = 0; i < plies; ++i) {
     const MoveList moves = legalMoves(pos);
     if (moves.empty() || pos.isInsufficientMaterial()) break;
     const Move m = moves[int(rng() % u64(moves.size()))];
-    g.records.push_back(datagen::packRecord(pos, int(rng() % 401) - 200, result, m));
+    g.records.push_back(records::packRecord(pos, int(rng() % 401) - 200, result, m));
     g.moves.push_back(m);
     g.positions.push_back(pos);
     pos.makeMove(m);
   }
-  if (!g.records.empty()) datagen::setGameEnd(g.records.back(), GameEnd::kAdjudicatedDraw);
+  if (!g.records.empty()) records::setGameEnd(g.records.back(), GameEnd::kAdjudicatedDraw);
   return g;
 }
 
@@ -92,8 +92,8 @@ TEST(AzData, ScoreToWdlIsAProbabilitySymmetricAndCertainForMates) {
 
 TEST(AzData, ValueTargetBlendsResultAndScore) {
   const ValueTargetConfig c{0.25, 120, 110};
-  EXPECT_EQ(valueTarget(2, datagen::kNoScore, c), (std::array<float, 3>{1, 0, 0}));  // no score: the result
-  EXPECT_EQ(valueTarget(0, datagen::kNoScore, c), (std::array<float, 3>{0, 0, 1}));
+  EXPECT_EQ(valueTarget(2, records::kNoScore, c), (std::array<float, 3>{1, 0, 0}));  // no score: the result
+  EXPECT_EQ(valueTarget(0, records::kNoScore, c), (std::array<float, 3>{0, 0, 1}));
   const auto s = scoreToWdl(-80, 120, 110);
   const auto t = valueTarget(1, -80, c);
   EXPECT_NEAR(t[0], 0.75f * s[0], 1e-6f);
@@ -126,7 +126,7 @@ TEST(AzData, MoveBetweenConsecutiveRecordsIsTheMovePlayed) {
                              Position::fromFen("r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 0 1")};
   for (const Position& start : starts)
     for (int game = 0; game < 40; ++game) {
-      const RandomGame g = randomGame(start, 120, rng, datagen::kDraw);
+      const RandomGame g = randomGame(start, 120, rng, records::kDraw);
       for (std::size_t i = 0; i + 1 < g.records.size(); ++i) {
         const Move m = moveBetween(g.positions[i], g.records[i + 1]);
         ASSERT_EQ(m, g.moves[i]) << g.positions[i].fen();
@@ -162,20 +162,20 @@ std::vector<datagen::GameOutcome> datagenGames() {
 
 TEST(AzData, VersionTwoSelfPlayGamesGetEveryMoveButTheLastFromTheNextRecord) {
   // Version 2 files have no moves: the loader finds them from the next record (moveBetween).
-  std::vector<datagen::PackedRecord> all;
+  std::vector<records::PackedRecord> all;
   const std::vector<datagen::GameOutcome> games = datagenGames();
   for (const auto& g : games) all.insert(all.end(), g.records.begin(), g.records.end());
   ASSERT_GT(games[0].records.size(), 10u);
   // Replaying the moves found from the game's start reproduces every record.
   for (const auto& g : games) {
-    Position pos = datagen::unpackRecord(g.records[0]).pos;  // the book position: the opening plies are records
+    Position pos = records::unpackRecord(g.records[0]).pos;  // the book position: the opening plies are records
     for (std::size_t i = 0; i + 1 < g.records.size(); ++i) {
       const Move m = moveBetween(pos, g.records[i + 1]);
       ASSERT_TRUE(m) << "record " << i << " " << pos.fen();
-      EXPECT_EQ(pos.isNoisy(m), datagen::recordNoisyMove(g.records[i]));
-      EXPECT_EQ(datagen::encodeMove(m), g.records[i].played);
+      EXPECT_EQ(pos.isNoisy(m), records::recordNoisyMove(g.records[i]));
+      EXPECT_EQ(records::encodeMove(m), g.records[i].played);
       pos.makeMove(m);
-      const datagen::PackedRecord again = datagen::packRecord(pos, g.records[i + 1].score, datagen::kDraw);
+      const records::PackedRecord again = records::packRecord(pos, g.records[i + 1].score, records::kDraw);
       EXPECT_EQ(std::memcmp(&g.records[i + 1], &again, 28), 0);
     }
   }
@@ -195,7 +195,7 @@ TEST(AzData, VersionTwoSelfPlayGamesGetEveryMoveButTheLastFromTheNextRecord) {
   ASSERT_EQ(d.train.size(), all.size());
   EXPECT_EQ(d.train.withMove(), all.size() - 2);
   // Sample 0: the first record's position, its inputs, legal moves and the move found.
-  const Position p0 = datagen::unpackRecord(all[0]).pos;
+  const Position p0 = records::unpackRecord(all[0]).pos;
   const SampleView s0 = d.train[0];
   const Move m0 = moveBetween(p0, all[1]);
   EXPECT_EQ(s0.target, encoding::policyIndex(p0, m0));
@@ -213,7 +213,7 @@ TEST(AzData, VersionThreeRecordsGiveTheirOwnMovesAndGameEnds) {
   // Version 3: the policy target is the record's best move (the search's choice, also on the
   // random opening plies), games end at the records marked so, and every record has a move
   // (the last one of a game too).
-  std::vector<datagen::PackedRecord> all;
+  std::vector<records::PackedRecord> all;
   const std::vector<datagen::GameOutcome> games = datagenGames();
   for (const auto& g : games) all.insert(all.end(), g.records.begin(), g.records.end());
   const std::string path = tempFile("selfplay3.janusdat.zst");
@@ -231,7 +231,7 @@ TEST(AzData, VersionThreeRecordsGiveTheirOwnMovesAndGameEnds) {
   EXPECT_EQ(d.train.withMove(), all.size());
   int openingWithOtherBest = 0;
   for (std::size_t i = 0; i < all.size(); ++i) {
-    const datagen::TrainingPosition t = datagen::unpackRecord(all[i]);
+    const records::TrainingPosition t = records::unpackRecord(all[i]);
     EXPECT_EQ(d.train[i].target, encoding::policyIndex(t.pos, t.best)) << i;
     openingWithOtherBest += t.openingPly && t.played != t.best;
   }
@@ -241,11 +241,11 @@ TEST(AzData, VersionThreeRecordsGiveTheirOwnMovesAndGameEnds) {
   // move (so the next record no longer follows from it, which a move search would notice); its
   // sample's target is that move, and the game still ends only at its marked record.
   std::mt19937_64 rng(5);
-  RandomGame g = randomGame(Position(), 20, rng, datagen::kWhiteWin);
+  RandomGame g = randomGame(Position(), 20, rng, records::kWhiteWin);
   ASSERT_EQ(g.records.size(), 20u);
   const MoveList legal = legalMoves(g.positions[5]);
   const Move other = legal[0] == g.moves[5] ? legal[1] : legal[0];
-  g.records[5].played = datagen::encodeMove(other);
+  g.records[5].played = records::encodeMove(other);
   const std::string given = tempFile("given.janusdat");
   writeRecords(given, g.records);
   o.files = {given};
@@ -293,10 +293,10 @@ TEST(AzData, PgnGamesGiveEveryMoveWithResultAndEval) {
 
 TEST(AzData, SplitIsByGameAndDeterministic) {
   std::mt19937_64 rng(2);
-  std::vector<datagen::PackedRecord> all;
+  std::vector<records::PackedRecord> all;
   std::vector<std::size_t> gameSizes;
   for (int g = 0; g < 60; ++g) {
-    const RandomGame game = randomGame(Position(), 8 + int(rng() % 10), rng, datagen::Wdl(g % 3));
+    const RandomGame game = randomGame(Position(), 8 + int(rng() % 10), rng, records::Wdl(g % 3));
     all.insert(all.end(), game.records.begin(), game.records.end());
     gameSizes.push_back(game.records.size());
   }
@@ -358,7 +358,7 @@ TEST(AzData, BadInputIsAClearError) {
   EXPECT_NE(message(o).find("does not exist"), std::string::npos);
   std::mt19937_64 rng(1);
   const std::string path = tempFile("g.janusdat");
-  writeRecords(path, randomGame(Position(), 40, rng, datagen::kDraw).records);
+  writeRecords(path, randomGame(Position(), 40, rng, records::kDraw).records);
   o.files = {path};
   o.memoryBudgetBytes = 2000;
   EXPECT_NE(message(o).find("memory budget"), std::string::npos);
@@ -390,8 +390,8 @@ TEST(AzData, SelfplayRecordsGiveTheVisitDistributionsOfTheFullSearches) {
   // 1. e4 (full search: e2e4 40000, d2d4 25535) e5 (fast) 2. Nf3 (full: g1f3 only); White won.
   selfplay::SelfplayGame g;
   Position pos;
-  g.start = datagen::packPosition(pos, datagen::kNoScore, datagen::kWhiteWin);
-  g.result = datagen::kWhiteWin;
+  g.start = records::packPosition(pos, records::kNoScore, records::kWhiteWin);
+  g.result = records::kWhiteWin;
   g.end = GameEnd::kResignation;
   const char* moves[] = {"e2e4", "e7e5", "g1f3"};
   for (int i = 0; i < 3; ++i) {

@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "core/bitboard.h"
-#include "datagen/record.h"
 #include "nnue/format.h"
+#include "records/janusdat.h"
 #include "util/error.h"
 #include "util/hash.h"
 
@@ -75,7 +75,7 @@ const char* dropReasonName(DropReason r) {
   }
 }
 
-bool sampleFromRecord(const datagen::PackedPosition& r, Sample& out) {
+bool sampleFromRecord(const records::PackedPosition& r, Sample& out) {
   out = Sample{};
   const int count = std::popcount(r.occupancy);
   if (count > 32 || r.wdl > 2) return false;
@@ -84,18 +84,18 @@ bool sampleFromRecord(const datagen::PackedPosition& r, Sample& out) {
     const int nibble = r.piece(i);
     int code = nibble & 7;
     if (code == 7) return false;
-    if (code == datagen::kCodeCastlingRook) {
-      code = datagen::kCodeRook;
+    if (code == records::kCodeCastlingRook) {
+      code = records::kCodeRook;
       out.flags |= kSampleCastling;
     }
-    if (code == datagen::kCodeKing) ++kings[nibble >> 3];
-    out.setPiece(i, (nibble & datagen::kBlackBit) | code);
+    if (code == records::kCodeKing) ++kings[nibble >> 3];
+    out.setPiece(i, (nibble & records::kBlackBit) | code);
   }
   if (kings[0] != 1 || kings[1] != 1) return false;
   out.occupancy = r.occupancy;
   out.stm = r.blackToMove() ? 1 : 0;
   out.pieceCount = u8(count);
-  out.score = r.score == datagen::kNoScore ? datagen::kNoScore : i16(out.stm ? -r.score : r.score);
+  out.score = r.score == records::kNoScore ? records::kNoScore : i16(out.stm ? -r.score : r.score);
   out.wdl = u8(out.stm ? 2 - r.wdl : r.wdl);
   return true;
 }
@@ -136,7 +136,7 @@ bool sampleInCheck(const Sample& s) {
 }
 
 DropReason scoreFilter(int score, int maxScore) {
-  if (score == datagen::kNoScore) return DropReason::kNoScore;
+  if (score == records::kNoScore) return DropReason::kNoScore;
   if (std::abs(score) >= kMateScoreFloor) return DropReason::kMateScore;
   if (std::abs(score) > maxScore) return DropReason::kLargeScore;
   return DropReason::kCount;
@@ -155,11 +155,11 @@ bool validationGame(u64 seed, u64 file, u64 game, double fraction) {
 template <typename Choose>
 void loadFile(const std::string& path, const LoadOptions& o, Choose&& toValidation, std::vector<Sample>& train,
               std::vector<Sample>& validation, LoadStats& stats) {
-  datagen::DataReader reader(path);
+  records::DataReader reader(path);
   const u64 limit = o.limit;
   // No exact reserve per file: with many files it reallocated the whole vector once per file
   // (quadratic); push_back grows it geometrically.
-  datagen::PackedRecord r{};
+  records::PackedRecord r{};
   u64 read = 0, keptTrain = 0, keptVal = 0, game = 0;
   int lastPly = -1, lastCount = 33;
   bool gameToValidation = toValidation(game);

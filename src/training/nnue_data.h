@@ -1,10 +1,10 @@
 #pragma once
-// Training positions for the NNUE trainer (`janus train-nnue`): JANUSDAT files (datagen/format.h)
+// Training positions for the NNUE trainer (`janus train-nnue`): JANUSDAT files (records/janusdat_format.h)
 // read into a compact in-memory array of 32-byte Samples, seen from the side to move, with the
 // filters and the train/validation split of the loader.
 //
 // Filters (each dropped position is counted under the first reason that applies, in this order):
-//   no score        score == datagen::kNoScore (e.g. positions taken from PGN games without evals)
+//   no score        score == records::kNoScore (e.g. positions taken from PGN games without evals)
 //   mate/tablebase  |score| >= kMateScoreFloor (20000 cp): mate scores +-(32000 - plies) and
 //                   tablebase wins are not evaluations the net should learn
 //   large score     |score| > LoadOptions::maxScore (default 3000 cp)
@@ -36,7 +36,7 @@
 
 #include "core/position.h"
 #include "core/types.h"
-#include "datagen/format.h"
+#include "records/janusdat_format.h"
 #include "training/quantised_reference.h"  // PieceSquare
 
 namespace janus::training {
@@ -91,7 +91,7 @@ enum class DropReason { kNoScore = 0, kMateScore, kLargeScore, kInCheck, kNoisyM
 /// view; kNoScore stays kNoScore). Returns false when the record is malformed for this purpose
 /// (an unknown piece code, more than 32 pieces, not exactly one king per side, wdl above 2);
 /// the loader then decodes it with datagen to obtain a precise error message.
-[[nodiscard]] bool sampleFromRecord(const datagen::PackedPosition& record, Sample& out);
+[[nodiscard]] bool sampleFromRecord(const records::PackedPosition& record, Sample& out);
 /// A Sample of a position with a score (centipawns, side to move's view) and a result for the
 /// side to move (0 loss, 1 draw, 2 win).
 [[nodiscard]] Sample sampleFromPosition(const Position& pos, int scoreStm = 0, int wdlStm = 1);
@@ -112,7 +112,7 @@ struct LoadOptions {
   bool mirror = false;                       ///< add the file mirror of each training position without castling rights
 };
 
-/// PackedRecord::flags bit 1 of JANUSDAT version 2 (datagen/format.h): the move played from the
+/// PackedRecord::flags bit 1 of JANUSDAT version 2 (records/janusdat_format.h): the move played from the
 /// position was a capture, en passant capture or promotion. Always 0 in version 1 files.
 inline constexpr u8 kRecordFlagNoisyMove = 0x02;
 

@@ -10,8 +10,8 @@
 #include <set>
 
 #include "core/bitboard.h"
-#include "datagen/record.h"
 #include "nnue/format.h"
+#include "records/janusdat.h"
 #include "training/nnue_data.h"
 #include "training/test_support.h"
 #include "util/error.h"
@@ -34,19 +34,19 @@ TEST(TrainingData, RecordToSampleIsFromTheSideToMove) {
   // Black to move; White's view score +120 and a White win become -120 and a loss for Black.
   const Position pos = Position::fromFen("r3k2r/pp3ppp/8/3q4/8/8/PP3PPP/R3K2R b KQkq - 3 17");
   Sample s;
-  ASSERT_TRUE(sampleFromRecord(datagen::packRecord(pos, 120, datagen::kWhiteWin), s));
+  ASSERT_TRUE(sampleFromRecord(records::packRecord(pos, 120, records::kWhiteWin), s));
   EXPECT_EQ(s.stm, 1);
   EXPECT_EQ(s.score, -120);
   EXPECT_EQ(s.wdl, 0);
   EXPECT_EQ(s.pieceCount, popCount(pos.pieces()));
   // White to move keeps the signs.
   const Position white = Position::fromFen("r3k2r/pp3ppp/8/3q4/8/8/PP3PPP/R3K2R w KQkq - 3 17");
-  ASSERT_TRUE(sampleFromRecord(datagen::packRecord(white, -75, datagen::kBlackWin), s));
+  ASSERT_TRUE(sampleFromRecord(records::packRecord(white, -75, records::kBlackWin), s));
   EXPECT_EQ(s.stm, 0);
   EXPECT_EQ(s.score, -75);
   EXPECT_EQ(s.wdl, 0);
-  ASSERT_TRUE(sampleFromRecord(datagen::packRecord(white, datagen::kNoScore, datagen::kDraw), s));
-  EXPECT_EQ(s.score, datagen::kNoScore);
+  ASSERT_TRUE(sampleFromRecord(records::packRecord(white, records::kNoScore, records::kDraw), s));
+  EXPECT_EQ(s.score, records::kNoScore);
   EXPECT_EQ(s.wdl, 1);
   // Castling rooks (code 6 in the record) are plain rooks in the sample.
   PieceSquare pieces[32];
@@ -64,7 +64,7 @@ TEST(TrainingData, FeaturesAndCheckAgreeWithThePosition) {
   int inCheck = 0;
   for (const Position& pos : test::randomPositions(rng, 600)) {
     Sample s;
-    ASSERT_TRUE(sampleFromRecord(datagen::packRecord(pos, 0, datagen::kDraw), s));
+    ASSERT_TRUE(sampleFromRecord(records::packRecord(pos, 0, records::kDraw), s));
     EXPECT_EQ(sampleInCheck(s), pos.inCheck()) << pos.fen();
     inCheck += pos.inCheck();
     for (int perspective = 0; perspective < 2; ++perspective)
@@ -94,14 +94,14 @@ TEST(TrainingData, LoaderFiltersAndCountsByReason) {
   const Position quiet = Position::fromFen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1");
   const Position check = Position::fromFen("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1");  // White king attacked
   {
-    datagen::DataWriter w(path);
-    for (int i = 0; i < 3; ++i) w.write(datagen::packRecord(quiet, datagen::kNoScore, datagen::kDraw));
-    for (int score : {31990, -31995, 20000, -20000}) w.write(datagen::packRecord(quiet, score, datagen::kWhiteWin));
-    for (int score : {3001, -3500}) w.write(datagen::packRecord(quiet, score, datagen::kDraw));
-    for (int i = 0; i < 2; ++i) w.write(datagen::packRecord(check, 10, datagen::kBlackWin));
-    for (int score : {3000, -3000, 0, 55, -7}) w.write(datagen::packRecord(quiet, score, datagen::kWhiteWin));
+    records::DataWriter w(path);
+    for (int i = 0; i < 3; ++i) w.write(records::packRecord(quiet, records::kNoScore, records::kDraw));
+    for (int score : {31990, -31995, 20000, -20000}) w.write(records::packRecord(quiet, score, records::kWhiteWin));
+    for (int score : {3001, -3500}) w.write(records::packRecord(quiet, score, records::kDraw));
+    for (int i = 0; i < 2; ++i) w.write(records::packRecord(check, 10, records::kBlackWin));
+    for (int score : {3000, -3000, 0, 55, -7}) w.write(records::packRecord(quiet, score, records::kWhiteWin));
     for (int i = 0; i < 3; ++i) {
-      datagen::PackedRecord noisy = datagen::packRecord(quiet, 20, datagen::kDraw);
+      records::PackedRecord noisy = records::packRecord(quiet, 20, records::kDraw);
       noisy.flags |= kRecordFlagNoisyMove;  // data format 2: a capture or promotion was played
       w.write(noisy);
     }
@@ -150,9 +150,9 @@ TEST(TrainingData, MirrorReflectsTheFilesAndKeepsTheLabels) {
   // The castling flag comes from the position and from a record's castling rooks.
   EXPECT_NE(sampleFromPosition(Position()).flags & kSampleCastling, 0);
   Sample fromRecord;
-  ASSERT_TRUE(sampleFromRecord(datagen::packRecord(Position(), 0, datagen::kDraw), fromRecord));
+  ASSERT_TRUE(sampleFromRecord(records::packRecord(Position(), 0, records::kDraw), fromRecord));
   EXPECT_NE(fromRecord.flags & kSampleCastling, 0);
-  ASSERT_TRUE(sampleFromRecord(datagen::packRecord(pos, 0, datagen::kDraw), fromRecord));
+  ASSERT_TRUE(sampleFromRecord(records::packRecord(pos, 0, records::kDraw), fromRecord));
   EXPECT_EQ(fromRecord.flags & kSampleCastling, 0);
 }
 
@@ -162,9 +162,9 @@ TEST(TrainingData, MirrorAddsTrainingPositionsWithoutCastlingRightsOnly) {
   const Position castling = Position::fromFen("r3k2r/pppq1ppp/2n2n2/4p3/4P3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 4 9");
   const Position plain = Position::fromFen("3r2k1/5p2/8/1N6/8/8/6PP/R5K1 w - - 0 30");
   {
-    datagen::DataWriter w(path);
-    for (int i = 0; i < 3; ++i) w.write(datagen::packRecord(castling, 10 + i, datagen::kDraw));
-    for (int i = 0; i < 4; ++i) w.write(datagen::packRecord(plain, 20 + i, datagen::kWhiteWin));
+    records::DataWriter w(path);
+    for (int i = 0; i < 3; ++i) w.write(records::packRecord(castling, 10 + i, records::kDraw));
+    for (int i = 0; i < 4; ++i) w.write(records::packRecord(plain, 20 + i, records::kWhiteWin));
     w.commit();
   }
   LoadOptions o;
@@ -193,7 +193,7 @@ TEST(TrainingData, MirrorAddsTrainingPositionsWithoutCastlingRightsOnly) {
 /// A file of `games` games of positions with increasing plies; each record's score is its game.
 std::string writeGames(const TempDir& dir, const std::string& name, int games, std::mt19937_64& rng) {
   const std::string path = dir.file(name);
-  datagen::DataWriter w(path);
+  records::DataWriter w(path);
   for (int g = 0; g < games; ++g) {
     Position pos;
     const int plies = 6 + int(rng() % 20);
@@ -201,7 +201,7 @@ std::string writeGames(const TempDir& dir, const std::string& name, int games, s
       MoveList moves = legalMoves(pos);
       if (moves.empty()) break;
       pos.makeMove(moves[int(rng() % u64(moves.size()))]);
-      if (!pos.inCheck()) w.write(datagen::packRecord(pos, g, datagen::kDraw));
+      if (!pos.inCheck()) w.write(records::packRecord(pos, g, records::kDraw));
     }
   }
   w.commit();
@@ -265,8 +265,8 @@ TEST(TrainingData, BadFilesNameTheFile) {
   EXPECT_NE(e.find("not a Janus data file"), std::string::npos) << e;
   // A record with an unknown piece code (nibble 7).
   {
-    datagen::DataWriter w(dir.file("bad.janusdat"));
-    datagen::PackedRecord r = datagen::packRecord(Position(), 0, datagen::kDraw);
+    records::DataWriter w(dir.file("bad.janusdat"));
+    records::PackedRecord r = records::packRecord(Position(), 0, records::kDraw);
     w.write(r);
     r.setPiece(3, 7);
     w.write(r);

@@ -12,9 +12,9 @@
 #include <random>
 #include <sstream>
 
-#include "datagen/record.h"
 #include "nnue/format.h"
 #include "nnue/network.h"
+#include "records/janusdat.h"
 #include "training/checkpoint.h"
 #include "training/nnue_export.h"
 #include "training/nnue_trainer.h"
@@ -167,13 +167,13 @@ TEST(TrainingOptimiser, AdamWFollowsTheFormulaAndClips) {
 std::string writeMaterialData(const TempDir& dir, const std::string& name, std::size_t count, u64 seed) {
   std::mt19937_64 rng(seed);
   const int values[6] = {100, 300, 320, 500, 900, 0};
-  datagen::DataWriter w(dir.file(name));
+  records::DataWriter w(dir.file(name));
   for (const Position& pos : test::randomMaterialPositions(rng, count)) {
     if (pos.inCheck()) continue;
     int score = 0;
     for (int pt = 0; pt < 6; ++pt) score += values[pt] * (pos.count(kWhite, PieceType(pt)) - pos.count(kBlack, PieceType(pt)));
-    const auto wdl = score > 150 ? datagen::kWhiteWin : score < -150 ? datagen::kBlackWin : datagen::kDraw;
-    w.write(datagen::packRecord(pos, std::clamp(score, -2500, 2500), wdl));
+    const auto wdl = score > 150 ? records::kWhiteWin : score < -150 ? records::kBlackWin : records::kDraw;
+    w.write(records::packRecord(pos, std::clamp(score, -2500, 2500), wdl));
   }
   w.commit();
   return dir.file(name);

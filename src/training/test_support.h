@@ -12,7 +12,7 @@
 
 #include "core/movegen.h"
 #include "core/position.h"
-#include "datagen/record.h"
+#include "records/janusdat.h"
 #include "training/nnue_data.h"
 #include "training/nnue_model.h"
 

@@ -13,8 +13,8 @@
 #include <sstream>
 
 #include "core/movegen.h"
-#include "datagen/record.h"
 #include "eval/hce.h"
+#include "records/janusdat.h"
 #include "tune/cpp_writer.h"
 #include "tune/qsearch.h"
 #include "tune/trace_set.h"
@@ -279,9 +279,9 @@ TEST(Loading, DataFilesAndPgnWithValidationSplit) {
   const std::string path = (dir / "d.jdat").string();
   std::vector<Position> positions = testPositions(4, 10);
   {
-    datagen::DataWriter out(path);
+    records::DataWriter out(path);
     for (size_t i = 0; i < positions.size(); ++i)
-      out.write(datagen::packRecord(positions[i], int(i), datagen::Wdl(i % 3)));
+      out.write(records::packRecord(positions[i], int(i), records::Wdl(i % 3)));
     out.commit();
   }
   LoadOptions options;
@@ -307,8 +307,8 @@ TEST(Loading, DataFilesAndPgnWithValidationSplit) {
 
   // A malformed record is reported with the file and its index.
   {
-    datagen::DataWriter out(path);
-    datagen::PackedRecord r = datagen::packRecord(positions[0], 0, datagen::kDraw);
+    records::DataWriter out(path);
+    records::PackedRecord r = records::packRecord(positions[0], 0, records::kDraw);
     out.write(r);
     r.flags = 0x40;
     out.write(r);
@@ -326,9 +326,9 @@ TEST(Loading, DataFilesAndPgnWithValidationSplit) {
 
 TEST(Tune, NoisyMoveRecordsAreSkippedWithoutQsearch) {
   std::vector<Position> positions = testPositions(2, 4);
-  std::vector<datagen::PackedRecord> records;
-  for (const Position& p : positions) records.push_back(datagen::packRecord(p, 10, datagen::kDraw));
-  records[1].flags |= datagen::kFlagNoisyMove;  // the move played from it was a capture
+  std::vector<records::PackedRecord> records;
+  for (const Position& p : positions) records.push_back(records::packRecord(p, 10, records::kDraw));
+  records[1].flags |= records::kFlagNoisyMove;  // the move played from it was a capture
   for (bool qsearch : {false, true}) {
     TraceSet set;
     u64 skipped = 0;

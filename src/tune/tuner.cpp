@@ -13,8 +13,8 @@
 #include <fmt/format.h>
 
 #include "datagen/pgn_source.h"
-#include "datagen/record.h"
 #include "eval/hce.h"
+#include "records/janusdat.h"
 #include "tune/qsearch.h"
 #include "util/error.h"
 
@@ -49,29 +49,29 @@ void parallelFor(int threads, size_t n, F&& f) {
   if (error) std::rethrow_exception(error);
 }
 
-double resultValue(datagen::Wdl w) { return w == datagen::kWhiteWin ? 1.0 : w == datagen::kDraw ? 0.5 : 0.0; }
+double resultValue(records::Wdl w) { return w == records::kWhiteWin ? 1.0 : w == records::kDraw ? 0.5 : 0.0; }
 
 }  // namespace
 
 // ---- Loading ----------------------------------------------------------------------------------------
 
-void traceRecords(const std::vector<datagen::PackedRecord>& records, size_t begin, size_t end,
+void traceRecords(const std::vector<records::PackedRecord>& records, size_t begin, size_t end,
                   const std::string& source, bool qsearch, const EvalWeights& weights, TraceSet& out,
                   u64& skippedNotQuiet) {
   HceEvaluator evaluator(weights);
   for (size_t i = begin; i < end; ++i) {
     // Static-evaluation tuning wants quiet positions: with qsearch the leaf resolves captures,
     // without it a position whose move played was a capture or promotion (JANUSDAT v2 flag) is skipped.
-    if (!qsearch && datagen::recordNoisyMove(records[i])) {
+    if (!qsearch && records::recordNoisyMove(records[i])) {
       ++skippedNotQuiet;
       continue;
     }
-    datagen::TrainingPosition t = datagen::decodeRecord(records[i], source, i);
+    records::TrainingPosition t = records::decodeRecord(records[i], source, i);
     if (t.pos.inCheck()) {
       ++skippedNotQuiet;
       continue;
     }
-    const double score = t.score == datagen::kNoScore ? std::numeric_limits<double>::quiet_NaN() : double(t.score);
+    const double score = t.score == records::kNoScore ? std::numeric_limits<double>::quiet_NaN() : double(t.score);
     if (qsearch) out.add(evaluator.trace(quiescenceLeaf(t.pos, evaluator)), resultValue(t.result), score);
     else out.add(evaluator.trace(t.pos), resultValue(t.result), score);
   }
@@ -82,7 +82,7 @@ LoadedData loadTrainingData(const std::vector<std::string>& dataFiles, const std
   if (options.validationFraction < 0 || options.validationFraction >= 1)
     throw Error("tune: the validation fraction must be in [0, 1)");
   LoadedData data;
-  auto addSource = [&](const std::string& name, const std::vector<datagen::PackedRecord>& records) {
+  auto addSource = [&](const std::string& name, const std::vector<records::PackedRecord>& records) {
     const size_t n = records.size();
     const size_t split = n - size_t(std::llround(double(n) * options.validationFraction));
     for (const auto& r : records)
@@ -108,10 +108,10 @@ LoadedData loadTrainingData(const std::vector<std::string>& dataFiles, const std
     }
     data.notes.push_back(fmt::format("{}: {} positions ({} train, {} validation)", name, n, split, n - split));
   };
-  for (const auto& path : dataFiles) addSource(path, datagen::readRecords(path, options.limit));
+  for (const auto& path : dataFiles) addSource(path, records::readRecords(path, options.limit));
   for (const auto& path : pgnFiles) {
-    std::vector<datagen::PackedRecord> records;
-    datagen::PgnExtractStats s = datagen::extractPgnPositions(path, {}, [&](const datagen::PackedRecord& r) {
+    std::vector<records::PackedRecord> records;
+    datagen::PgnExtractStats s = datagen::extractPgnPositions(path, {}, [&](const records::PackedRecord& r) {
       if (options.limit == 0 || records.size() < options.limit) records.push_back(r);
     });
     data.notes.push_back(fmt::format("{}: {} finished games, {} unfinished and {} malformed games skipped", path,

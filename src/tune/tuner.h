@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "datagen/format.h"
+#include "records/janusdat_format.h"
 #include "tune/trace_set.h"
 
 namespace janus::tune {
@@ -47,7 +47,7 @@ struct LoadedData {
                                           const EvalWeights& weights);
 
 /// Traces records (already read) into `out`; exposed for tests. `source` names them in errors.
-void traceRecords(const std::vector<datagen::PackedRecord>& records, size_t begin, size_t end,
+void traceRecords(const std::vector<records::PackedRecord>& records, size_t begin, size_t end,
                   const std::string& source, bool qsearch, const EvalWeights& weights, TraceSet& out,
                   u64& skippedNotQuiet);
 

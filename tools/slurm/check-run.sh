@@ -10,7 +10,7 @@
 #   JANUSDAT (docs/tuning.md, "The JANUSDAT format"): magic, version 3, 40-byte records, the
 #     declared record count equal to the records in the file, and exactly G games (a game's last
 #     record has a nonzero gameEnd byte). Records = positions.
-#   JANUSSP (src/selfplay/record.h): magic, version 1, a declared game count of G, then G games
+#   JANUSSP (src/records/janussp_format.h): magic, version 1, a declared game count of G, then G games
 #     (40-byte game header with the ply count, 8 bytes + 4 per visit entry per ply) that end
 #     exactly at the end of the file. Records = positions (plies); targets = full-search plies.
 # Prints one line per chunk (unless --quiet), then

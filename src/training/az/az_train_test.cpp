@@ -15,10 +15,10 @@
 #include "core/movegen.h"
 #include "core/game_end.h"
 #include "core/notation.h"
-#include "datagen/record.h"
 #include "encoding/planes.h"
 #include "encoding/policy_map.h"
 #include "mcts/pvnet.h"
+#include "records/janusdat.h"
 #include "training/az/az_model.h"
 #include "training/az/az_train.h"
 #include "util/error.h"
@@ -55,7 +55,7 @@ class TempDirCleanup : public ::testing::Environment {
 /// material balance at the end, the score the material balance in centipawns.
 std::string writeLearnableGames(const std::string& path, int games, u64 seed) {
   std::mt19937_64 rng(seed);
-  datagen::DataWriter out(path);
+  records::DataWriter out(path);
   for (int g = 0; g < games; ++g) {
     Position pos;
     std::vector<Position> seen;
@@ -83,11 +83,10 @@ std::string writeLearnableGames(const std::string& path, int games, u64 seed) {
       return s;
     };
     const int end = material(pos);
-    const datagen::Wdl result = end > 150 ? datagen::kWhiteWin : end < -150 ? datagen::kBlackWin : datagen::kDraw;
+    const records::Wdl result = end > 150 ? records::kWhiteWin : end < -150 ? records::kBlackWin : records::kDraw;
     for (std::size_t i = 0; i < seen.size(); ++i) {
-      datagen::PackedRecord r = datagen::packRecord(seen[i], material(seen[i]), result, played[i]);
-      // Version 3 frames games: the last record carries the game's end (here: a length limit).
-      if (i + 1 == seen.size()) r.gameEnd = u8(1 + int(GameEnd::kMaxPlies));
+      records::PackedRecord r = records::packRecord(seen[i], material(seen[i]), result, played[i]);
+      if (i + 1 == seen.size()) records::setGameEnd(r, GameEnd::kMaxPlies);  // version 3: games end where marked
       out.write(r);
     }
   }

@@ -8,7 +8,7 @@
 #include <random>
 #include <sstream>
 
-#include "datagen/record.h"
+#include "records/janusdat.h"
 #include "training/nnue_trainer.h"
 #include "training/test_support.h"
 #include "training/torch/torch_gradient_backend.h"
@@ -74,9 +74,9 @@ TEST(TrainingTorchRun, TrainsLikeTheSparseBackend) {
   test::TempDir dir;
   std::mt19937_64 rng(8);
   {
-    datagen::DataWriter w(dir.file("d.janusdat"));
+    records::DataWriter w(dir.file("d.janusdat"));
     for (const Position& pos : test::randomMaterialPositions(rng, 1200))
-      w.write(datagen::packRecord(pos, int(rng() % 601) - 300, datagen::kDraw));
+      w.write(records::packRecord(pos, int(rng() % 601) - 300, records::kDraw));
     w.commit();
   }
   auto options = [&](const std::string& backend) {

@@ -1,6 +1,6 @@
 #pragma once
-// Conversion between Position/Move and the packed records of format.h, and reading/writing
-// JANUSDAT files (format.h describes the bytes).
+// Conversion between Position/Move and the packed records of janusdat_format.h, and reading/writing
+// JANUSDAT files (janusdat_format.h describes the bytes).
 
 #include <istream>
 #include <memory>
@@ -10,10 +10,10 @@
 
 #include "core/game_end.h"
 #include "core/position.h"
-#include "datagen/format.h"
+#include "records/janusdat_format.h"
 #include "util/zstd_stream.h"
 
-namespace janus::datagen {
+namespace janus::records {
 
 /// A decoded record.
 struct TrainingPosition {
@@ -39,7 +39,7 @@ struct TrainingPosition {
 [[nodiscard]] PackedRecord packRecord(const Position& pos, int scoreWhite, Wdl result, Move played = Move::none(),
                                       Move best = Move::none());
 
-/// The PackedMove (format.h) of an engine move: castling as king square to rook square, which is
+/// The PackedMove (janusdat_format.h) of an engine move: castling as king square to rook square, which is
 /// how Move stores it. Move::none() gives 0.
 [[nodiscard]] u16 encodeMove(Move m);
 /// The legal move of `pos` whose PackedMove is `packed`; Move::none() for 0. Throws janus::Error
@@ -66,7 +66,7 @@ constexpr void setGameEnd(PackedRecord& r, GameEnd end) { r.gameEnd = u8(1 + u8(
 /// recordTailProblem says).
 [[nodiscard]] TrainingPosition unpackRecord(const PackedRecord& record);
 
-/// "" if the move fields of a version 3 record are well formed (format.h: recordTailError);
+/// "" if the move fields of a version 3 record are well formed (janusdat_format.h: recordTailError);
 /// otherwise a description with the values, e.g. "played move 0x0041 is malformed (from and to
 /// squares are the same)", "game end 15 is above 14", "flags2 bits 0x06 are not defined",
 /// "reserved field 0x0001 is not 0".
@@ -154,4 +154,4 @@ class DataReader {
 /// positions are not decoded). `limit` stops after that many records (0: all).
 [[nodiscard]] std::vector<PackedRecord> readRecords(const std::string& path, u64 limit = 0);
 
-}  // namespace janus::datagen
+}  // namespace janus::records

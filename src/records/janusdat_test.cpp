@@ -13,10 +13,10 @@
 #include <sstream>
 
 #include "core/movegen.h"
-#include "datagen/record.h"
+#include "records/janusdat.h"
 #include "util/error.h"
 
-namespace janus::datagen {
+namespace janus::records {
 namespace {
 
 namespace fs = std::filesystem;
@@ -26,7 +26,7 @@ class TempDir {
   TempDir() {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     m_path = fs::temp_directory_path() /
-             ("janus_datagen_" + std::to_string(::getpid()) + "_" + info->test_suite_name() + "_" + info->name());
+             ("janus_records_" + std::to_string(::getpid()) + "_" + info->test_suite_name() + "_" + info->name());
     fs::remove_all(m_path);
     fs::create_directories(m_path);
   }
@@ -666,4 +666,4 @@ TEST(DataFile, WritesAreAtomic) {
 }
 
 }  // namespace
-}  // namespace janus::datagen
+}  // namespace janus::records

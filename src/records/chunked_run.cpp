@@ -1,4 +1,4 @@
-#include "datagen/chunked_run.h"
+#include "records/chunked_run.h"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -15,9 +15,15 @@
 
 #include "util/error.h"
 
-namespace janus::datagen {
+namespace janus::records {
 
 namespace fs = std::filesystem;
+
+u64 startPositionsHash(const std::vector<Position>& starts) {
+  u64 h = kFnv1a64Basis;
+  for (const Position& p : starts) h = fnv1a64(std::string_view(p.fen() + "\n"), h);
+  return h;
+}
 
 std::vector<u64> shardChunks(u64 chunks, int shard, int shards) {
   std::vector<u64> out;
@@ -158,4 +164,4 @@ ChunkedRunShard::~ChunkedRunShard() { ::close(m_lockFd); }
 
 std::string ChunkedRunShard::chunkPath(u64 k) const { return (fs::path(m_dir) / m_chunkName(k)).string(); }
 
-}  // namespace janus::datagen
+}  // namespace janus::records

@@ -1,5 +1,5 @@
 // libFuzzer target: the JANUSDAT reader (DataReader, plain or zstd-compressed) and the record
-// decoder (unpackRecord), see format.h.
+// decoder (unpackRecord), see janusdat_format.h.
 //
 // Input: the bytes of a data file (seeds: small files written by DataWriter, plain and .zst, and
 // corrupted variants). Properties: a bad file or record ends in janus::Error naming the file; a
@@ -10,12 +10,12 @@
 #include <cstdint>
 #include <string>
 
-#include "datagen/record.h"
+#include "records/janusdat.h"
 #include "util/error.h"
 #include "util/fuzz_support.h"
 
 using namespace janus;
-using namespace janus::datagen;
+using namespace janus::records;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static fuzz::InputFile file;

@@ -16,9 +16,22 @@
 #include <utility>
 #include <vector>
 
+#include "core/position.h"
 #include "core/types.h"
+#include "util/hash.h"
 
-namespace janus::datagen {
+namespace janus::records {
+
+/// Seed of game `game` (0-based global index) of a run with seed `seed`:
+/// splitmix64(splitmix64(seed) + game) (util/hash.h). Hashing the run's seed first makes runs
+/// with different seeds (e.g. 1 and 2) play unrelated games instead of the same games shifted by
+/// one index. A game depends only on its seed, so a chunk depends only on the run's seed and the
+/// chunk's index.
+[[nodiscard]] constexpr u64 gameSeed(u64 seed, u64 game) { return splitmix64(splitmix64(seed) + game); }
+
+/// FNV-1a 64 (util/hash.h) of the start positions' FENs, each followed by a newline: identifies
+/// an opening book's content in a chunked run's settings (datagen and selfplay).
+[[nodiscard]] u64 startPositionsHash(const std::vector<Position>& starts);
 
 /// Largest shard count a run may be split into.
 inline constexpr int kMaxShards = 100000;
@@ -81,4 +94,4 @@ class ChunkedRunShard {
   u64 m_skipped = 0;
 };
 
-}  // namespace janus::datagen
+}  // namespace janus::records

@@ -93,7 +93,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace janus::datagen {
+namespace janus::records {
 
 /// File magic: the 8 ASCII bytes "JANUSDAT".
 inline constexpr char kMagic[8] = {'J', 'A', 'N', 'U', 'S', 'D', 'A', 'T'};
@@ -194,7 +194,7 @@ enum PromotionCode : std::uint8_t { kPromoNone = 0, kPromoKnight = 1, kPromoBish
   return std::uint16_t(from | (to << 6) | (promotion << 12));
 }
 /// Nullptr if `m` is 0 (no move) or a well-formed move (from != to, promotion code <= 4, bit 15
-/// clear); otherwise what is wrong. Legality needs the position (datagen/record.h: decodeMove).
+/// clear); otherwise what is wrong. Legality needs the position (records/janusdat.h: decodeMove).
 [[nodiscard]] constexpr const char* packedMoveError(std::uint16_t m) {
   if (m == 0) return nullptr;
   if (m & 0x8000) return "bit 15 is set";
@@ -276,4 +276,4 @@ constexpr FileHeader makeFileHeader(std::uint64_t count) {
   return version >= 3 ? sizeof(PackedRecord) : sizeof(PackedPosition);
 }
 
-}  // namespace janus::datagen
+}  // namespace janus::records

@@ -1,4 +1,4 @@
-#include "datagen/record.h"
+#include "records/janusdat.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,11 +6,11 @@
 #include <fmt/format.h>
 
 #include "core/bitboard.h"
-#include "core/movegen.h"
 #include "core/fen.h"
+#include "core/movegen.h"
 #include "util/error.h"
 
-namespace janus::datagen {
+namespace janus::records {
 
 namespace {
 
@@ -66,7 +66,7 @@ PackedRecord packRecord(const Position& pos, int scoreWhite, Wdl result, Move pl
 
 u16 encodeMove(Move m) {
   if (!m) return 0;
-  // PieceType kKnight..kQueen are 1..4, the PromotionCode of format.h.
+  // PieceType kKnight..kQueen are 1..4, the PromotionCode of janusdat_format.h.
   static_assert(int(kKnight) == kPromoKnight && int(kQueen) == kPromoQueen);
   return makePackedMove(m.from(), m.to(), m.isPromotion() ? int(m.promotion()) : kPromoNone);
 }
@@ -304,4 +304,4 @@ std::vector<PackedRecord> readRecords(const std::string& path, u64 limit) {
   return out;
 }
 
-}  // namespace janus::datagen
+}  // namespace janus::records
