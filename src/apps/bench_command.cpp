@@ -65,7 +65,7 @@ struct BenchArgs {
   u64 nodes = 20000;    ///< playouts per position
   std::string backend;  ///< "" = the default backend
   std::string weights;  ///< MCTS WeightsFile ("" = the embedded network)
-  int batch = 16;
+  int batch = 0;
   i64 cache = 200000;
   int threads = 1;
 };
@@ -138,7 +138,7 @@ void addBenchCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--nodes", args->nodes, "MCTS: playouts per position (default 20000)")->check(CLI::Range(1, 1'000'000'000));
   cmd->add_option("--backend", args->backend, "MCTS: backend name (default: the engine's default)");
   cmd->add_option("--weights", args->weights, "MCTS: network file of the backend (pvnet: .jpv; default: the embedded one)");
-  cmd->add_option("--batch", args->batch, "MCTS: leaves per backend call (default 16)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--batch", args->batch, "MCTS: leaves per backend call (default 0: the backend's choice, as MCTS Batch)")->check(CLI::Range(0, 1024));
   cmd->add_option("--cache", args->cache, "MCTS: evaluation cache entries, 0 = none (default 200000)")
       ->check(CLI::Range(0, 100'000'000));
   cmd->add_option("--threads", args->threads, "MCTS: search threads (default 1)")->check(CLI::Range(1, 256));

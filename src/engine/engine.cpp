@@ -297,8 +297,9 @@ void Engine::declareMctsOptions() {
                 [this](const std::string& v) {
                   if (m_mcts) reinstallMctsBackend({}, {}, int(std::stoll(v)));
                 });
-  m_options.add({"MCTS Batch", Type::kSpin, "16", 1, 1024, {},
-                 "Leaves each MCTS thread evaluates together in one backend call"});
+  m_options.add({"MCTS Batch", Type::kSpin, "0", 0, 1024, {},
+                 "Leaves each MCTS thread evaluates together in one backend call; 0: the backend's own choice "
+                 "(pvnet 1, torch 32)"});
   for (const RealOption& r : kMctsReals)
     m_options.add({r.name, Type::kString, r.defaultValue, 0, 0, {}, r.help},
                   [name = std::string(r.name), min = r.min, max = r.max](const std::string& v) { (void)parseReal(name, v, min, max); });

@@ -259,6 +259,9 @@ TEST(EngineMcts, SearchOptionSwitchesToMcts) {
   EXPECT_EQ(e.search().name(), "mcts");
   EXPECT_NE(e.evaluationName().find("uniform"), std::string::npos) << e.evaluationName();
   e.setOption("UCI_ShowWDL", "true");
+  // Without smart pruning 'nodes 200' makes exactly 200 playouts (with it the search may stop
+  // once the runner-up can no longer catch up).
+  e.setOption("MCTS Smart Pruning", "false");
   e.setPosition("startpos", {"e2e4"});
   SearchLimits l;
   l.nodes = 200;

@@ -91,7 +91,8 @@ struct BackendAttributes {
   bool usesHalfmoveClock = false;
   /// False if results must never be cached (output depends on more than the above).
   bool cacheable = true;
-  /// Batch size the backend works best with (a hint for the "MCTS Batch" default; 0: any).
+  /// Batch size the backend works best with: what MCTS gathers per call when "MCTS Batch" is 0
+  /// (its default); 0 or 1: no batching.
   int preferredBatch = 0;
 };
 

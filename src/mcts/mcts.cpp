@@ -114,7 +114,10 @@ struct MctsSearch::Playout {
 };
 
 MctsSearch::MctsSearch(std::shared_ptr<Backend> backend, MctsParams params)
-    : m_backend(std::move(backend)), m_params(params), m_rng(params.seed ? params.seed : std::random_device{}()) {}
+    : m_backend(std::move(backend)),
+      m_backendBatch(m_backend ? std::max(1, m_backend->attributes().preferredBatch) : 1),
+      m_params(params),
+      m_rng(params.seed ? params.seed : std::random_device{}()) {}
 
 MctsSearch::~MctsSearch() {
   if (m_freeThread.joinable()) m_freeThread.join();
@@ -136,6 +139,7 @@ void MctsSearch::newGame() {
 
 void MctsSearch::setBackend(std::shared_ptr<Backend> backend) {
   m_backend = std::move(backend);
+  m_backendBatch = m_backend ? std::max(1, m_backend->attributes().preferredBatch) : 1;
   m_root.reset();
   m_rootPos.reset();
   m_cleanRootPriors.clear();
@@ -227,7 +231,7 @@ std::optional<SearchResult> MctsSearch::probeRootTablebases(const Position& root
 // ---- Step 3a: gather ------------------------------------------------------------------------------
 
 int MctsSearch::gather(std::vector<Playout>& batch) {
-  int budget = std::max(1, m_params.batchSize);
+  int budget = m_params.batchSize > 0 ? m_params.batchSize : m_backendBatch;
   if (m_limits.nodes) budget = int(std::min<u64>(u64(budget), m_limits.nodes - std::min(m_limits.nodes, m_started)));
   if (m_treeBytes >= m_treeLimitBytes) recycleTree();
   if (m_treeBytes >= m_treeLimitBytes) budget = 0;  // nothing left to free: every node is in flight

@@ -39,8 +39,12 @@ namespace janus::mcts {
 /// Settings of the MCTS search (the engine's MCTS options). Not changed during a search.
 struct MctsParams {
   PuctParams puct;
-  /// Leaves gathered per thread before one backend call (lc0 MinibatchSize; 1 = no batching).
-  int batchSize = 16;
+  /// Leaves gathered per thread before one backend call (lc0 MinibatchSize; 1 = no batching;
+  /// 0 = the backend's BackendAttributes::preferredBatch, 1 when it names none). Batching pays
+  /// only for a backend whose calls cost more than their positions (libtorch); with a cheap
+  /// backend the virtual loss of a batch only blurs the selection (measured for pvnet + NNUE
+  /// value at 1000 playouts: batch 1 vs 16 +61.4 +- 40.7 Elo, docs/mcts.md).
+  int batchSize = 0;
   /// Dirichlet noise at the root, for self-play only (AlphaZero: alpha 0.3 for chess, epsilon 0.25).
   bool noise = false;
   double noiseAlpha = 0.3;
@@ -169,6 +173,7 @@ class MctsSearch final : public Search {
   }
 
   std::shared_ptr<Backend> m_backend;
+  int m_backendBatch = 1;  ///< the backend's preferred batch (MctsParams::batchSize 0)
   MctsParams m_params;
   const Tablebases* m_tb = nullptr;
   std::mt19937_64 m_rng;

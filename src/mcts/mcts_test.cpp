@@ -367,6 +367,49 @@ TEST(MctsSearch, BatchingWithVirtualLossSpreadsTheBatch) {
   EXPECT_EQ(st.evaluations, 33u);
 }
 
+/// The uniform backend claiming a preferred batch size (as the libtorch backend does).
+class BatchingBackend final : public Backend {
+ public:
+  explicit BatchingBackend(int preferred) : m_preferred(preferred) {}
+  [[nodiscard]] std::unique_ptr<BackendComputation> newComputation() override { return m_inner.newComputation(); }
+  [[nodiscard]] BackendAttributes attributes() const override {
+    BackendAttributes a = m_inner.attributes();
+    a.preferredBatch = m_preferred;
+    return a;
+  }
+
+ private:
+  UniformBackend m_inner;
+  int m_preferred;
+};
+
+TEST(MctsSearch, BatchZeroTakesTheBackendsPreferredBatch) {
+  MctsParams p = Searcher::deterministic();
+  ASSERT_EQ(p.batchSize, 0);  // the default
+  {
+    Searcher s(p);  // the uniform backend names no batch: one leaf per call, no virtual loss
+    s.goNodes(Position(), 1 + 32);
+    EXPECT_EQ(s.search.lastStats().batches, 33u);
+    EXPECT_EQ(s.search.lastStats().collisions, 0u);
+  }
+  {
+    Searcher s(p, std::make_shared<BatchingBackend>(32));  // as MctsSearch.BatchingWithVirtualLoss...
+    s.goNodes(Position(), 1 + 32);
+    EXPECT_EQ(s.search.lastStats().batches, 3u);
+    EXPECT_GE(s.search.lastStats().collisions, 1u);
+    // A backend installed later brings its own preference.
+    s.search.setBackend(std::make_shared<UniformBackend>());
+    s.goNodes(Position(), 1 + 32);
+    EXPECT_EQ(s.search.lastStats().batches, 33u);
+  }
+  {
+    p.batchSize = 4;  // an explicit batch wins over the backend's
+    Searcher s(p, std::make_shared<BatchingBackend>(32));
+    s.goNodes(Position(), 1 + 32);
+    EXPECT_EQ(s.search.lastStats().batches, 9u);  // root, then 8 batches of 4
+  }
+}
+
 TEST(MctsSearch, SearchMovesRestrictTheRoot) {
   Searcher s;
   SearchLimits l;
