@@ -309,7 +309,7 @@ void MctsSearch::recycleTree() {
     for (int i = 0; i < n->numEdges(); ++i) {
       Node* c = n->child(i);
       if (!c) continue;
-      if (c->inFlight() == 0 && c->expanded() && std::bit_width(c->visits()) <= threshold)
+      if (c->inFlight() == 0 && c->expanded() && int(std::bit_width(c->visits())) <= threshold)
         freedBytes += c->collapse(freedNodes);
       else
         work.push_back(c);
