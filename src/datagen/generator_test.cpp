@@ -21,9 +21,12 @@
 #include "nnue/test_net.h"
 #include "records/janusdat.h"
 #include "util/error.h"
+#include "util/test_temp_dir.h"
 
 namespace janus::datagen {
 namespace {
+
+using test::TempDir;
 
 namespace fs = std::filesystem;
 
@@ -303,24 +306,6 @@ TEST(Datagen, BadConfigurationIsAnError) {
 }
 
 // ---- Chunked runs ---------------------------------------------------------------------------------
-
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    m_path = fs::temp_directory_path() / ("janus_chunks_" + std::to_string(::getpid()) + "_" + info->name());
-    fs::remove_all(m_path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(m_path, ec);
-  }
-  [[nodiscard]] std::string path() const { return m_path.string(); }
-  [[nodiscard]] std::string file(const std::string& name) const { return (m_path / name).string(); }
-
- private:
-  fs::path m_path;
-};
 
 /// Short games (30 plies at most) so that a chunked run of several chunks stays fast.
 DatagenConfig shortGames(int games) {

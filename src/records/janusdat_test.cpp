@@ -15,30 +15,14 @@
 #include "core/movegen.h"
 #include "records/janusdat.h"
 #include "util/error.h"
+#include "util/test_temp_dir.h"
 
 namespace janus::records {
 namespace {
 
+using test::TempDir;
+
 namespace fs = std::filesystem;
-
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    m_path = fs::temp_directory_path() /
-             ("janus_records_" + std::to_string(::getpid()) + "_" + info->test_suite_name() + "_" + info->name());
-    fs::remove_all(m_path);
-    fs::create_directories(m_path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(m_path, ec);
-  }
-  [[nodiscard]] std::string file(const std::string& name) const { return (m_path / name).string(); }
-
- private:
-  fs::path m_path;
-};
 
 std::string readRaw(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

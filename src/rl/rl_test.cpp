@@ -16,17 +16,14 @@
 #include <fmt/format.h>
 
 #include "util/error.h"
+#include "util/test_temp_dir.h"
 
 namespace janus::rl {
 namespace {
 
-namespace fs = std::filesystem;
+using test::TempDir;
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("janus-rl-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-};
+namespace fs = std::filesystem;
 
 Generation gen(int n, bool promoted, double elo) {
   Generation g;
@@ -58,8 +55,8 @@ TEST(RlState, RoundTripKeepsEveryField) {
   s.current = gen(3, false, 0);
   s.current.candidate = "/nets/pv-3.jpv";
   s.current.selfplayPositions = 12345;
-  saveState(dir.path.string(), s);
-  const auto t = loadState(dir.path.string());
+  saveState(dir.path(), s);
+  const auto t = loadState(dir.path());
   ASSERT_TRUE(t);
   EXPECT_EQ(t->generation, 3);
   EXPECT_EQ(t->step, "gate");
@@ -75,17 +72,17 @@ TEST(RlState, RoundTripKeepsEveryField) {
   EXPECT_TRUE(std::isinf(t->history[2].gateElo));
   EXPECT_EQ(t->current.selfplayPositions, 12345u);
   EXPECT_EQ(t->current.candidate, "/nets/pv-3.jpv");
-  EXPECT_FALSE(loadState((dir.path / "none").string()));
+  EXPECT_FALSE(loadState((dir.dir() / "none").string()));
 }
 
 TEST(RlState, MalformedFilesAreErrorsNamingTheFile) {
   TempDir dir;
-  const fs::path file = dir.path / "rl-state.json";
+  const fs::path file = dir.dir() / "rl-state.json";
   for (const char* text : {"{not json", R"({"generation": 1})",
                            R"({"generation":1,"step":"dance","best":"","history":[],"current":{}})"}) {
     std::ofstream(file) << text;
     try {
-      (void)loadState(dir.path.string());
+      (void)loadState(dir.path());
       ADD_FAILURE() << "accepted " << text;
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find("rl-state.json"), std::string::npos) << e.what();
@@ -113,14 +110,14 @@ TEST(RlReport, EachGenerationShowsItsDirectMatchAgainstGenerationZero) {
 TEST(RlWindow, TheTrainerSeesTheLastWindowGenerationsChunks) {
   TempDir dir;
   for (int g = 1; g <= 5; ++g) {
-    const fs::path sp = dir.path / fmt::format("gen-{:03d}", g) / "selfplay";
+    const fs::path sp = dir.dir() / fmt::format("gen-{:03d}", g) / "selfplay";
     fs::create_directories(sp);
     for (int k = 1; k >= 0; --k) std::ofstream(sp / fmt::format("chunk-{:06d}.janussp.zst", k)) << "x";
     std::ofstream(sp / "selfplay-run.txt") << "not a chunk";
   }
   auto names = [&](int generation, int window) {
     std::vector<std::string> out;
-    for (const std::string& f : trainingWindow(dir.path.string(), generation, window))
+    for (const std::string& f : trainingWindow(dir.path(), generation, window))
       out.push_back(fs::path(f).parent_path().parent_path().filename().string() + "/" + fs::path(f).filename().string());
     return out;
   };
@@ -135,7 +132,7 @@ TEST(RlWindow, TheTrainerSeesTheLastWindowGenerationsChunks) {
 TEST(RlConfig, BadSettingsAreErrors) {
   TempDir dir;
   RlConfig c;
-  c.dir = dir.path.string();
+  c.dir = dir.path();
   c.trainer = "/nonexistent/janus-train-az";
   c.janus = "/bin/true";
   std::ostringstream out;
@@ -150,9 +147,9 @@ TEST(RlConfig, BadSettingsAreErrors) {
   c.chunkGames = 20;
   EXPECT_THROW((void)runLoop(c, out), Error);
   c.chunkGames = 10;
-  c.initNet = (dir.path / "missing.jpv").string();
+  c.initNet = (dir.dir() / "missing.jpv").string();
   EXPECT_THROW((void)runLoop(c, out), Error);
-  EXPECT_FALSE(fs::exists(dir.path / "rl-state.json"));
+  EXPECT_FALSE(fs::exists(dir.dir() / "rl-state.json"));
 }
 
 TEST(RlSlurm, TheTaskCommandCarriesEverySelfplaySetting) {
@@ -197,19 +194,19 @@ TEST(RlSlurm, TheTaskCommandCarriesEverySelfplaySetting) {
 TEST(RlSlurm, MissingShardsAreTheShardsOfMissingChunks) {
   TempDir dir;
   // 8 chunks in 3 shards: shard 1 = chunks 0 3 6, shard 2 = 1 4 7, shard 3 = 2 5.
-  EXPECT_EQ(missingSelfplayShards(dir.path.string(), 8, 3), (std::vector<int>{1, 2, 3}));
-  for (int k : {0, 2, 3, 5, 7}) std::ofstream(dir.path / fmt::format("chunk-{:06d}.janussp.zst", k)) << "x";
-  std::ofstream(dir.path / "chunk-000006.janussp.zst.tmp") << "a chunk being written is missing";
-  EXPECT_EQ(missingSelfplayShards(dir.path.string(), 8, 3), (std::vector<int>{1, 2}));
-  for (int k : {1, 4, 6}) std::ofstream(dir.path / fmt::format("chunk-{:06d}.janussp.zst", k)) << "x";
-  EXPECT_TRUE(missingSelfplayShards(dir.path.string(), 8, 3).empty());
-  EXPECT_EQ(missingSelfplayShards(dir.path.string(), 9, 3), (std::vector<int>{3}));  // chunk 8
+  EXPECT_EQ(missingSelfplayShards(dir.path(), 8, 3), (std::vector<int>{1, 2, 3}));
+  for (int k : {0, 2, 3, 5, 7}) std::ofstream(dir.dir() / fmt::format("chunk-{:06d}.janussp.zst", k)) << "x";
+  std::ofstream(dir.dir() / "chunk-000006.janussp.zst.tmp") << "a chunk being written is missing";
+  EXPECT_EQ(missingSelfplayShards(dir.path(), 8, 3), (std::vector<int>{1, 2}));
+  for (int k : {1, 4, 6}) std::ofstream(dir.dir() / fmt::format("chunk-{:06d}.janussp.zst", k)) << "x";
+  EXPECT_TRUE(missingSelfplayShards(dir.path(), 8, 3).empty());
+  EXPECT_EQ(missingSelfplayShards(dir.path(), 9, 3), (std::vector<int>{3}));  // chunk 8
 }
 
 TEST(RlConfig, AnUnknownLauncherIsAnError) {
   TempDir dir;
   RlConfig c;
-  c.dir = dir.path.string();
+  c.dir = dir.path();
   c.trainer = "/bin/true";
   c.janus = "/bin/true";
   c.launcher = "kubernetes";
@@ -220,7 +217,7 @@ TEST(RlConfig, AnUnknownLauncherIsAnError) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("kubernetes"), std::string::npos) << e.what();
   }
-  EXPECT_FALSE(fs::exists(dir.path / "rl-state.json"));
+  EXPECT_FALSE(fs::exists(dir.dir() / "rl-state.json"));
 }
 
 }  // namespace

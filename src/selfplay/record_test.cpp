@@ -14,18 +14,14 @@
 #include "encoding/policy_map.h"
 #include "records/janusdat.h"
 #include "util/error.h"
+#include "util/test_temp_dir.h"
 
 namespace janus::selfplay {
 namespace {
 
-namespace fs = std::filesystem;
+using test::TempDir;
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("janus-selfplay-record-" + std::to_string(::getpid()));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
-  [[nodiscard]] std::string file(const std::string& name) const { return (path / name).string(); }
-};
+namespace fs = std::filesystem;
 
 /// A short game 1. e4 e5 2. Nf3 with visit distributions on the first two plies.
 SelfplayGame sampleGame() {

@@ -13,9 +13,12 @@
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "util/error.h"
+#include "util/test_temp_dir.h"
 
 namespace janus {
 namespace {
+
+using test::TempDir;
 
 // The 3- and 4-piece Syzygy tables (WDL and DTZ) of the shared test data.
 const std::string kSyzygyDir = std::string(JANUS_SHARED_DATA) + "/syzygy";
@@ -32,21 +35,6 @@ std::vector<std::string> uciList(const std::vector<Move>& moves) {
   std::sort(out.begin(), out.end());
   return out;
 }
-
-/// A temporary directory removed at the end of the test.
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    path = std::filesystem::temp_directory_path() /
-           ("janus-syzygy-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
-            std::to_string(std::random_device{}()));
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-  }
-};
 
 TEST(Syzygy, SplitPathsAtColons) {
   EXPECT_EQ(SyzygyTablebases::splitPaths(" /a : /b::/c "), (std::vector<std::string>{"/a", "/b", "/c"}));
@@ -357,7 +345,7 @@ TEST(Syzygy, BadPathIsAnErrorAndChangesNothing) {
   }
   EXPECT_THROW(tb.init(kSyzygyDir + ":/nonexistent"), Error);
   TempDir empty;
-  EXPECT_THROW(tb.init(empty.path.string()), Error);  // a directory without tables
+  EXPECT_THROW(tb.init(empty.path()), Error);  // a directory without tables
   // The tables loaded before are still in use.
   EXPECT_EQ(tb.paths(), std::vector<std::string>{kSyzygyDir});
   EXPECT_EQ(tb.probeWdl(fen("4k3/8/8/8/8/8/8/4KQ2 w - - 0 1")), SyzygyWdl::kWin);
@@ -381,23 +369,23 @@ TEST(Syzygy, CorruptAndTruncatedTablesAreReportedAndLeftOut) {
   TempDir dir;
   for (const auto& e : std::filesystem::directory_iterator(kSyzygyDir))
     if (e.path().extension() == ".rtbw" || e.path().extension() == ".rtbz")
-      std::filesystem::copy_file(e.path(), dir.path / e.path().filename());
+      std::filesystem::copy_file(e.path(), dir.dir() / e.path().filename());
   // KQvK.rtbw cut to 1000 bytes (a partial download); KRvK.rtbz overwritten at the start.
-  std::filesystem::permissions(dir.path / "KQvK.rtbw", std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
-  std::filesystem::resize_file(dir.path / "KQvK.rtbw", 1000);
-  std::filesystem::permissions(dir.path / "KRvK.rtbz", std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+  std::filesystem::permissions(dir.dir() / "KQvK.rtbw", std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
+  std::filesystem::resize_file(dir.dir() / "KQvK.rtbw", 1000);
+  std::filesystem::permissions(dir.dir() / "KRvK.rtbz", std::filesystem::perms::owner_write, std::filesystem::perm_options::add);
   {
-    std::fstream f(dir.path / "KRvK.rtbz", std::ios::in | std::ios::out | std::ios::binary);
+    std::fstream f(dir.dir() / "KRvK.rtbz", std::ios::in | std::ios::out | std::ios::binary);
     f.write("JUNKJUNK", 8);
   }
-  EXPECT_EQ(SyzygyTablebases::checkTableFile((dir.path / "KQvK.rtbw").string()),
+  EXPECT_EQ(SyzygyTablebases::checkTableFile((dir.dir() / "KQvK.rtbw").string()),
             "truncated or corrupt: 1000 bytes (a Syzygy table is 16 bytes more than a multiple of 64)");
-  EXPECT_EQ(SyzygyTablebases::checkTableFile((dir.path / "KRvK.rtbz").string()),
+  EXPECT_EQ(SyzygyTablebases::checkTableFile((dir.dir() / "KRvK.rtbz").string()),
             "corrupt: not a Syzygy DTZ table (wrong magic number)");
   EXPECT_FALSE(SyzygyTablebases::checkTableFile(kSyzygyDir + "/KQvK.rtbw"));
 
   SyzygyTablebases tb;
-  const auto report = tb.init(dir.path.string());
+  const auto report = tb.init(dir.path());
   ASSERT_EQ(report.problems.size(), 2u);
   EXPECT_NE(report.problems[0].find("KQvK.rtbw: truncated or corrupt"), std::string::npos) << report.problems[0];
   EXPECT_NE(report.problems[1].find("KRvK.rtbz: corrupt"), std::string::npos) << report.problems[1];

@@ -15,29 +15,11 @@
 #include "records/janusdat.h"
 #include "training/nnue_data.h"
 #include "training/nnue_model.h"
+#include "util/test_temp_dir.h"
 
 namespace janus::training::test {
 
-/// A directory under the system temp dir, unique per process and test, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    m_path = std::filesystem::temp_directory_path() / ("janus_training_" + std::to_string(::getpid()) + "_" +
-                                                       info->test_suite_name() + "_" + info->name());
-    std::filesystem::remove_all(m_path);
-    std::filesystem::create_directories(m_path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(m_path, ec);
-  }
-  [[nodiscard]] std::string file(const std::string& name) const { return (m_path / name).string(); }
-  [[nodiscard]] std::string path() const { return m_path.string(); }
-
- private:
-  std::filesystem::path m_path;
-};
+using janus::test::TempDir;
 
 /// `count` positions from seeded random games (a new game after 120 plies or at a game end).
 inline std::vector<Position> randomPositions(std::mt19937_64& rng, std::size_t count) {
