@@ -18,6 +18,12 @@
 
 namespace janus {
 
+struct Engine::MctsValueSettings {
+  bool nnue = false;
+  mcts::LeafSearchParams leaf;
+};
+
+
 namespace {
 using Type = OptionSpec::Type;
 constexpr i64 kMaxHashMiB = 65536;
@@ -177,7 +183,7 @@ void Engine::declareSearchOptions() {
                   if (!net) throw Error("option EvalFile: this build embeds no network; give the path of a .jnn file");
                   m_net = std::move(net);
                   m_options.set("Use NNUE", "true");  // a network was chosen: evaluate with it
-                  if (m_mcts) reinstallMctsBackend();  // MCTS Value nnue evaluates with it too
+                  if (m_mcts) reinstallMctsBackend(mctsValueSettings());  // MCTS Value nnue evaluates with it too
                 });
   m_options.add({"Use NNUE", Type::kCheck, m_net ? "true" : "false", 0, 0, {},
                  "Evaluate with the NNUE network of EvalFile (false: the hand-crafted evaluation); "
@@ -250,7 +256,7 @@ void Engine::declareMctsOptions() {
                 [this](const std::string& v) {
                   // Before the MCTS face is used only the name is checked (a combo), so that a GUI
                   // may send MCTS Backend before MCTS WeightsFile.
-                  if (m_mcts) installMctsBackend(v, m_options.integer("MCTS Cache"), m_mctsBackendOptions);
+                  if (m_mcts) installMctsBackend(v, m_options.integer("MCTS Cache"), m_mctsBackendOptions, mctsValueSettings());
                 });
   m_options.add({"MCTS WeightsFile", Type::kString, "", 0, 0, {},
                  "Network file of the MCTS backend (pvnet: a .jpv file from janus train-az; torch, in janus-torch: "
@@ -261,7 +267,7 @@ void Engine::declareMctsOptions() {
                   o.weightsFile = v;
                   const std::string current = m_options.value("MCTS Backend");
                   const std::string name = v.empty() ? current : mcts::BackendRegistry::instance().forWeightsFile(v, current);
-                  installMctsBackend(name, m_options.integer("MCTS Cache"), o);  // a bad file throws here
+                  installMctsBackend(name, m_options.integer("MCTS Cache"), o, mctsValueSettings());  // a bad file throws here
                   if (name != current) m_options.set("MCTS Backend", name);
                 });
   m_options.add({"MCTS Policy Temperature", Type::kString, "1.0", 0, 0, {},
@@ -270,13 +276,13 @@ void Engine::declareMctsOptions() {
                   (void)parseReal("MCTS Policy Temperature", v, 0.01, 100);
                   mcts::BackendOptions o = m_mctsBackendOptions;
                   o.params["policy-temperature"] = v;
-                  if (m_mcts) installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"), o);
+                  if (m_mcts) installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"), o, mctsValueSettings());
                   else m_mctsBackendOptions = o;
                 });
   m_options.add({"MCTS Cache", Type::kSpin, "200000", 0, 100'000'000, {},
                  "Positions whose evaluation MCTS keeps in memory (0: no cache)"},
                 [this](const std::string& v) {
-                  if (m_mcts) installMctsBackend(m_options.value("MCTS Backend"), std::stoll(v), m_mctsBackendOptions);
+                  if (m_mcts) installMctsBackend(m_options.value("MCTS Backend"), std::stoll(v), m_mctsBackendOptions, mctsValueSettings());
                 });
   m_options.add({"MCTS Value", Type::kCombo, m_net ? "nnue" : "net", 0, 0, {"nnue", "net"},
                  "What values MCTS leaves: nnue = the NNUE network of EvalFile after a quiescence search "
@@ -284,18 +290,32 @@ void Engine::declareMctsOptions() {
                  "MCTS Backend's network (the AlphaZero path, used by self-play RL)"},
                 [this](const std::string& v) {
                   if (v == "nnue" && !m_net) throw Error("option MCTS Value: nnue needs a network: set EvalFile");
-                  if (m_mcts) reinstallMctsBackend(v);
+                  MctsValueSettings s = mctsValueSettings();
+                  s.nnue = v == "nnue";
+                  if (m_mcts) reinstallMctsBackend(s);
                 });
   m_options.add({"MCTS QS Depth", Type::kSpin, "8", 0, 64, {},
                  "Plies of captures the quiescence search at MCTS leaves looks at with MCTS Value nnue (0: static evaluation)"},
                 [this](const std::string& v) {
-                  if (m_mcts) reinstallMctsBackend({}, int(std::stoll(v)));
+                  MctsValueSettings s = mctsValueSettings();
+                  s.leaf.maxPly = int(std::stoll(v));
+                  if (m_mcts) reinstallMctsBackend(s);
                 });
   m_options.add({"MCTS Prior Temperature", Type::kSpin, "100", 0, 10000, {},
                  "With MCTS Value nnue: > 0 searches every move of a leaf one ply deep (NNUE and quiescence), values "
                  "the leaf by the best and sharpens the priors by softmax(ln prior + score / this, in centipawns); 0: off"},
                 [this](const std::string& v) {
-                  if (m_mcts) reinstallMctsBackend({}, {}, int(std::stoll(v)));
+                  MctsValueSettings s = mctsValueSettings();
+                  s.leaf.priorTemperature = int(std::stoll(v));
+                  if (m_mcts) reinstallMctsBackend(s);
+                });
+  m_options.add({"MCTS Leaf Depth", Type::kSpin, "0", 0, 20, {},
+                 "With MCTS Value nnue: > 0 values each leaf by an alpha-beta search of this many plies (NNUE, "
+                 "16 MiB of TT per thread), the one-ply search then only shapes the priors; 0: off"},
+                [this](const std::string& v) {
+                  MctsValueSettings s = mctsValueSettings();
+                  s.leaf.depth = int(std::stoll(v));
+                  if (m_mcts) reinstallMctsBackend(s);
                 });
   m_options.add({"MCTS Batch", Type::kSpin, "0", 0, 1024, {},
                  "Leaves each MCTS thread evaluates together in one backend call; 0: the backend's own choice "
@@ -322,7 +342,8 @@ void Engine::selectSearch(const std::string& name) {
     m_mcts = std::make_unique<mcts::MctsSearch>(std::make_shared<mcts::UniformBackend>(), params);
     m_mcts->setTablebases(&sharedTablebases());
     try {
-      installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"), m_mctsBackendOptions);
+      installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"), m_mctsBackendOptions,
+                         mctsValueSettings());
     } catch (...) {
       m_mcts.reset();
       throw;
@@ -331,24 +352,25 @@ void Engine::selectSearch(const std::string& name) {
   m_search = m_mcts.get();
 }
 
-void Engine::reinstallMctsBackend(std::optional<std::string> valueSource, std::optional<int> qsDepth,
-                                  std::optional<int> priorTemperature) {
-  installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"), m_mctsBackendOptions,
-                     std::move(valueSource), qsDepth, priorTemperature);
+Engine::MctsValueSettings Engine::mctsValueSettings() const {
+  MctsValueSettings s;
+  s.nnue = m_options.value("MCTS Value") == "nnue";
+  s.leaf.maxPly = int(m_options.integer("MCTS QS Depth"));
+  s.leaf.priorTemperature = int(m_options.integer("MCTS Prior Temperature"));
+  s.leaf.depth = int(m_options.integer("MCTS Leaf Depth"));
+  return s;
+}
+
+void Engine::reinstallMctsBackend(const MctsValueSettings& value) {
+  installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"), m_mctsBackendOptions, value);
 }
 
 void Engine::installMctsBackend(const std::string& name, i64 cacheEntries, const mcts::BackendOptions& options,
-                                std::optional<std::string> valueSource, std::optional<int> qsDepth,
-                                std::optional<int> priorTemperature) {
+                                const MctsValueSettings& value) {
   // Created first (a bad weights file or setting throws here), so that a failure keeps the
   // previous backend and settings. Before the MCTS face is first used this only validates.
   std::shared_ptr<mcts::Backend> backend = mcts::BackendRegistry::instance().create(name, options);
-  if (valueSource.value_or(m_options.value("MCTS Value")) == "nnue") {
-    mcts::LeafSearchParams leaf;
-    leaf.maxPly = qsDepth.value_or(int(m_options.integer("MCTS QS Depth")));
-    leaf.priorTemperature = priorTemperature.value_or(int(m_options.integer("MCTS Prior Temperature")));
-    backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), m_net, leaf);
-  }
+  if (value.nnue) backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), m_net, value.leaf);
   if (cacheEntries > 0) backend = std::make_shared<mcts::CachingBackend>(std::move(backend), size_t(cacheEntries));
   m_mctsBackendOptions = options;
   if (m_mcts) m_mcts->setBackend(std::move(backend));

@@ -112,20 +112,23 @@ class Engine {
   [[nodiscard]] SearchConfig searchConfig() const;
   /// Makes `name` ("alphabeta" or "mcts") the search. Not during a search.
   void selectSearch(const std::string& name);
-  /// Creates MCTS backend `name` with `options` (behind an evaluation cache of `cacheEntries`
-  /// positions when > 0) and, if the MCTS search exists, installs it; then remembers `options`.
-  /// Throws janus::Error (unknown name, bad weights file) before changing anything.
-  /// Creates the MCTS backend `name` with `options`, wrapped in NnueValueBackend when MCTS Value
-  /// (or `valueSource`, the value being set) is nnue, with MCTS QS Depth (or `qsDepth`), and in a
-  /// CachingBackend of `cacheEntries` (0: none). Throws (keeping the previous backend) for a bad
-  /// weights file or setting. Before the MCTS face is first used it only validates.
-  /// `priorTemperature` likewise overrides MCTS Prior Temperature.
+  /// How MCTS values its leaves: MCTS Value (`nnue`: NnueValueBackend, else the backend's value
+  /// head) and the leaf search of MCTS QS Depth, MCTS Prior Temperature and MCTS Leaf Depth.
+  /// (Defined in engine.cpp: its mcts::LeafSearchParams would pull the NNUE and alpha-beta
+  /// headers into every includer of this one.)
+  struct MctsValueSettings;
+  /// The settings the options hold now.
+  [[nodiscard]] MctsValueSettings mctsValueSettings() const;
+  /// Creates the MCTS backend `name` with `options`, wrapped in NnueValueBackend when
+  /// `value.nnue`, and in a CachingBackend of `cacheEntries` positions (0: none); if the MCTS
+  /// search exists it installs it; then remembers `options`. Throws janus::Error (unknown name,
+  /// bad weights file or setting) before changing anything, so the previous backend stays.
+  /// Before the MCTS face is first used it only validates.
   void installMctsBackend(const std::string& name, i64 cacheEntries, const mcts::BackendOptions& options,
-                          std::optional<std::string> valueSource = std::nullopt, std::optional<int> qsDepth = std::nullopt,
-                          std::optional<int> priorTemperature = std::nullopt);
-  /// installMctsBackend with the current backend, cache and options.
-  void reinstallMctsBackend(std::optional<std::string> valueSource = std::nullopt, std::optional<int> qsDepth = std::nullopt,
-                            std::optional<int> priorTemperature = std::nullopt);
+                          const MctsValueSettings& value);
+  /// installMctsBackend with the current backend, cache and options, and `value` (an option's
+  /// callback passes the settings with the value being set).
+  void reinstallMctsBackend(const MctsValueSettings& value);
   /// Copies the MCTS options into the search's parameters (at go: options are read once per search, as lc0's search parameters are).
   void applyMctsOptions();
 

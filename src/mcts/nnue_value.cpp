@@ -115,6 +115,20 @@ int leafQuiescence(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchPar
   return score;
 }
 
+int leafAlphaBeta(const Position& pos, AlphaBetaSearch& search, int depth, u64* nodes) {
+  // Without the game history: a repetition of the game before the leaf must not change the
+  // leaf's (cached) value.
+  const Position leaf = Position::fromFen(pos.fen(), pos.isChess960());
+  SearchLimits limits;
+  limits.depth = depth;
+  SearchConfig config;
+  config.moveOverheadMs = 0;
+  const SearchSignals signals;
+  const SearchResult r = search.run(leaf, limits, config, InfoCallback{}, signals);
+  if (nodes) *nodes += r.nodes;
+  return r.score;
+}
+
 Wdl centipawnsToWdl(int cp, const Position& pos) {
   const WdlProbability p = scoreToWdlProbability(cp, wdlMaterial(pos));
   return Wdl{float(p.win), float(p.draw), float(p.loss)};
@@ -125,8 +139,8 @@ Wdl centipawnsToWdl(int cp, const Position& pos) {
 class NnueValueBackend::Computation final : public BackendComputation {
  public:
   explicit Computation(NnueValueBackend& owner)
-      : m_owner(owner), m_policy(owner.m_policy->newComputation()), m_eval(owner.borrow()) {}
-  ~Computation() override { m_owner.giveBack(std::move(m_eval), m_nodes); }
+      : m_owner(owner), m_policy(owner.m_policy->newComputation()), m_searchers(owner.borrow()) {}
+  ~Computation() override { m_owner.giveBack(std::move(m_searchers), m_nodes); }
 
   int addInput(const Position& pos, std::span<const Move> legalMoves) override {
     const int i = m_policy->addInput(pos, legalMoves);
@@ -136,11 +150,12 @@ class NnueValueBackend::Computation final : public BackendComputation {
     if (params.priorTemperature > 0) {
       m_scoreOffsets.push_back(m_scores.size());
       m_scores.resize(m_scores.size() + legalMoves.size());
-      cp = leafOnePly(scratch, *m_eval, params, legalMoves,
+      cp = leafOnePly(scratch, *m_searchers.eval, params, legalMoves,
                       std::span<int>(m_scores).subspan(m_scoreOffsets.back(), legalMoves.size()), &m_nodes);
-    } else {
-      cp = leafQuiescence(scratch, *m_eval, params, &m_nodes);
+    } else if (params.depth == 0 || legalMoves.empty()) {
+      cp = leafQuiescence(scratch, *m_searchers.eval, params, &m_nodes);
     }
+    if (params.depth > 0 && !legalMoves.empty()) cp = leafAlphaBeta(pos, *m_searchers.alphaBeta, params.depth, &m_nodes);
     m_wdl.push_back(centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos));
     return i;
   }
@@ -178,7 +193,7 @@ class NnueValueBackend::Computation final : public BackendComputation {
  private:
   NnueValueBackend& m_owner;
   std::unique_ptr<BackendComputation> m_policy;
-  std::unique_ptr<nnue::NnueEvaluator> m_eval;
+  Searchers m_searchers;
   std::vector<Wdl> m_wdl;
   std::vector<int> m_scores;          ///< one-ply scores, input i's at [m_scoreOffsets[i], ...)
   std::vector<size_t> m_scoreOffsets;
@@ -192,10 +207,12 @@ NnueValueBackend::NnueValueBackend(std::shared_ptr<Backend> policy, std::shared_
     : m_policy(std::move(policy)), m_net(std::move(net)), m_params(params) {
   if (!m_policy) throw Error("nnue value backend: no policy backend");
   if (!m_net) throw Error("nnue value backend: no NNUE network (this build embeds none: set EvalFile)");
-  if (m_params.maxPly < 0 || m_params.nodeLimit < 1 || m_params.priorTemperature < 0)
-    throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0, its node limit {} >= 1 and the prior "
-                            "temperature {} >= 0",
-                            m_params.maxPly, m_params.nodeLimit, m_params.priorTemperature));
+  if (m_params.maxPly < 0 || m_params.nodeLimit < 1 || m_params.priorTemperature < 0 || m_params.depth < 0 ||
+      m_params.depth > kMaxPly / 2 || m_params.hashMiB < 1 || m_params.hashMiB > 65536)
+    throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0, its node limit {} >= 1, the prior "
+                            "temperature {} >= 0, the leaf search depth {} 0..{} and its hash {} MiB 1..65536",
+                            m_params.maxPly, m_params.nodeLimit, m_params.priorTemperature, m_params.depth,
+                            kMaxPly / 2, m_params.hashMiB));
 }
 
 NnueValueBackend::~NnueValueBackend() = default;
@@ -204,7 +221,14 @@ std::unique_ptr<BackendComputation> NnueValueBackend::newComputation() { return 
 
 BackendAttributes NnueValueBackend::attributes() const {
   BackendAttributes a = m_policy->attributes();
-  if (m_params.priorTemperature > 0)
+  if (m_params.depth > 0)
+    a.description = fmt::format("NNUE {} alpha-beta search of depth {} ({} MiB TT per thread; priors: {}) with {} priors",
+                                m_net->name(), m_params.depth, m_params.hashMiB,
+                                m_params.priorTemperature > 0
+                                    ? fmt::format("one-ply search, temperature {} cp", m_params.priorTemperature)
+                                    : std::string("the policy's"),
+                                a.description);
+  else if (m_params.priorTemperature > 0)
     a.description = fmt::format("NNUE {} one-ply search (quiescence {} plies, prior temperature {} cp) with {} priors",
                                 m_net->name(), m_params.maxPly, m_params.priorTemperature, a.description);
   else
@@ -218,22 +242,28 @@ u64 NnueValueBackend::leafNodes() const {
   return m_leafNodes;
 }
 
-std::unique_ptr<nnue::NnueEvaluator> NnueValueBackend::borrow() {
+NnueValueBackend::Searchers NnueValueBackend::borrow() {
   {
     std::lock_guard lock(m_mutex);
     if (!m_pool.empty()) {
-      auto e = std::move(m_pool.back());
+      Searchers s = std::move(m_pool.back());
       m_pool.pop_back();
-      return e;
+      return s;
     }
   }
-  return std::make_unique<nnue::NnueEvaluator>(m_net);
+  Searchers s;
+  s.eval = std::make_unique<nnue::NnueEvaluator>(m_net);
+  if (m_params.depth > 0) {
+    s.alphaBeta = std::make_unique<AlphaBetaSearch>(std::make_unique<nnue::NnueEvaluator>(m_net));
+    s.alphaBeta->setHashMiB(size_t(m_params.hashMiB));
+  }
+  return s;
 }
 
-void NnueValueBackend::giveBack(std::unique_ptr<nnue::NnueEvaluator> e, u64 nodes) {
+void NnueValueBackend::giveBack(Searchers s, u64 nodes) {
   std::lock_guard lock(m_mutex);
   m_leafNodes += nodes;
-  if (e) m_pool.push_back(std::move(e));
+  if (s.eval) m_pool.push_back(std::move(s));
 }
 
 }  // namespace janus::mcts

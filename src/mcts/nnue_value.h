@@ -27,6 +27,7 @@
 #include "mcts/backend.h"
 #include "nnue/network.h"
 #include "nnue/nnue_evaluator.h"
+#include "search/alphabeta.h"
 
 namespace janus::mcts {
 
@@ -43,6 +44,16 @@ struct LeafSearchParams {
   /// sees (MCTS-minimax hybrids: Baier and Winands, "Monte-Carlo Tree Search and Minimax
   /// Hybrids", IEEE CIG 2013). 0: priors from the policy alone, the leaf's quiescence value.
   int priorTemperature = 0;  ///< centipawns; the engine's MCTS Prior Temperature default is 100
+  /// Plies of a full alpha-beta search (search/alphabeta.h: PVS, TT, NMP, LMR, its own
+  /// quiescence) that value the leaf instead of the quiescence or one-ply search above, whose
+  /// scores then only shape the priors: an MCTS-minimax hybrid with minimax at the leaves
+  /// (Baier and Winands 2013, "MCTS-IP-M"; Komodo MCTS searches its leaves with short alpha-beta
+  /// searches the same way). Each computation keeps its own search and TT across leaves, so
+  /// later leaves reuse what earlier ones found. The leaf's game history is dropped first, so
+  /// its value depends on the position alone (the tree decides repetitions). 0: no such search.
+  int depth = 0;
+  /// Transposition table of each leaf alpha-beta search (MiB; one per search thread).
+  int hashMiB = 16;
 };
 
 /// Centipawns (side to move's view, within +-kEvalMax, or matedIn(ply) when a checkmate is
@@ -59,6 +70,11 @@ struct LeafSearchParams {
 int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams& params, std::span<const Move> moves,
                std::span<int> scores, u64* nodes = nullptr);
 
+/// Centipawns (side to move's view; a mate score when it finds one) of `pos` by `search` to
+/// LeafSearchParams::depth plies, searching `pos` without its game history. `nodes` (if not
+/// null) is increased by the nodes searched.
+[[nodiscard]] int leafAlphaBeta(const Position& pos, AlphaBetaSearch& search, int depth, u64* nodes = nullptr);
+
 /// Win/draw/loss (side to move's view) for a centipawn score by search/wdl.h's model at the
 /// material of `pos` (not rounded to per mille).
 [[nodiscard]] Wdl centipawnsToWdl(int cp, const Position& pos);
@@ -67,7 +83,8 @@ int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams&
 /// (each computation borrows an NnueEvaluator from a pool and returns it when destroyed).
 class NnueValueBackend final : public Backend {
  public:
-  /// Throws janus::Error if `policy` or `net` is null or the params are negative.
+  /// Throws janus::Error if `policy` or `net` is null, the params are negative or the leaf
+  /// search's hash is not 1..65536 MiB.
   NnueValueBackend(std::shared_ptr<Backend> policy, std::shared_ptr<const nnue::Network> net,
                    LeafSearchParams params = {});
   ~NnueValueBackend() override;
@@ -79,19 +96,26 @@ class NnueValueBackend final : public Backend {
   void clear() override { m_policy->clear(); }
 
   [[nodiscard]] const LeafSearchParams& params() const { return m_params; }
-  /// Quiescence nodes searched so far by every computation (for speed reports).
+  /// Leaf search nodes (quiescence, one-ply and alpha-beta) so far by every computation (for
+  /// speed reports).
   [[nodiscard]] u64 leafNodes() const;
 
  private:
   class Computation;
-  std::unique_ptr<nnue::NnueEvaluator> borrow();
-  void giveBack(std::unique_ptr<nnue::NnueEvaluator> e, u64 nodes);
+  /// What one computation searches with: the evaluator of the quiescence and one-ply searches
+  /// and, with LeafSearchParams::depth > 0, an alpha-beta search with its TT.
+  struct Searchers {
+    std::unique_ptr<nnue::NnueEvaluator> eval;
+    std::unique_ptr<AlphaBetaSearch> alphaBeta;
+  };
+  Searchers borrow();
+  void giveBack(Searchers s, u64 nodes);
 
   std::shared_ptr<Backend> m_policy;
   std::shared_ptr<const nnue::Network> m_net;
   LeafSearchParams m_params;
   mutable std::mutex m_mutex;
-  std::vector<std::unique_ptr<nnue::NnueEvaluator>> m_pool;  // guarded by m_mutex
+  std::vector<Searchers> m_pool;  // guarded by m_mutex
   u64 m_leafNodes = 0;                                       // guarded by m_mutex
 };
 

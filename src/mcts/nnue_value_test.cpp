@@ -133,6 +133,60 @@ TEST(NnueValueBackend, PriorsFromThePolicyAndValuesFromTheNetwork) {
   EXPECT_THROW(NnueValueBackend(nullptr, net), Error);
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), nullptr), Error);
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, LeafSearchParams{-1, 10}), Error);
+  LeafSearchParams badDepth;
+  badDepth.depth = -1;
+  EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, badDepth), Error);
+  LeafSearchParams badHash;
+  badHash.depth = 2;
+  badHash.hashMiB = 0;
+  EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, badHash), Error);
+}
+
+// Mate in 2 with two quiet moves (1. Kd6 Kc8/Ke8 2. Ra8#): a depth-3 alpha-beta search finds it,
+// the one-ply search with quiescence cannot.
+constexpr const char* kQuietMateIn2 = "3k4/8/4K3/8/8/8/8/R7 w - - 0 1";
+
+TEST(LeafAlphaBeta, FindsAMateTheOnePlySearchCannotSee) {
+  const auto net = testNetwork();
+  AlphaBetaSearch search(std::make_unique<nnue::NnueEvaluator>(net));
+  search.setHashMiB(1);
+  const Position pos = Position::fromFen(kQuietMateIn2);
+  u64 nodes = 0;
+  EXPECT_EQ(leafAlphaBeta(pos, search, 3, &nodes), mateIn(3));
+  EXPECT_GT(nodes, 0u);
+  Position scratch = pos;
+  nnue::NnueEvaluator eval(net);
+  const MoveList list = legalMoves(pos);
+  const std::vector<Move> moves(list.begin(), list.end());
+  std::vector<int> scores(moves.size());
+  LeafSearchParams params;
+  params.priorTemperature = 100;
+  EXPECT_LT(leafOnePly(scratch, eval, params, moves, scores), kMateInMaxPly);
+}
+
+TEST(NnueValueBackend, LeafDepthValuesByAlphaBetaAndKeepsTheOnePlyPriors) {
+  const auto net = testNetwork();
+  LeafSearchParams params;
+  params.priorTemperature = 100000;
+  params.depth = 3;
+  params.hashMiB = 1;
+  NnueValueBackend backend(std::make_shared<UniformBackend>(), net, params);
+  EXPECT_NE(backend.attributes().description.find("alpha-beta search of depth 3"), std::string::npos);
+  const Position pos = Position::fromFen(kQuietMateIn2);
+  const MoveList list = legalMoves(pos);
+  const std::vector<Move> moves(list.begin(), list.end());
+  auto c = backend.newComputation();
+  c->addInput(pos, moves);
+  c->compute();
+  EXPECT_FLOAT_EQ(c->wdl(0).win, 1.0f);  // the mate in 2
+  Position scratch = pos;
+  nnue::NnueEvaluator eval(net);
+  std::vector<int> scores(moves.size());
+  (void)leafOnePly(scratch, eval, params, moves, scores);
+  const auto priors = c->priors(0);
+  ASSERT_EQ(priors.size(), moves.size());
+  for (size_t i = 1; i < moves.size(); ++i)
+    EXPECT_NEAR(std::log(priors[i] / priors[0]), double(scores[i] - scores[0]) / params.priorTemperature, 1e-4);
 }
 
 TEST(LeafOnePly, ScoresEveryMoveByTheQuiescenceSearchAfterIt) {
@@ -182,9 +236,13 @@ TEST(NnueValueBackend, OnePlyPriorsFollowTheScoresAndTheValueIsTheBest) {
   EXPECT_NEAR(c->wdl(0).loss, expected.loss, 1e-6);
 }
 
-TEST(NnueValueBackend, MctsSearchesWithItOnTwoThreads) {
+class NnueValueBackendThreads : public ::testing::TestWithParam<int> {};
+
+TEST_P(NnueValueBackendThreads, MctsSearchesWithItOnTwoThreads) {
   LeafSearchParams leaf;
   leaf.priorTemperature = 80;  // the one-ply path too
+  leaf.depth = GetParam();     // and the alpha-beta search at the leaves
+  leaf.hashMiB = 1;
   auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
   MctsParams params;
   params.seed = 1;
@@ -205,6 +263,8 @@ TEST(NnueValueBackend, MctsSearchesWithItOnTwoThreads) {
   ASSERT_FALSE(infos.empty());
   EXPECT_EQ(infos.back().pv.front(), r.best);
 }
+
+INSTANTIATE_TEST_SUITE_P(LeafDepth, NnueValueBackendThreads, ::testing::Values(0, 2));
 
 }  // namespace
 }  // namespace janus::mcts
