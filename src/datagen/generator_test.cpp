@@ -37,10 +37,7 @@ std::string tempFile(const std::string& name) {
       .string();
 }
 
-std::string readRaw(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using janus::test::readRaw;
 
 DatagenConfig tinyConfig(const std::string& output, int threads) {
   DatagenConfig c;

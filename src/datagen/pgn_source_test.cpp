@@ -17,6 +17,7 @@
 #include "records/janusdat.h"
 #include "util/error.h"
 #include "util/zstd_stream.h"
+#include "util/test_temp_dir.h"
 
 namespace janus::datagen {
 namespace {
@@ -31,10 +32,7 @@ std::string tempFile(const std::string& name) {
       .string();
 }
 
-std::string readRaw(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using janus::test::readRaw;
 
 std::vector<records::PackedRecord> extract(const std::string& path, const PgnExtractOptions& options, PgnExtractStats* stats = nullptr) {
   std::vector<records::PackedRecord> out;

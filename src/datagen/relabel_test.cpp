@@ -14,6 +14,7 @@
 #include "match/engine_config.h"
 #include "records/janusdat.h"
 #include "util/error.h"
+#include "util/test_temp_dir.h"
 
 namespace janus::datagen {
 namespace {
@@ -28,10 +29,7 @@ std::string tempFile(const std::string& name) {
       .string();
 }
 
-std::string readRaw(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using janus::test::readRaw;
 
 TEST(Relabel, ScoreConversion) {
   EXPECT_EQ(relabelScore(false, 35, false), 35);

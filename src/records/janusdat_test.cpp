@@ -24,15 +24,8 @@ using test::TempDir;
 
 namespace fs = std::filesystem;
 
-std::string readRaw(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void writeRaw(const std::string& path, const std::string& data) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(data.data(), std::streamsize(data.size()));
-}
+using janus::test::readRaw;
+using janus::test::writeRaw;
 
 /// Positions along seeded random games from `start` (every ply), stopping at game ends.
 std::vector<Position> randomPositions(const Position& start, std::mt19937_64& rng, int plies) {

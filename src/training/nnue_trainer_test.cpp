@@ -21,6 +21,7 @@
 #include "training/test_support.h"
 #include "training/train_run.h"
 #include "util/error.h"
+#include "util/test_temp_dir.h"
 
 namespace janus::training {
 namespace {
@@ -37,10 +38,7 @@ std::string errorOf(const std::function<void()>& f) {
   return "";
 }
 
-std::string readRaw(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using janus::test::readRaw;
 
 /// Parameter indices to check: rows of inputs that the samples use, biases, output weights of
 /// every bucket, output biases.

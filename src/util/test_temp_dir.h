@@ -5,6 +5,8 @@
 //   janus::test::TempDir dir;                 // $TMPDIR/janus_<pid>_<suite>_<test>_<n>, empty
 //   std::string f = dir.file("data.jdat");    // a path inside it
 //
+//   std::string bytes = janus::test::readRaw(f);  // a whole file, bytes as they are
+//
 // The directory is created empty (anything left there by an earlier run is removed) and removed
 // with everything in it when the object goes out of scope. Names are unique per process and test,
 // and per object (a counter), so tests may run in parallel processes (ctest -j) and one test may
@@ -16,6 +18,8 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <system_error>
 
@@ -51,5 +55,17 @@ class TempDir {
  private:
   std::filesystem::path m_dir;
 };
+
+/// The bytes of the file at `path` (empty if it cannot be opened: the test's own checks then fail).
+[[nodiscard]] inline std::string readRaw(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+/// Writes `data` to `path` as it is (replacing the file): for tests that build damaged files.
+inline void writeRaw(const std::string& path, const std::string& data) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(data.data(), std::streamsize(data.size()));
+}
 
 }  // namespace janus::test

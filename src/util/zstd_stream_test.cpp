@@ -21,15 +21,8 @@ using test::TempDir;
 
 namespace fs = std::filesystem;
 
-std::string readRaw(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-void writeRaw(const std::string& path, const std::string& data) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(data.data(), std::streamsize(data.size()));
-}
+using janus::test::readRaw;
+using janus::test::writeRaw;
 
 std::string readAll(std::istream& in) {
   std::string s;
