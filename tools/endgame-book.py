@@ -18,8 +18,9 @@ promotion that leaves four pieces is. Written for the Syzygy match of issue 28
 
 import argparse
 import random
-import subprocess
 import sys
+
+from janus_tools import Uci
 
 SIGNATURES = ["KRPvKR", "KPPvKP", "KBPvKB", "KNPvKB", "KBPvKN", "KNPvKN", "KRvKBP", "KRvKNP", "KQvKRP",
               "KBNvKB", "KRBvKR", "KRNvKR"]
@@ -53,38 +54,19 @@ def random_fen(rng: random.Random, signature: str) -> str:
     return "/".join(rows) + f" {stm} - - 0 1"
 
 
-class Janus:
-    """A janus process spoken to over UCI."""
-
-    def __init__(self, path: str):
-        self.p = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.wait("uciok")
-
-    def send(self, line: str) -> None:
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, prefix: str) -> list:
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("janus exited")
-            lines.append(line.strip())
-            if line.startswith(prefix):
-                return lines
+class Janus(Uci):
+    """A janus process spoken to over UCI (Janus([path]))."""
 
     def check(self, fen: str, depth: int):
         """(score in cp or None for a mate, in check?) or None when janus rejects the FEN."""
         self.send("ucinewgame")
         self.send("position fen " + fen)
         self.send("isready")
-        if any(l.startswith("info string error") for l in self.wait("readyok")):
+        if any(l.startswith("info string error") for l in self.read_until("readyok")):
             return None
         self.send(f"go depth {depth}")
         score, in_check = None, False
-        for line in self.wait("bestmove"):
+        for line in self.read_until("bestmove"):
             words = line.split()
             if "score" in words:
                 i = words.index("score")
@@ -94,12 +76,9 @@ class Janus:
         other = fen.replace(" w ", " x ").replace(" b ", " w ").replace(" x ", " b ")
         self.send("position fen " + other)
         self.send("isready")
-        in_check = any("is in check" in l for l in self.wait("readyok"))
+        in_check = any("is in check" in l for l in self.read_until("readyok"))
         return score, in_check
 
-    def close(self) -> None:
-        self.send("quit")
-        self.p.wait()
 
 
 def main() -> int:
@@ -112,7 +91,7 @@ def main() -> int:
     ap.add_argument("--out", default="-")
     a = ap.parse_args()
     rng = random.Random(a.seed)
-    janus = Janus(a.janus)
+    janus = Janus([a.janus])
     book, tried = [], 0
     while len(book) < a.count:
         signature = SIGNATURES[len(book) % len(SIGNATURES)]

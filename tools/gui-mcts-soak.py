@@ -40,11 +40,14 @@ import http.client
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+
+from janus_tools import GuiApi, start_gui
 
 PGN = "1. e4 e6 *"
 UCI_MOVES = "e2e4 e7e6"
@@ -76,38 +79,6 @@ def cpu_seconds(pid):
 def load1():
     with open("/proc/loadavg") as f:
         return float(f.read().split()[0])
-
-
-class Api:
-    """A small client of the GUI's JSON API on one kept-alive connection."""
-
-    def __init__(self, port):
-        self.port = port
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-
-    def call(self, method, path, body=None):
-        data = None if body is None else json.dumps(body).encode()
-        headers = {"X-Janus": "1", "Content-Type": "application/json"}
-        try:
-            self.conn.request(method, path, body=data, headers=headers)
-            r = self.conn.getresponse()
-        except (http.client.HTTPException, OSError):  # a dropped keep-alive connection: once more
-            self.conn.close()
-            self.conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
-            self.conn.request(method, path, body=data, headers=headers)
-            r = self.conn.getresponse()
-        raw = r.read()
-        try:
-            payload = json.loads(raw) if raw else None
-        except json.JSONDecodeError:
-            payload = raw.decode(errors="replace")
-        return r.status, payload
-
-    def ok(self, method, path, body=None):
-        status, payload = self.call(method, path, body)
-        if status != 200:
-            raise RuntimeError(f"{method} {path} {json.dumps(body)} -> {status} {payload}")
-        return payload
 
 
 class Stream(threading.Thread):
@@ -216,23 +187,14 @@ def main():
     max_rss = args.max_rss_mib if args.max_rss_mib is not None else args.mcts_tree + 256
 
     data_dir = tempfile.mkdtemp(prefix="janus-mcts-soak-")
-    server = subprocess.Popen(
-        [args.janus, "gui", "--port", "0", "--no-browser", "--data-dir", data_dir,
-         "--mcts-tree", str(args.mcts_tree), "--hash", str(args.hash)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        server, port = start_gui(args.janus, data_dir, ["--mcts-tree", str(args.mcts_tree), "--hash", str(args.hash)])
+    except RuntimeError as e:
+        sys.exit(f"gui-mcts-soak: {e}")
     rows, failure, state, stream, api, sid = [], None, None, None, None, None
     load_start = load1()
     try:
-        printed, m = "", None
-        while not m:  # "Web page: ..." comes first, then "Janus GUI: <URL>"
-            line = server.stdout.readline()
-            if not line:
-                sys.exit(f"gui-mcts-soak: janus gui printed no URL: {printed!r}")
-            printed += line
-            m = re.search(r"Janus GUI: http://[^:]+:(\d+)/", line)
-        threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()  # drain
-        port = int(m.group(1))
-        api = Api(port)
+        api = GuiApi(port)
         info = api.ok("GET", "/api/info")
         print(f"janus gui pid {server.pid}, port {port}, --mcts-tree {args.mcts_tree} (server says treeMiB "
               f"{info['mcts'].get('treeMiB')}), --hash {args.hash}; {info['mcts'].get('backend')}")
@@ -332,7 +294,7 @@ def main():
                 server.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 server.kill()
-        subprocess.run(["rm", "-rf", data_dir], check=False)
+        shutil.rmtree(data_dir, ignore_errors=True)
 
     if args.csv and rows:
         with open(args.csv, "w", newline="") as f:

@@ -16,44 +16,14 @@ test: the figures depend on the machine; docs/gui.md quotes a run.
 """
 
 import argparse
-import http.client
 import json
 import os
-import re
-import subprocess
+import shutil
 import sys
 import tempfile
 import time
 
-
-def rss_mib(pid, field="VmRSS"):
-    """Resident memory of process `pid` in MiB (field VmRSS or VmHWM of /proc/PID/status)."""
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith(field + ":"):
-                return int(line.split()[1]) / 1024
-    raise RuntimeError(f"no {field} in /proc/{pid}/status")
-
-
-class Api:
-    """A small client of the GUI's JSON API on one kept-alive connection."""
-
-    def __init__(self, port):
-        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-
-    def call(self, method, path, body=None):
-        data = body if isinstance(body, (bytes, type(None))) else json.dumps(body).encode()
-        headers = {"X-Janus": "1", "Content-Type": "application/json"}
-        self.conn.request(method, path, body=data, headers=headers)
-        r = self.conn.getresponse()
-        raw = r.read()
-        try:
-            payload = json.loads(raw) if raw else None
-        except json.JSONDecodeError:
-            payload = raw.decode(errors="replace")
-        if r.status == 413:  # the server may close the connection after refusing a body
-            self.conn.close()
-        return r.status, payload
+from janus_tools import GuiApi, proc_status_mib, start_gui
 
 
 def long_pgn(plies):
@@ -76,26 +46,17 @@ def main():
         sys.exit(f"gui-soak: '{args.janus}' is not an executable janus binary (build it or pass --janus)")
 
     data_dir = tempfile.mkdtemp(prefix="janus-soak-")
-    server = subprocess.Popen(
-        [args.janus, "gui", "--port", "0", "--no-browser", "--data-dir", data_dir,
-         "--max-sessions", str(args.open), "--hash", str(args.hash)],
-        stdout=subprocess.PIPE, text=True)
+    try:
+        server, port = start_gui(args.janus, data_dir, ["--max-sessions", str(args.open), "--hash", str(args.hash)])
+    except RuntimeError as e:
+        sys.exit(f"gui-soak: {e}")
     failures = []
     try:
-        printed = ""
-        m = None
-        while not m:  # "Web page: ..." comes first, then "Janus GUI: <URL>"
-            line = server.stdout.readline()
-            if not line:
-                sys.exit(f"gui-soak: janus gui printed no URL: {printed!r}")
-            printed += line
-            m = re.search(r"Janus GUI: http://[^:]+:(\d+)/", line)
-        port = int(m.group(1))
         time.sleep(1)
-        before = rss_mib(server.pid)
+        before = proc_status_mib(server.pid)
         print(f"janus gui pid {server.pid}, --max-sessions {args.open}, --hash {args.hash}")
         print(f"RSS before: {before:.1f} MiB")
-        api = Api(port)
+        api = GuiApi(port)
         too_long = long_pgn(8000)
         comment = "{" + "x" * 1_000_000 + "}"  # 1 MB, under the 1 MiB PGN field limit
         big = f'[Event "soak"]\n\n1. e4 {comment} e5 2. Nf3 Nc6 *'
@@ -135,17 +96,17 @@ def main():
             api.call("POST", f"{base}/analysis", {"on": False})
             api.call("POST", f"{base}/mode", {"mode": "play", "color": "black"})
             api.call("POST", f"{base}/hint", {})
-            print(f"session {n:2d}: {len(open_ids):2d} open, RSS {rss_mib(server.pid):.1f} MiB", flush=True)
+            print(f"session {n:2d}: {len(open_ids):2d} open, RSS {proc_status_mib(server.pid):.1f} MiB", flush=True)
         for sid in open_ids:
             api.call("DELETE", f"/api/sessions/{sid}")
         time.sleep(1)
-        after = rss_mib(server.pid)
-        peak = rss_mib(server.pid, "VmHWM")
+        after = proc_status_mib(server.pid)
+        peak = proc_status_mib(server.pid, "VmHWM")
         print(f"RSS after closing all sessions: {after:.1f} MiB (before {before:.1f} MiB, peak {peak:.1f} MiB)")
     finally:
         server.terminate()
         server.wait(timeout=30)
-        subprocess.run(["rm", "-rf", data_dir], check=False)
+        shutil.rmtree(data_dir, ignore_errors=True)
     for f in failures:
         print("FAIL:", f)
     sys.exit(1 if failures else 0)

@@ -9,9 +9,10 @@ fastest run of each engine is kept. Prints nodes/s of both and the ratio Janus /
 usage: tools/perft-speed.py [--janus build/janus] [--stockfish /usr/games/stockfish] [--repeat 3]
 """
 import argparse
-import subprocess
 import sys
 import time
+
+from janus_tools import Uci
 
 CASES = [
     ("startpos perft 6", "startpos", 6, 119060324),
@@ -19,37 +20,15 @@ CASES = [
 ]
 
 
-class Uci:
-    def __init__(self, cmd):
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.wait_for("uciok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait_for(self, prefix):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            if line.startswith(prefix):
-                return line
-
-    def perft(self, position, depth):
-        self.send("position " + position)
-        self.send("isready")
-        self.wait_for("readyok")
-        start = time.perf_counter()
-        self.send("go perft %d" % depth)
-        line = self.wait_for("Nodes searched")
-        elapsed = time.perf_counter() - start
-        return int(line.split(":")[1]), elapsed
-
-    def close(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
+def perft(uci, position, depth):
+    """(nodes, seconds) of `go perft DEPTH` on `position`, timed from the go to the node count."""
+    uci.send("position " + position)
+    uci.sync()
+    start = time.perf_counter()
+    uci.send("go perft %d" % depth)
+    line = uci.wait_for("Nodes searched")
+    elapsed = time.perf_counter() - start
+    return int(line.split(":")[1]), elapsed
 
 
 def main():
@@ -65,7 +44,7 @@ def main():
         best = {}
         for _ in range(args.repeat):
             for engine, uci in engines.items():
-                nodes, secs = uci.perft(position, depth)
+                nodes, secs = perft(uci, position, depth)
                 if nodes != expected:
                     print("%s: %s returned %d nodes, expected %d" % (name, engine, nodes, expected))
                     ok = False

@@ -16,35 +16,9 @@ usage: tools/pv-check.py [--janus build/janus] [--epd ../shared/data/tactics/wac
                          [--check-mate-pvs]
 """
 import argparse
-import subprocess
 import sys
 
-
-class Uci:
-    def __init__(self, cmd):
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.read_until("uciok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def read_until(self, prefix):
-        """Lines up to and including the first one starting with `prefix`."""
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            line = line.rstrip("\n")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    def close(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
+from janus_tools import Uci
 
 
 class LegalMoves:

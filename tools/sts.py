@@ -12,9 +12,10 @@ usage: tools/sts.py [--movetime 200] [--janus build/janus] [--stockfish /usr/gam
 import argparse
 import collections
 import re
-import subprocess
 import sys
 import time
+
+from janus_tools import Uci
 
 
 def parse(path):
@@ -41,37 +42,13 @@ THEMES = ["Undermining", "Open Files and Diagonals", "Knight Outposts", "Square 
           "Queens and Rooks to the 7th Rank", "Avoid Pointless Exchange"]
 
 
-class Uci:
-    def __init__(self, cmd, threads):
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.wait_for("uciok")
-        self.send("setoption name Threads value %d" % threads)
-        self.send("setoption name Hash value 64")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait_for(self, prefix):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            if line.startswith(prefix):
-                return line
-
-    def best_move(self, fen, movetime):
-        self.send("ucinewgame")
-        self.send("position fen %s 0 1" % fen)
-        self.send("isready")
-        self.wait_for("readyok")
-        self.send("go movetime %d" % movetime)
-        return self.wait_for("bestmove").split()[1]
-
-    def close(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
+def best_move(engine, fen, movetime):
+    """The engine's move (UCI) for `fen` (4 fields) after `go movetime MOVETIME`, in a new game."""
+    engine.send("ucinewgame")
+    engine.send("position fen %s 0 1" % fen)
+    engine.sync()
+    engine.send("go movetime %d" % movetime)
+    return engine.wait_for("bestmove").split()[1]
 
 
 def main():
@@ -96,11 +73,11 @@ def main():
     themes = list(dict.fromkeys(c[0] for c in cases))
     results = {}
     for name, cmd in (("Janus", [args.janus]), ("Stockfish", [args.stockfish])):
-        engine = Uci(cmd, args.threads)
+        engine = Uci(cmd, {"Threads": args.threads, "Hash": 64})
         score = collections.Counter()
         start = time.time()
         for i, (theme, fen, points) in enumerate(cases, 1):
-            score[theme] += points.get(engine.best_move(fen, args.movetime), 0)
+            score[theme] += points.get(best_move(engine, fen, args.movetime), 0)
             if i % 100 == 0:
                 print("%s: %d/%d positions, %d points, %.0f s" % (name, i, len(cases), sum(score.values()),
                                                                 time.time() - start), file=sys.stderr)
