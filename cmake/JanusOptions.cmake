@@ -29,6 +29,16 @@ function(janus_module name)
   target_link_libraries(janus_${name} PUBLIC janus_flags ${M_DEPS})
 endfunction()
 
+# janus_unity_build(<target> <files per batch>): compile the target's files in batches (a CMake
+# unity build: each batch is one translation unit). For modules whose files all parse the same
+# large headers (CLI11, cpp-httplib, nlohmann/json, fmt) and are not on the engine's hot path:
+# the headers are then parsed once per batch instead of once per file, which is most of a fresh
+# `./dev.sh main` on 2 cores (docs/architecture.md, "Build time"). Each file's anonymous-namespace
+# names must then be unique within the target.
+function(janus_unity_build target batch)
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${batch})
+endfunction()
+
 # janus_tests(<name> SOURCES ... DEPS ...): a GoogleTest binary registered with CTest.
 function(janus_tests name)
   if(NOT JANUS_BUILD_TESTS)

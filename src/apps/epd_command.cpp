@@ -146,7 +146,10 @@ int runEpd(const EpdArgs& a) {
     if (c.directMate) ok = ok && isMateScore(result.score) && mateInMoves(result.score) == c.directMate;
     solved += ok;
     std::string bm;
-    for (Move m : c.best) bm += (bm.empty() ? "" : " ") + toSan(pos, m);
+    for (Move m : c.best) {
+      if (!bm.empty()) bm += ' ';
+      bm += toSan(pos, m);
+    }
     std::string lineText = (ok ? "ok   " : "FAIL ") + (c.id.empty() ? "line " + std::to_string(c.line) : c.id) +
                            ": played " + (result.best ? toSan(pos, result.best) : "(none)") + " (" + scoreText +
                            ", depth " + std::to_string(result.depth) + ")" + (bm.empty() ? "" : ", bm " + bm) +
