@@ -146,7 +146,7 @@ class NnueValueBackend::Computation final : public BackendComputation {
     const int i = m_policy->addInput(pos, legalMoves);
     Position scratch = pos;  // the searches make moves; `pos` is the caller's
     const LeafSearchParams& params = m_owner.m_params;
-    int cp;
+    int cp = 0;  // set below on every path
     if (params.priorTemperature > 0) {
       m_scoreOffsets.push_back(m_scores.size());
       m_scores.resize(m_scores.size() + legalMoves.size());

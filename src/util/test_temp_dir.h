@@ -30,9 +30,14 @@ class TempDir {
   TempDir() {
     static std::atomic<int> counter{0};
     std::string name = "janus_" + std::to_string(::getpid());
-    if (const auto* info = ::testing::UnitTest::GetInstance()->current_test_info())
-      name += std::string("_") + info->test_suite_name() + "_" + info->name();
-    name += "_" + std::to_string(counter++);
+    if (const auto* info = ::testing::UnitTest::GetInstance()->current_test_info()) {
+      name += '_';
+      name += info->test_suite_name();
+      name += '_';
+      name += info->name();
+    }
+    name += '_';
+    name += std::to_string(counter++);
     std::replace(name.begin(), name.end(), '/', '_');  // parameterised tests: "Cases/Suite"
     m_dir = std::filesystem::temp_directory_path() / name;
     std::filesystem::remove_all(m_dir);
