@@ -14,7 +14,7 @@
 #include "core/notation.h"
 #include "mcts/mcts.h"
 #include "mcts/pvnet.h"
-#include "mcts/rn_file.h"
+#include "mcts/resnet_file.h"
 #include "nnue/test_net.h"
 #include "util/error.h"
 
@@ -309,10 +309,10 @@ TEST(EngineMcts, AResidualNetworkFileNeedsJanusTorch) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("janus-engine-rn-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  mcts::rn::RnArch a;
+  mcts::rn::ResNetArch a;
   a.blocks = 1;
   a.filters = 8;
-  const std::string path = mcts::rn::writeRnFile(mcts::rn::RnWeights::zeros(a), dir.string(), "engine test");
+  const std::string path = mcts::rn::writeResNetFile(mcts::rn::ResNetWeights::zeros(a), dir.string(), "engine test");
   Engine e;
   e.setOption("MCTS Backend", "uniform");
   e.setOption("Search", "mcts");

@@ -46,7 +46,7 @@
 // Registration. In the backend's .cpp:
 //     JANUS_REGISTER_BACKEND(myBackend, "torch", 100,
 //         [](const BackendOptions& o) { return std::make_unique<TorchBackend>(o); },
-//         [](const std::string& path) { return netfile::hasMagic(rn::kRnFormat, path); });
+//         [](const std::string& path) { return netfile::hasMagic(rn::kResNetFormat, path); });
 // (without the last argument for a backend that reads no file). Every backend registers itself
 // this way; the registry knows none of them. A registration in a static library is only linked
 // in if something references its object file, so the registering sources must reach every

@@ -1,4 +1,4 @@
-#include "mcts/rn_file.h"
+#include "mcts/resnet_file.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,21 +10,21 @@
 
 namespace janus::mcts::rn {
 
-std::uint64_t RnTensor::size() const {
+std::uint64_t ResNetTensor::size() const {
   std::uint64_t n = 1;
   for (std::int64_t d : shape) n *= std::uint64_t(d);
   return n;
 }
 
-std::vector<RnTensor> tensorLayout(const RnArch& a) {
+std::vector<ResNetTensor> tensorLayout(const ResNetArch& a) {
   const char* why = "";
   if (!validArch(a, &why)) throw Error(std::string("residual network architecture: ") + why);
   const std::int64_t c = a.inputPlanes, f = a.filters, s = a.seChannels, p = a.policyChannels, vc = a.valueChannels,
                      vh = a.valueHidden;
-  std::vector<RnTensor> out;
+  std::vector<ResNetTensor> out;
   std::uint64_t at = 0;
   auto add = [&](std::string name, std::vector<std::int64_t> shape) {
-    out.push_back(RnTensor{std::move(name), std::move(shape), at});
+    out.push_back(ResNetTensor{std::move(name), std::move(shape), at});
     at += out.back().size();
   };
   add("inputW", {f, c, 3, 3});
@@ -55,9 +55,9 @@ std::vector<RnTensor> tensorLayout(const RnArch& a) {
   return out;
 }
 
-RnWeights RnWeights::zeros(const RnArch& a) {
+ResNetWeights ResNetWeights::zeros(const ResNetArch& a) {
   (void)tensorLayout(a);  // validates
-  RnWeights w;
+  ResNetWeights w;
   w.arch = a;
   w.data.assign(payloadFloats(a), 0.0f);
   return w;
@@ -67,23 +67,23 @@ namespace {
 
 /// Throws naming the first tensor holding a NaN or an infinity.
 template <typename Fail>
-void checkFinite(const RnWeights& w, Fail&& fail) {
+void checkFinite(const ResNetWeights& w, Fail&& fail) {
   for (std::size_t i = 0; i < w.data.size(); ++i)
     if (!std::isfinite(w.data[i]))
-      for (const RnTensor& t : tensorLayout(w.arch))
+      for (const ResNetTensor& t : tensorLayout(w.arch))
         if (i >= t.offset && i < t.offset + t.size()) throw fail(t.name + " holds a NaN or an infinity");
 }
 
 }  // namespace
 
-std::vector<unsigned char> rnFileBytes(const RnWeights& w, std::string_view description) {
+std::vector<unsigned char> rnFileBytes(const ResNetWeights& w, std::string_view description) {
   const char* why = "";
   if (!validArch(w.arch, &why)) throw Error(std::string("residual network architecture: ") + why);
   if (w.data.size() != payloadFloats(w.arch))
     throw Error(fmt::format("residual network weights: {} values, the architecture has {}", w.data.size(),
                             payloadFloats(w.arch)));
   checkFinite(w, [](const std::string& what) { return Error("residual network weights: " + what); });
-  RnHeader h{};
+  ResNetHeader h{};
   h.inputPlanes = std::uint16_t(w.arch.inputPlanes);
   h.blocks = std::uint16_t(w.arch.blocks);
   h.filters = std::uint16_t(w.arch.filters);
@@ -94,17 +94,17 @@ std::vector<unsigned char> rnFileBytes(const RnWeights& w, std::string_view desc
   h.historySteps = std::uint8_t(w.arch.historySteps);
   h.encoderFlags = std::uint8_t(w.arch.encoderFlags);
   const std::span<const unsigned char> payload(reinterpret_cast<const unsigned char*>(w.data.data()),
-                                               w.data.size() * sizeof(float));  // little-endian host (rn_format.h)
-  return netfile::build(kRnFormat, h, payload, architectureId(w.arch), description);
+                                               w.data.size() * sizeof(float));  // little-endian host (resnet_format.h)
+  return netfile::build(kResNetFormat, h, payload, architectureId(w.arch), description);
 }
 
-std::string writeRnFile(const RnWeights& w, const std::string& path, std::string_view description) {
-  return netfile::writeFile(kRnFormat, rnFileBytes(w, description), path);
+std::string writeResNetFile(const ResNetWeights& w, const std::string& path, std::string_view description) {
+  return netfile::writeFile(kResNetFormat, rnFileBytes(w, description), path);
 }
 
-RnFile RnFile::fromBytes(std::span<const unsigned char> bytes, const std::string& source) {
-  RnArch a;
-  const netfile::File<RnHeader> f = netfile::read<RnHeader>(kRnFormat, bytes, source, [&a](const RnHeader& h) {
+ResNetFile ResNetFile::fromBytes(std::span<const unsigned char> bytes, const std::string& source) {
+  ResNetArch a;
+  const netfile::File<ResNetHeader> f = netfile::read<ResNetHeader>(kResNetFormat, bytes, source, [&a](const ResNetHeader& h) {
     a.inputPlanes = h.inputPlanes;
     a.blocks = h.blocks;
     a.filters = h.filters;
@@ -122,23 +122,23 @@ RnFile RnFile::fromBytes(std::span<const unsigned char> bytes, const std::string
                               a.valueHidden, a.historySteps, a.encoderFlags));
     return netfile::Architecture{architectureId(a), payloadBytes(a)};
   });
-  RnFile file;
-  file.weights = RnWeights::zeros(a);
+  ResNetFile file;
+  file.weights = ResNetWeights::zeros(a);
   std::memcpy(file.weights.data.data(), f.payload.data(), f.payload.size());
   checkFinite(file.weights, [&](const std::string& what) {
-    return Error(fmt::format("{} '{}': {}", kRnFormat.kind, source, what));
+    return Error(fmt::format("{} '{}': {}", kResNetFormat.kind, source, what));
   });
   file.contentHash = f.contentHash;
   file.description = f.description;
   return file;
 }
 
-RnFile RnFile::fromFile(const std::string& path) { return fromBytes(netfile::readFile(kRnFormat, path), path); }
+ResNetFile ResNetFile::fromFile(const std::string& path) { return fromBytes(netfile::readFile(kResNetFormat, path), path); }
 
-std::string RnFile::name() const { return netfile::name(kRnFormat, contentHash); }
+std::string ResNetFile::name() const { return netfile::name(kResNetFormat, contentHash); }
 
-std::string RnFile::describe() const {
-  const RnArch& a = weights.arch;
+std::string ResNetFile::describe() const {
+  const ResNetArch& a = weights.arch;
   return fmt::format("{} ({}x{}{}, {} planes, history {}){}{}", name(), a.blocks, a.filters,
                      a.seChannels > 0 ? fmt::format(", SE {}", a.seChannels) : std::string(), a.inputPlanes,
                      a.historySteps, description.empty() ? "" : ", ", description);

@@ -1,4 +1,4 @@
-// Tests of the JANUSRN residual network file (rn_format.h, rn_file.h): layout, round trip and
+// Tests of the JANUSRN residual network file (resnet_format.h, resnet_file.h): layout, round trip and
 // every rejection with its message. No libtorch: these run in every build.
 
 #include <gtest/gtest.h>
@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "mcts/rn_file.h"
+#include "mcts/resnet_file.h"
 #include "util/error.h"
 
 namespace janus::mcts::rn {
@@ -22,8 +22,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-RnArch tinyArch(int seChannels = 0) {
-  RnArch a;
+ResNetArch tinyArch(int seChannels = 0) {
+  ResNetArch a;
   a.blocks = 2;
   a.filters = 8;
   a.seChannels = seChannels;
@@ -33,8 +33,8 @@ RnArch tinyArch(int seChannels = 0) {
   return a;
 }
 
-RnWeights randomWeights(const RnArch& a, unsigned seed) {
-  RnWeights w = RnWeights::zeros(a);
+ResNetWeights randomWeights(const ResNetArch& a, unsigned seed) {
+  ResNetWeights w = ResNetWeights::zeros(a);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(-0.1f, 0.1f);
   for (float& x : w.data) x = u(rng);
@@ -44,7 +44,7 @@ RnWeights randomWeights(const RnArch& a, unsigned seed) {
 /// Expects fromBytes to throw an Error whose message contains `part`.
 void expectRejected(const std::vector<unsigned char>& bytes, const std::string& part) {
   try {
-    (void)RnFile::fromBytes(bytes, "test.jrn");
+    (void)ResNetFile::fromBytes(bytes, "test.jrn");
     FAIL() << "accepted a file that should fail with '" << part << "'";
   } catch (const Error& e) {
     const std::string what = e.what();
@@ -62,15 +62,15 @@ std::vector<unsigned char> patched(std::vector<unsigned char> bytes, std::size_t
 
 /// Recomputes the content hash after a payload change (so that only the change is wrong).
 void rehash(std::vector<unsigned char>& bytes) {
-  const std::uint64_t h = fnv1a64(std::span<const unsigned char>(bytes).subspan(sizeof(RnHeader)));
-  std::memcpy(bytes.data() + offsetof(RnHeader, contentHash), &h, sizeof h);
+  const std::uint64_t h = fnv1a64(std::span<const unsigned char>(bytes).subspan(sizeof(ResNetHeader)));
+  std::memcpy(bytes.data() + offsetof(ResNetHeader, contentHash), &h, sizeof h);
 }
 
-TEST(RnFormat, LayoutCoversThePayloadInOrder) {
-  for (const RnArch& a : {tinyArch(0), tinyArch(4)}) {
-    const std::vector<RnTensor> layout = tensorLayout(a);
+TEST(ResNetFormat, LayoutCoversThePayloadInOrder) {
+  for (const ResNetArch& a : {tinyArch(0), tinyArch(4)}) {
+    const std::vector<ResNetTensor> layout = tensorLayout(a);
     std::uint64_t at = 0;
-    for (const RnTensor& t : layout) {
+    for (const ResNetTensor& t : layout) {
       EXPECT_EQ(t.offset, at) << t.name;
       at += t.size();
     }
@@ -81,7 +81,7 @@ TEST(RnFormat, LayoutCoversThePayloadInOrder) {
     EXPECT_EQ(layout.size(), 2u + 2u * (a.seChannels > 0 ? 8u : 4u) + 10u);
   }
   // 10x128 without SE, written out.
-  RnArch big;
+  ResNetArch big;
   big.blocks = 10;
   big.filters = 128;
   EXPECT_EQ(payloadFloats(big), 128ull * 119 * 9 + 128 + 10 * 2 * (128ull * 128 * 9 + 128) + 32 * 128 + 32 +
@@ -89,8 +89,8 @@ TEST(RnFormat, LayoutCoversThePayloadInOrder) {
   EXPECT_NE(architectureId(tinyArch(0)), architectureId(tinyArch(4)));
 }
 
-TEST(RnFormat, InvalidArchitecturesAreRejectedWithTheRule) {
-  RnArch a = tinyArch();
+TEST(ResNetFormat, InvalidArchitecturesAreRejectedWithTheRule) {
+  ResNetArch a = tinyArch();
   a.filters = 12;
   const char* why = "";
   EXPECT_FALSE(validArch(a, &why));
@@ -102,14 +102,14 @@ TEST(RnFormat, InvalidArchitecturesAreRejectedWithTheRule) {
   EXPECT_FALSE(validArch(a));
   a.inputPlanes = 121;
   EXPECT_TRUE(validArch(a));
-  EXPECT_THROW((void)RnWeights::zeros(RnArch{119, 0, 8}), Error);
+  EXPECT_THROW((void)ResNetWeights::zeros(ResNetArch{119, 0, 8}), Error);
 }
 
-TEST(RnFile, RoundTripKeepsEveryWeightAndTheDescription) {
-  const RnWeights w = randomWeights(tinyArch(4), 1);
+TEST(ResNetFile, RoundTripKeepsEveryWeightAndTheDescription) {
+  const ResNetWeights w = randomWeights(tinyArch(4), 1);
   const std::vector<unsigned char> bytes = rnFileBytes(w, "tiny test network");
   EXPECT_EQ(bytes.size(), 64 + payloadBytes(w.arch));
-  const RnFile f = RnFile::fromBytes(bytes, "mem");
+  const ResNetFile f = ResNetFile::fromBytes(bytes, "mem");
   EXPECT_EQ(f.weights.arch, w.arch);
   EXPECT_EQ(f.weights.data, w.data);
   EXPECT_EQ(f.description, "tiny test networ");  // cut to the field's 16 characters
@@ -119,37 +119,37 @@ TEST(RnFile, RoundTripKeepsEveryWeightAndTheDescription) {
 
   const fs::path dir = fs::temp_directory_path() / fmt::format("janus-rn-test-{}", ::getpid());
   fs::create_directories(dir);
-  const std::string path = writeRnFile(w, dir.string() + "/", "tiny");
-  EXPECT_EQ(fs::path(path).filename().string(), netfile::fileName(kRnFormat, f.contentHash));
-  EXPECT_TRUE(netfile::hasMagic(kRnFormat, path));
-  const RnFile g = RnFile::fromFile(path);
+  const std::string path = writeResNetFile(w, dir.string() + "/", "tiny");
+  EXPECT_EQ(fs::path(path).filename().string(), netfile::fileName(kResNetFormat, f.contentHash));
+  EXPECT_TRUE(netfile::hasMagic(kResNetFormat, path));
+  const ResNetFile g = ResNetFile::fromFile(path);
   EXPECT_EQ(g.weights.data, w.data);
   EXPECT_EQ(g.contentHash, f.contentHash);  // the description is not part of the hash
   std::ofstream(dir / "other.bin") << "JANUSPV";
-  EXPECT_FALSE(netfile::hasMagic(kRnFormat, (dir / "other.bin").string()));
-  EXPECT_FALSE(netfile::hasMagic(kRnFormat, (dir / "missing.jrn").string()));
-  EXPECT_THROW((void)RnFile::fromFile((dir / "missing.jrn").string()), Error);
+  EXPECT_FALSE(netfile::hasMagic(kResNetFormat, (dir / "other.bin").string()));
+  EXPECT_FALSE(netfile::hasMagic(kResNetFormat, (dir / "missing.jrn").string()));
+  EXPECT_THROW((void)ResNetFile::fromFile((dir / "missing.jrn").string()), Error);
   fs::remove_all(dir);
 }
 
-TEST(RnFile, RejectsBadFilesWithAClearMessage) {
-  const RnWeights w = randomWeights(tinyArch(), 2);
+TEST(ResNetFile, RejectsBadFilesWithAClearMessage) {
+  const ResNetWeights w = randomWeights(tinyArch(), 2);
   const std::vector<unsigned char> good = rnFileBytes(w, "");
-  ASSERT_NO_THROW((void)RnFile::fromBytes(good, "test.jrn"));
+  ASSERT_NO_THROW((void)ResNetFile::fromBytes(good, "test.jrn"));
 
   expectRejected(std::vector<unsigned char>(good.begin(), good.begin() + 40), "shorter than the 64-byte header");
   expectRejected(patched(good, 0, 'X'), "wrong magic");
-  expectRejected(patched(good, offsetof(RnHeader, version), std::uint16_t(2)), "version 2");
-  expectRejected(patched(good, offsetof(RnHeader, reserved0), std::uint16_t(5)), "reserved");
-  expectRejected(patched(good, offsetof(RnHeader, filters), std::uint16_t(12)), "multiple of 8");
-  expectRejected(patched(good, offsetof(RnHeader, blocks), std::uint16_t(0)), "blocks outside");
-  expectRejected(patched(good, offsetof(RnHeader, seChannels), std::uint16_t(9)), "squeeze-excitation");
-  expectRejected(patched(good, offsetof(RnHeader, inputPlanes), std::uint16_t(120)), "input planes");
-  expectRejected(patched(good, offsetof(RnHeader, historySteps), std::uint8_t(9)), "history steps");
+  expectRejected(patched(good, offsetof(ResNetHeader, version), std::uint16_t(2)), "version 2");
+  expectRejected(patched(good, offsetof(ResNetHeader, reserved0), std::uint16_t(5)), "reserved");
+  expectRejected(patched(good, offsetof(ResNetHeader, filters), std::uint16_t(12)), "multiple of 8");
+  expectRejected(patched(good, offsetof(ResNetHeader, blocks), std::uint16_t(0)), "blocks outside");
+  expectRejected(patched(good, offsetof(ResNetHeader, seChannels), std::uint16_t(9)), "squeeze-excitation");
+  expectRejected(patched(good, offsetof(ResNetHeader, inputPlanes), std::uint16_t(120)), "input planes");
+  expectRejected(patched(good, offsetof(ResNetHeader, historySteps), std::uint8_t(9)), "history steps");
   // A consistent-looking architecture whose id was not updated.
-  expectRejected(patched(good, offsetof(RnHeader, blocks), std::uint16_t(3)), "architecture id");
-  expectRejected(patched(good, offsetof(RnHeader, archId), std::uint32_t(0x12345678)), "architecture id");
-  expectRejected(patched(good, offsetof(RnHeader, payloadBytes), std::uint64_t(1000)), "header gives 1000 payload bytes");
+  expectRejected(patched(good, offsetof(ResNetHeader, blocks), std::uint16_t(3)), "architecture id");
+  expectRejected(patched(good, offsetof(ResNetHeader, archId), std::uint32_t(0x12345678)), "architecture id");
+  expectRejected(patched(good, offsetof(ResNetHeader, payloadBytes), std::uint64_t(1000)), "header gives 1000 payload bytes");
   expectRejected(std::vector<unsigned char>(good.begin(), good.end() - 4), "truncated");
   std::vector<unsigned char> longer = good;
   longer.push_back(0);
@@ -169,7 +169,7 @@ TEST(RnFile, RejectsBadFilesWithAClearMessage) {
   rehash(inf);
   expectRejected(inf, "inputW holds a NaN or an infinity");
 
-  RnWeights bad = w;
+  ResNetWeights bad = w;
   bad.data[7] = q;
   EXPECT_THROW((void)rnFileBytes(bad, ""), Error);
   bad.data.pop_back();

@@ -2,7 +2,7 @@
 // Janus residual network file ("JANUSRN"), version 1: the convolutional policy/value ResNet of
 // the MCTS face's libtorch backend (`torch`, src/mcts/torch/), the one definition of the bytes
 // that `janus train-az --arch resnet` exports and the engine loads. Header-only and free of
-// engine code and of libtorch, so that the reader (rn_file.h), the trainer and the tests of a
+// engine code and of libtorch, so that the reader (resnet_file.h), the trainer and the tests of a
 // build without libtorch include it; the fields it shares with the other network files are read
 // and written by netfile/netfile.h.
 //
@@ -31,7 +31,7 @@
 // File layout (little-endian):
 //   offset size  field
 //        0    8  magic           "JANUSRN\0"
-//        8    2  version         u16, kRnVersion (1)
+//        8    2  version         u16, kResNetVersion (1)
 //       10    2  inputPlanes     u16, C = encoding::planeCount(encoderOptions())
 //       12    2  blocks          u16, B: kMinBlocks..kMaxBlocks
 //       14    2  filters         u16, F: kMinFilters..kMaxFilters, a multiple of 8
@@ -67,8 +67,8 @@
 
 namespace janus::mcts::rn {
 
-inline constexpr char kRnMagic[8] = {'J', 'A', 'N', 'U', 'S', 'R', 'N', '\0'};
-inline constexpr std::uint16_t kRnVersion = 1;
+inline constexpr char kResNetMagic[8] = {'J', 'A', 'N', 'U', 'S', 'R', 'N', '\0'};
+inline constexpr std::uint16_t kResNetVersion = 1;
 inline constexpr int kPolicySize = 1858;
 inline constexpr int kMinBlocks = 1, kMaxBlocks = 64;
 inline constexpr int kMinFilters = 8, kMaxFilters = 1024;
@@ -79,7 +79,7 @@ inline constexpr int kMinInputPlanes = encoding::kBasePlanes;
 inline constexpr int kMaxInputPlanes = encoding::planeCount({true, true, true, true});
 
 #pragma pack(push, 1)
-struct RnHeader {
+struct ResNetHeader {
   char magic[8];
   std::uint16_t version;
   std::uint16_t inputPlanes;
@@ -98,14 +98,14 @@ struct RnHeader {
   char description[16];
 };
 #pragma pack(pop)
-static_assert(sizeof(RnHeader) == 64);
-static_assert(offsetof(RnHeader, historySteps) == 24);
-static_assert(offsetof(RnHeader, archId) == 28);
-static_assert(offsetof(RnHeader, payloadBytes) == 32);
-static_assert(offsetof(RnHeader, contentHash) == 40);
+static_assert(sizeof(ResNetHeader) == 64);
+static_assert(offsetof(ResNetHeader, historySteps) == 24);
+static_assert(offsetof(ResNetHeader, archId) == 28);
+static_assert(offsetof(ResNetHeader, payloadBytes) == 32);
+static_assert(offsetof(ResNetHeader, contentHash) == 40);
 
 /// The architecture a file describes (the header's fields 10..25).
-struct RnArch {
+struct ResNetArch {
   int inputPlanes = kMinInputPlanes;  ///< C
   int blocks = 6;                     ///< B
   int filters = 64;                   ///< F
@@ -115,18 +115,18 @@ struct RnArch {
   int valueHidden = 128;              ///< Vh (Lc0: 128)
   int historySteps = 8;               ///< positions given to the network, 1..8
   int encoderFlags = 0;               ///< optional planes (bit 0 pins, 1 control, 2 pawns, 3 mobility)
-  bool operator==(const RnArch&) const = default;
+  bool operator==(const ResNetArch&) const = default;
 };
 
 /// The input encoding of a network of architecture `a` (encoding/planes.h): the optional planes
 /// of a.encoderFlags and a.historySteps positions.
-[[nodiscard]] constexpr encoding::EncoderOptions encoderOptions(const RnArch& a) {
+[[nodiscard]] constexpr encoding::EncoderOptions encoderOptions(const ResNetArch& a) {
   return encoding::encoderOptions(a.encoderFlags, a.historySteps);
 }
 
 /// True if `a` is an architecture this version describes; `why` (if given) names the first
 /// violated rule.
-[[nodiscard]] constexpr bool validArch(const RnArch& a, const char** why = nullptr) {
+[[nodiscard]] constexpr bool validArch(const ResNetArch& a, const char** why = nullptr) {
   auto bad = [&](const char* w) {
     if (why) *why = w;
     return false;
@@ -145,7 +145,7 @@ struct RnArch {
 }
 
 /// Number of float32 values in the payload of `a` (the layout above).
-[[nodiscard]] constexpr std::uint64_t payloadFloats(const RnArch& a) {
+[[nodiscard]] constexpr std::uint64_t payloadFloats(const ResNetArch& a) {
   const std::uint64_t c = std::uint64_t(a.inputPlanes), f = std::uint64_t(a.filters), s = std::uint64_t(a.seChannels),
                       p = std::uint64_t(a.policyChannels), vc = std::uint64_t(a.valueChannels),
                       vh = std::uint64_t(a.valueHidden);
@@ -159,12 +159,12 @@ struct RnArch {
 }
 
 /// Bytes of the payload after the header.
-[[nodiscard]] constexpr std::uint64_t payloadBytes(const RnArch& a) { return payloadFloats(a) * 4; }
+[[nodiscard]] constexpr std::uint64_t payloadBytes(const ResNetArch& a) { return payloadFloats(a) * 4; }
 
-/// Identifier of an architecture: netfile::architectureId of (kRnVersion, C, B, F, S, P, Vc, Vh,
+/// Identifier of an architecture: netfile::architectureId of (kResNetVersion, C, B, F, S, P, Vc, Vh,
 /// historySteps, encoderFlags, kPolicySize).
-[[nodiscard]] constexpr std::uint32_t architectureId(const RnArch& a) {
-  return netfile::architectureId({kRnVersion, std::uint32_t(a.inputPlanes), std::uint32_t(a.blocks),
+[[nodiscard]] constexpr std::uint32_t architectureId(const ResNetArch& a) {
+  return netfile::architectureId({kResNetVersion, std::uint32_t(a.inputPlanes), std::uint32_t(a.blocks),
                                   std::uint32_t(a.filters), std::uint32_t(a.seChannels), std::uint32_t(a.policyChannels),
                                   std::uint32_t(a.valueChannels), std::uint32_t(a.valueHidden),
                                   std::uint32_t(a.historySteps), std::uint32_t(a.encoderFlags),
@@ -172,8 +172,8 @@ struct RnArch {
 }
 
 /// The shared fields of the file (netfile/netfile.h): where they are and what the files are called.
-inline constexpr netfile::Format kRnFormat =
-    netfile::formatOf<RnHeader>("residual network", std::string_view(kRnMagic, sizeof kRnMagic), kRnVersion,
-                                {offsetof(RnHeader, reserved0), sizeof RnHeader::reserved0}, "rn", "jrn");
+inline constexpr netfile::Format kResNetFormat =
+    netfile::formatOf<ResNetHeader>("residual network", std::string_view(kResNetMagic, sizeof kResNetMagic), kResNetVersion,
+                                {offsetof(ResNetHeader, reserved0), sizeof ResNetHeader::reserved0}, "rn", "jrn");
 
 }  // namespace janus::mcts::rn

@@ -1,7 +1,7 @@
 #pragma once
 // What every Janus network file has in common, read and written in one place: the NNUE network
 // (nnue/format.h, .jnn), the sparse policy/value network (mcts/pvnet_format.h, .jpv) and the
-// residual network (mcts/rn_format.h, .jrn). Each format describes itself with a Format (where
+// residual network (mcts/resnet_format.h, .jrn). Each format describes itself with a Format (where
 // its shared fields are) and keeps only its own fields; this module does the rest.
 //
 // A file is a 64-byte little-endian header followed by the payload. Shared header fields:

@@ -18,7 +18,7 @@ torch::Tensor convBn(torch::nn::Conv2d& c, torch::nn::BatchNorm2d& bn, const tor
   return bn ? bn->forward(y) : y;
 }
 
-/// (weight, bias) of a convolution with its batch normalisation folded in (rn_format.h), in
+/// (weight, bias) of a convolution with its batch normalisation folded in (resnet_format.h), in
 /// double precision: w' = w * gamma / sqrt(var + eps), b' = beta - mean * gamma / sqrt(var + eps).
 std::pair<torch::Tensor, torch::Tensor> folded(const torch::nn::Conv2d& c, const torch::nn::BatchNorm2d& bn) {
   const torch::Tensor w = c->weight.detach().to(torch::kFloat64);
@@ -29,7 +29,7 @@ std::pair<torch::Tensor, torch::Tensor> folded(const torch::nn::Conv2d& c, const
           bn->bias.detach().to(torch::kFloat64) - bn->running_mean.to(torch::kFloat64) * scale};
 }
 
-/// Every tensor of the file's layout, in its order (rn_format.h): the folded convolutions and the
+/// Every tensor of the file's layout, in its order (resnet_format.h): the folded convolutions and the
 /// dense layers' parameters.
 std::vector<torch::Tensor> fileTensors(ResNet& m) {
   std::vector<torch::Tensor> out;
@@ -85,7 +85,7 @@ torch::Tensor ResBlockImpl::forward(const torch::Tensor& x) {
   return torch::relu(y + x);
 }
 
-ResNetImpl::ResNetImpl(const RnArch& arch_, bool batchNorm_) : arch(arch_), batchNorm(batchNorm_) {
+ResNetImpl::ResNetImpl(const ResNetArch& arch_, bool batchNorm_) : arch(arch_), batchNorm(batchNorm_) {
   (void)tensorLayout(arch);  // validates, naming the rule
   const int f = arch.filters;
   input = register_module("input", conv(arch.inputPlanes, f, 3, !batchNorm));
@@ -103,19 +103,19 @@ ResNetImpl::ResNetImpl(const RnArch& arch_, bool batchNorm_) : arch(arch_), batc
   value2 = register_module("value2", torch::nn::Linear(arch.valueHidden, 3));
 }
 
-RnOutput ResNetImpl::forward(const torch::Tensor& planes) {
+ResNetOutput ResNetImpl::forward(const torch::Tensor& planes) {
   torch::Tensor x = torch::relu(convBn(input, inputBn, planes));
   for (ResBlock& b : blocks) x = b->forward(x);
-  RnOutput out;
+  ResNetOutput out;
   out.policy = policyFc->forward(torch::relu(convBn(policyConv, policyBn, x)).flatten(1));
   out.value = value2->forward(torch::relu(value1->forward(torch::relu(convBn(valueConv, valueBn, x)).flatten(1))));
   return out;
 }
 
-RnWeights exportWeights(ResNet& model) {
+ResNetWeights exportWeights(ResNet& model) {
   torch::NoGradGuard g;
-  RnWeights w = RnWeights::zeros(model->arch);
-  const std::vector<RnTensor> layout = tensorLayout(model->arch);
+  ResNetWeights w = ResNetWeights::zeros(model->arch);
+  const std::vector<ResNetTensor> layout = tensorLayout(model->arch);
   const std::vector<torch::Tensor> tensors = fileTensors(model);
   if (tensors.size() != layout.size()) throw Error("residual network export: tensor count differs from the layout");
   for (std::size_t i = 0; i < layout.size(); ++i) {
@@ -128,7 +128,7 @@ RnWeights exportWeights(ResNet& model) {
   return w;
 }
 
-void importWeights(ResNet& model, const RnWeights& w) {
+void importWeights(ResNet& model, const ResNetWeights& w) {
   if (model->batchNorm) throw Error("residual network import: the model has batch normalisation (a trainer's network)");
   if (!(model->arch == w.arch)) throw Error("residual network import: the file's architecture differs from the model's");
   if (w.data.size() != payloadFloats(w.arch)) throw Error("residual network import: payload size differs");
@@ -157,14 +157,14 @@ void importWeights(ResNet& model, const RnWeights& w) {
   conv2(model->valueConv);
   linear(model->value1);
   linear(model->value2);
-  const std::vector<RnTensor> layout = tensorLayout(w.arch);
+  const std::vector<ResNetTensor> layout = tensorLayout(w.arch);
   for (std::size_t i = 0; i < layout.size(); ++i) {
     const std::span<const float> src = w.tensor(layout[i]);
     params[i].copy_(torch::from_blob(const_cast<float*>(src.data()), params[i].sizes(), torch::kFloat32));
   }
 }
 
-ResNet makeInferenceNetwork(const RnWeights& w) {
+ResNet makeInferenceNetwork(const ResNetWeights& w) {
   ResNet net(w.arch, false);
   importWeights(net, w);
   net->eval();

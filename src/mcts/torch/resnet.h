@@ -1,5 +1,5 @@
 #pragma once
-// The JANUSRN residual policy/value network (architecture: mcts/rn_format.h) as a libtorch
+// The JANUSRN residual policy/value network (architecture: mcts/resnet_format.h) as a libtorch
 // module, shared by the engine's torch backend (torch_backend.h: the inference network of a
 // file) and the trainer (`janus train-az --arch resnet`: the same network with batch
 // normalisation, folded into the convolutions' biases by exportWeights()).
@@ -13,7 +13,7 @@
 
 #include <torch/torch.h>
 
-#include "mcts/rn_file.h"
+#include "mcts/resnet_file.h"
 
 namespace janus::mcts::rn {
 
@@ -31,7 +31,7 @@ struct ResBlockImpl : torch::nn::Module {
 TORCH_MODULE(ResBlock);
 
 /// Policy and value logits of a batch.
-struct RnOutput {
+struct ResNetOutput {
   torch::Tensor policy;  ///< float [N, 1858]
   torch::Tensor value;   ///< float [N, 3]
 };
@@ -41,11 +41,11 @@ struct ResNetImpl : torch::nn::Module {
   /// convolution is followed by batch normalisation and has no bias (the trainer's network);
   /// otherwise the convolutions have biases and no normalisation follows (a file's network).
   /// Initial weights: libtorch's defaults from the current torch seed (Kaiming-uniform).
-  ResNetImpl(const RnArch& arch, bool batchNorm);
-  /// Planes float [N, C, 8, 8] -> logits (RnOutput).
-  RnOutput forward(const torch::Tensor& planes);
+  ResNetImpl(const ResNetArch& arch, bool batchNorm);
+  /// Planes float [N, C, 8, 8] -> logits (ResNetOutput).
+  ResNetOutput forward(const torch::Tensor& planes);
 
-  RnArch arch;
+  ResNetArch arch;
   bool batchNorm;
   torch::nn::Conv2d input{nullptr};
   torch::nn::BatchNorm2d inputBn{nullptr};
@@ -57,15 +57,15 @@ struct ResNetImpl : torch::nn::Module {
 TORCH_MODULE(ResNet);
 
 /// The network's weights in file order (tensorLayout), batch normalisation folded into the
-/// convolutions (rn_format.h; in double precision, eval-mode running statistics). Works for
+/// convolutions (resnet_format.h; in double precision, eval-mode running statistics). Works for
 /// both kinds of network.
-[[nodiscard]] RnWeights exportWeights(ResNet& model);
+[[nodiscard]] ResNetWeights exportWeights(ResNet& model);
 
 /// Sets a network without batch normalisation from `w` (a file's weights). Throws janus::Error
 /// if the model has batch normalisation or its architecture differs from w.arch.
-void importWeights(ResNet& model, const RnWeights& w);
+void importWeights(ResNet& model, const ResNetWeights& w);
 
 /// The inference network of `w`: no batch normalisation, eval mode, no gradients.
-[[nodiscard]] ResNet makeInferenceNetwork(const RnWeights& w);
+[[nodiscard]] ResNet makeInferenceNetwork(const ResNetWeights& w);
 
 }  // namespace janus::mcts::rn

@@ -16,7 +16,7 @@ namespace {
 
 class TorchComputation final : public BackendComputation {
  public:
-  TorchComputation(rn::ResNet net, const rn::RnArch& arch, float temperature)
+  TorchComputation(rn::ResNet net, const rn::ResNetArch& arch, float temperature)
       : m_net(std::move(net)), m_arch(arch), m_encoder(rn::encoderOptions(arch)), m_temperature(temperature),
         m_planeFloats(std::size_t(arch.inputPlanes) * 64) {}
 
@@ -37,7 +37,7 @@ class TorchComputation final : public BackendComputation {
     if (n == 0) return;
     c10::InferenceMode guard;
     const torch::Tensor planes = torch::from_blob(m_planes.data(), {n, m_arch.inputPlanes, 8, 8}, torch::kFloat32);
-    const rn::RnOutput out = m_net->forward(planes);
+    const rn::ResNetOutput out = m_net->forward(planes);
     const torch::Tensor wdl = torch::softmax(out.value, 1).contiguous();
     const torch::Tensor policy = out.policy.contiguous();
     const float* w = wdl.data_ptr<float>();
@@ -66,7 +66,7 @@ class TorchComputation final : public BackendComputation {
  private:
   static constexpr std::int64_t kPolicySize = rn::kPolicySize;
   rn::ResNet m_net;
-  rn::RnArch m_arch;
+  rn::ResNetArch m_arch;
   encoding::EncoderOptions m_encoder;
   float m_temperature;
   std::size_t m_planeFloats;
@@ -91,23 +91,23 @@ double numberParam(const BackendOptions& o, const std::string& key, double fallb
   throw Error(fmt::format("torch backend: {} '{}' is not a number in [{}, {}]", key, it->second, lo, hi));
 }
 
-rn::RnFile loadFile(const BackendOptions& o) {
+rn::ResNetFile loadFile(const BackendOptions& o) {
   if (o.weightsFile.empty())
     throw Error("torch backend: no network; set MCTS WeightsFile to a .jrn file (janus train-az --arch resnet makes one)");
-  return rn::RnFile::fromFile(o.weightsFile);
+  return rn::ResNetFile::fromFile(o.weightsFile);
 }
 
 }  // namespace
 
 TorchBackend::TorchBackend(const BackendOptions& options) : TorchBackend(loadFile(options), options) {}
 
-TorchBackend::TorchBackend(const rn::RnFile& file, const BackendOptions& options)
+TorchBackend::TorchBackend(const rn::ResNetFile& file, const BackendOptions& options)
     : TorchBackend(file.weights, float(numberParam(options, "policy-temperature", 1.0, 1e-3, 100.0)),
                    int(numberParam(options, "torch-threads", 1, 1, 256))) {
   m_name = file.describe();
 }
 
-TorchBackend::TorchBackend(const rn::RnWeights& weights, float policyTemperature, int threads)
+TorchBackend::TorchBackend(const rn::ResNetWeights& weights, float policyTemperature, int threads)
     : m_net(rn::makeInferenceNetwork(weights)), m_arch(weights.arch), m_name("rn (in memory)"),
       m_temperature(policyTemperature), m_threads(threads) {
   if (!(m_temperature > 0.0f)) throw Error("torch backend: the policy temperature must be > 0");
@@ -134,6 +134,6 @@ BackendAttributes TorchBackend::attributes() const {
 // weights file (BackendRegistry::forWeightsFile).
 JANUS_REGISTER_BACKEND(
     torchBackend, "torch", -10, [](const BackendOptions& o) { return std::make_unique<TorchBackend>(o); },
-    [](const std::string& path) { return netfile::hasMagic(rn::kRnFormat, path); });
+    [](const std::string& path) { return netfile::hasMagic(rn::kResNetFormat, path); });
 
 }  // namespace janus::mcts

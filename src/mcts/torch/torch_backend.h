@@ -1,5 +1,5 @@
 #pragma once
-// The "torch" MCTS backend: the JANUSRN residual network (mcts/rn_format.h) evaluated by
+// The "torch" MCTS backend: the JANUSRN residual network (mcts/resnet_format.h) evaluated by
 // libtorch on the CPU. Each computation encodes its positions into one [N, C, 8, 8] float
 // tensor (encoding::encodePlanes with rn::encoderOptions(arch)), runs one forward pass in
 // inference mode and returns the softmax of the 3 value logits and of the legal moves' policy
@@ -23,7 +23,7 @@
 #include <memory>
 
 #include "mcts/backend.h"
-#include "mcts/rn_file.h"
+#include "mcts/resnet_file.h"
 #include "mcts/torch/resnet.h"
 
 namespace janus::mcts {
@@ -31,11 +31,11 @@ namespace janus::mcts {
 class TorchBackend final : public Backend {
  public:
   /// Loads options.weightsFile. Throws janus::Error for no file, an unreadable or invalid
-  /// file (rn::RnFile::fromBytes names the file and the problem), or a bad param.
+  /// file (rn::ResNetFile::fromBytes names the file and the problem), or a bad param.
   explicit TorchBackend(const BackendOptions& options);
   /// A backend over weights in memory (tests). Throws janus::Error for an invalid architecture
   /// or a temperature <= 0.
-  TorchBackend(const rn::RnWeights& weights, float policyTemperature = 1.0f, int threads = 1);
+  TorchBackend(const rn::ResNetWeights& weights, float policyTemperature = 1.0f, int threads = 1);
 
   [[nodiscard]] std::unique_ptr<BackendComputation> newComputation() override;
   [[nodiscard]] BackendAttributes attributes() const override;
@@ -43,10 +43,10 @@ class TorchBackend final : public Backend {
   [[nodiscard]] rn::ResNet network() const { return m_net; }
 
  private:
-  TorchBackend(const rn::RnFile& file, const BackendOptions& options);
+  TorchBackend(const rn::ResNetFile& file, const BackendOptions& options);
 
   rn::ResNet m_net{nullptr};
-  rn::RnArch m_arch;
+  rn::ResNetArch m_arch;
   std::string m_name;
   float m_temperature = 1.0f;
   int m_threads = 1;

@@ -27,8 +27,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-rn::RnArch tinyArch(int se) {
-  rn::RnArch a;
+rn::ResNetArch tinyArch(int se) {
+  rn::ResNetArch a;
   a.blocks = 2;
   a.filters = 8;
   a.seChannels = se;
@@ -38,8 +38,8 @@ rn::RnArch tinyArch(int se) {
   return a;
 }
 
-rn::RnWeights randomWeights(const rn::RnArch& a, unsigned seed, float scale = 0.2f) {
-  rn::RnWeights w = rn::RnWeights::zeros(a);
+rn::ResNetWeights randomWeights(const rn::ResNetArch& a, unsigned seed, float scale = 0.2f) {
+  rn::ResNetWeights w = rn::ResNetWeights::zeros(a);
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(-scale, scale);
   for (float& x : w.data) x = u(rng);
@@ -60,12 +60,12 @@ const char* kFens[] = {
 };
 
 /// Direct forward pass of `net` on one position: WDL and the legal-move softmax.
-void direct(rn::ResNet& net, const rn::RnArch& a, const Position& pos, std::span<const Move> moves, Wdl& wdl,
+void direct(rn::ResNet& net, const rn::ResNetArch& a, const Position& pos, std::span<const Move> moves, Wdl& wdl,
             std::vector<float>& priors) {
   std::vector<float> planes(std::size_t(a.inputPlanes) * 64);
   encoding::encodePlanes(pos, rn::encoderOptions(a), planes);
   torch::NoGradGuard g;
-  const rn::RnOutput out = net->forward(torch::from_blob(planes.data(), {1, a.inputPlanes, 8, 8}));
+  const rn::ResNetOutput out = net->forward(torch::from_blob(planes.data(), {1, a.inputPlanes, 8, 8}));
   const torch::Tensor v = torch::softmax(out.value, 1).contiguous();
   wdl = Wdl{v[0][0].item<float>(), v[0][1].item<float>(), v[0][2].item<float>()};
   const torch::Tensor p = out.policy.contiguous();
@@ -76,7 +76,7 @@ void direct(rn::ResNet& net, const rn::RnArch& a, const Position& pos, std::span
 
 TEST(TorchBackend, OutputsEqualADirectForwardAndPriorsSumToOne) {
   for (int se : {0, 4}) {
-    const rn::RnWeights w = randomWeights(tinyArch(se), 10 + unsigned(se));
+    const rn::ResNetWeights w = randomWeights(tinyArch(se), 10 + unsigned(se));
     TorchBackend backend(w);
     rn::ResNet net = rn::makeInferenceNetwork(w);
     auto c = backend.newComputation();
@@ -131,8 +131,8 @@ TEST(TorchBackend, ColourFlippedPositionsGiveTheSameOutputs) {
   // The planes are oriented to the side to move, so a position and its colour-flipped mirror
   // differ only in plane 112 ("Black to move"). With that plane's input weights zeroed, the
   // network must give the same WDL, and the same prior to each move and its mirror image.
-  rn::RnWeights w = randomWeights(tinyArch(4), 21);
-  const std::vector<rn::RnTensor> layout = rn::tensorLayout(w.arch);
+  rn::ResNetWeights w = randomWeights(tinyArch(4), 21);
+  const std::vector<rn::ResNetTensor> layout = rn::tensorLayout(w.arch);
   const std::span<float> inputW = w.tensor(layout[0]);  // [F][C][3][3]
   for (int f = 0; f < w.arch.filters; ++f)
     for (int k = 0; k < 9; ++k) inputW[std::size_t((f * w.arch.inputPlanes + 112) * 9 + k)] = 0.0f;
@@ -183,9 +183,9 @@ TEST(TorchBackend, ABatchNormalisedNetworkSurvivesExportAndLoading) {
       }
     }
     model->eval();
-    const rn::RnWeights w = rn::exportWeights(model);
+    const rn::ResNetWeights w = rn::exportWeights(model);
     const std::vector<unsigned char> bytes = rn::rnFileBytes(w, "bn test");
-    const rn::RnFile file = rn::RnFile::fromBytes(bytes, "bn test");
+    const rn::ResNetFile file = rn::ResNetFile::fromBytes(bytes, "bn test");
     rn::ResNet loaded = rn::makeInferenceNetwork(file.weights);
     std::vector<float> planes;
     for (const char* fen : kFens) {
@@ -196,7 +196,7 @@ TEST(TorchBackend, ABatchNormalisedNetworkSurvivesExportAndLoading) {
     const auto n = std::int64_t(std::size(kFens));
     torch::NoGradGuard g;
     const torch::Tensor x = torch::from_blob(planes.data(), {n, 119, 8, 8});
-    const rn::RnOutput expected = model->forward(x), got = loaded->forward(x);
+    const rn::ResNetOutput expected = model->forward(x), got = loaded->forward(x);
     EXPECT_LT((expected.policy - got.policy).abs().max().item<double>(), 1e-4);
     EXPECT_LT((expected.value - got.value).abs().max().item<double>(), 1e-4);
     // The policy logits are not trivially equal (the test would be empty with a dead network).
@@ -218,7 +218,7 @@ TEST(TorchBackend, RegistryCreatesItFromAFileAndReportsBadOnes) {
   EXPECT_EQ(names.back(), "torch");
   const fs::path dir = fs::temp_directory_path() / ("janus-torch-backend-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  const std::string path = rn::writeRnFile(randomWeights(tinyArch(0), 3), dir.string(), "registry");
+  const std::string path = rn::writeResNetFile(randomWeights(tinyArch(0), 3), dir.string(), "registry");
   auto backend = registry.create("torch", {path, {{"policy-temperature", "1.5"}, {"torch-threads", "1"}}});
   const BackendAttributes a = backend->attributes();
   EXPECT_NE(a.description.find("torch rn-"), std::string::npos) << a.description;
@@ -246,11 +246,11 @@ TEST(TorchBackend, RegistryCreatesItFromAFileAndReportsBadOnes) {
 TEST(TorchBackend, SearchesOnTwoThreadsFollowAStrongPrior) {
   // A network whose policy strongly prefers g1f3 (for Black the mirrored g8f6) and whose value
   // is a draw; two search threads share the backend.
-  rn::RnWeights w = randomWeights(tinyArch(0), 5, 0.01f);
-  const std::vector<rn::RnTensor> layout = rn::tensorLayout(w.arch);
+  rn::ResNetWeights w = randomWeights(tinyArch(0), 5, 0.01f);
+  const std::vector<rn::ResNetTensor> layout = rn::tensorLayout(w.arch);
   const Position start;
   const std::size_t g1f3 = std::size_t(encoding::policyIndex(start, parseUci(start, "g1f3", false)));
-  for (const rn::RnTensor& t : layout)
+  for (const rn::ResNetTensor& t : layout)
     if (t.name == "policyB") w.tensor(t)[g1f3] = 8.0f;
     else if (t.name == "value2B") w.tensor(t)[1] = 5.0f;
   auto backend = std::make_shared<TorchBackend>(w);
@@ -282,7 +282,7 @@ TEST(TorchBackendEngine, OptionsSelectTheTorchBackendAndABadFileKeepsThePrevious
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / ("janus-torch-engine-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  const std::string path = mcts::rn::writeRnFile(mcts::randomWeights(mcts::tinyArch(0), 8), dir.string(), "engine");
+  const std::string path = mcts::rn::writeResNetFile(mcts::randomWeights(mcts::tinyArch(0), 8), dir.string(), "engine");
   {
     // UCI order: backend first (only the name is checked before the MCTS face is used), then the file.
     Engine e;

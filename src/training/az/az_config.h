@@ -23,7 +23,7 @@ struct AzConfig {
   u64 limit = 0;                        ///< samples at most (0: all)
   u64 memoryMib = 4096;                 ///< memory budget of the samples
   /// pvnet (the sparse network, mcts/pvnet_format.h), resnet (the convolutional residual
-  /// network of mcts/rn_format.h, evaluated by janus-torch's torch backend), or one of the
+  /// network of mcts/resnet_format.h, evaluated by janus-torch's torch backend), or one of the
   /// value-only research baselines value-mlp / value-cnn (az_model.h ValueArch: MSE on the
   /// expected score, no policy, no network file)
   std::string arch = "pvnet";

@@ -25,8 +25,8 @@ PolicyHead parsePolicyHead(const std::string& name) {
 
 const char* policyHeadName(PolicyHead head) { return head == PolicyHead::kDense ? "dense" : "gather"; }
 
-mcts::rn::RnArch resnetArch(int blocks, int filters, bool se) {
-  mcts::rn::RnArch a;
+mcts::rn::ResNetArch resnetArch(int blocks, int filters, bool se) {
+  mcts::rn::ResNetArch a;
   a.blocks = blocks;
   a.filters = filters;
   a.seChannels = se ? filters / 4 : 0;
@@ -171,7 +171,7 @@ LossParts computeLoss(PvModel& model, const Batch& b, PolicyHead head, double po
 LossParts computeLoss(mcts::rn::ResNet& model, const Batch& b, PolicyHead head, double policyWeight,
                       double valueWeight, bool metrics) {
   if (!b.planes.defined()) throw Error("train-az: a residual network needs a batch with planes");
-  const mcts::rn::RnOutput out = model->forward(b.planes);
+  const mcts::rn::ResNetOutput out = model->forward(b.planes);
   const torch::Tensor policy = head == PolicyHead::kDense ? out.policy : out.policy.gather(1, b.legal);
   return lossFromLogits(out.value, policy, b, head, policyWeight, valueWeight, metrics);
 }

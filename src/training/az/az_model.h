@@ -71,8 +71,8 @@ struct Batch {
 /// (the samples keep no history, docs/mcts.md), `blocks` x `filters`, squeeze-excitation with
 /// filters / 4 channels when `se` (reduction ratio 4; Hu et al. use 16 on ImageNet, which would
 /// leave 4-8 channels at 64-128 filters), Lc0's head sizes (policy 32 channels, value 32
-/// channels and 128 hidden). Throws janus::Error for sizes rn_format.h does not allow.
-[[nodiscard]] mcts::rn::RnArch resnetArch(int blocks, int filters, bool se);
+/// channels and 128 hidden). Throws janus::Error for sizes resnet_format.h does not allow.
+[[nodiscard]] mcts::rn::ResNetArch resnetArch(int blocks, int filters, bool se);
 
 struct PvModelImpl : torch::nn::Module {
   /// Initial weights from the current torch seed (torch::manual_seed): trunk rows uniform in

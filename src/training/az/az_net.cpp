@@ -16,7 +16,7 @@
 #include "core/movegen.h"
 #include "encoding/planes.h"
 #include "mcts/pvnet.h"
-#include "mcts/rn_file.h"
+#include "mcts/resnet_file.h"
 #include "util/error.h"
 
 namespace janus::training::az {
@@ -71,7 +71,7 @@ std::string Net::write(const std::string& path, const std::string& description) 
                 "cannot use a network without a policy head");
   if (resnet()) {
     rn->eval();
-    const std::string written = mcts::rn::writeRnFile(mcts::rn::exportWeights(rn), path, description);
+    const std::string written = mcts::rn::writeResNetFile(mcts::rn::exportWeights(rn), path, description);
     rn->train();
     return written;
   }
@@ -127,11 +127,11 @@ double exportDifference(Net& net, const std::string& netPath, u64 seed) {
   std::mt19937_64 rng(seed);
   double worst = 0;
   net.module().eval();
-  std::unique_ptr<mcts::rn::RnFile> file;
+  std::unique_ptr<mcts::rn::ResNetFile> file;
   mcts::rn::ResNet loaded{nullptr};
   std::shared_ptr<const mcts::pvnet::PvNetwork> pvnet;
   if (net.resnet()) {
-    file = std::make_unique<mcts::rn::RnFile>(mcts::rn::RnFile::fromFile(netPath));
+    file = std::make_unique<mcts::rn::ResNetFile>(mcts::rn::ResNetFile::fromFile(netPath));
     loaded = mcts::rn::makeInferenceNetwork(file->weights);
   } else {
     pvnet = mcts::pvnet::PvNetwork::fromFile(netPath);
@@ -148,7 +148,7 @@ double exportDifference(Net& net, const std::string& netPath, u64 seed) {
         encoding::encodePlanes(pos, mcts::rn::encoderOptions(file->weights.arch), planes);
         torch::NoGradGuard g;
         const torch::Tensor x = torch::from_blob(planes.data(), {1, file->weights.arch.inputPlanes, 8, 8});
-        const mcts::rn::RnOutput a = net.rn->forward(x), b = loaded->forward(x);
+        const mcts::rn::ResNetOutput a = net.rn->forward(x), b = loaded->forward(x);
         worst = std::max({worst, (a.policy - b.policy).abs().max().item<double>(),
                           (a.value - b.value).abs().max().item<double>()});
       } else {

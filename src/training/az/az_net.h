@@ -1,6 +1,6 @@
 #pragma once
 // The network a train-az run trains (AzConfig::arch): the sparse pvnet (az_model.h PvModel,
-// mcts/pvnet_format.h), the residual network (mcts/torch/resnet.h, mcts/rn_format.h) or a
+// mcts/pvnet_format.h), the residual network (mcts/torch/resnet.h, mcts/resnet_format.h) or a
 // value-only research baseline (az_model.h ValueNet), behind one interface for the loss, the
 // validation figures and the network file.
 
@@ -34,7 +34,7 @@ struct Net {
   /// One line: the architecture and the parameter count.
   [[nodiscard]] std::string describe();
   /// Writes the network file (pv-<hash>.jpv or rn-<hash>.jrn; see mcts::pvnet::writePvFile /
-  /// mcts::rn::writeRnFile for `path`: a file, or a directory ending in '/'). Returns the path
+  /// mcts::rn::writeResNetFile for `path`: a file, or a directory ending in '/'). Returns the path
   /// written. Throws janus::Error for a value-only net (no file format) and write errors.
   std::string write(const std::string& path, const std::string& description);
 };

@@ -8,7 +8,7 @@
 //   checkpoint.pt   the whole state after the latest epoch (az_checkpoint.h: weights, AdamW
 //                   moments, configuration, counters, metrics), written atomically
 //   pv-<hash>.jpv   the network (mcts::pvnet::writePvFile), written when the run completes;
-//   rn-<hash>.jrn   with --arch resnet instead (mcts::rn::writeRnFile, batch normalisation folded)
+//   rn-<hash>.jrn   with --arch resnet instead (mcts::rn::writeResNetFile, batch normalisation folded)
 //                   (the value-only baselines --arch value-mlp / value-cnn write no network file)
 
 #include <iosfwd>

@@ -341,7 +341,7 @@ TEST(TrainAzResnet, BatchPlanesEqualTheEnginesEncodingWithOneHistoryStep) {
   const std::vector<std::uint32_t> idx = {0, 1, 2};
   const Batch b = makeBatch(d, idx, PolicyHead::kGather, true);
   ASSERT_EQ(b.planes.sizes(), (std::vector<std::int64_t>{3, 119, 8, 8}));
-  const mcts::rn::RnArch arch = resnetArch(2, 8, false);
+  const mcts::rn::ResNetArch arch = resnetArch(2, 8, false);
   EXPECT_EQ(arch.historySteps, 1);
   for (std::size_t i = 0; i < positions.size(); ++i) {
     std::vector<float> expected(119 * 64);
@@ -379,7 +379,7 @@ TEST(TrainAzResnet, TinyRunLowersTheLossAndExportsTheSameNetwork) {
   EXPECT_EQ(fs::path(r.netPath).filename().string().rfind("rn-", 0), 0u);
   // Batch normalisation folded in float32: about 1e-4 on these logits (the run itself fails above 1e-3).
   EXPECT_LT(r.maxExportDifference, 5e-4);
-  const mcts::rn::RnFile file = mcts::rn::RnFile::fromFile(r.netPath);
+  const mcts::rn::ResNetFile file = mcts::rn::ResNetFile::fromFile(r.netPath);
   EXPECT_EQ(file.weights.arch, resnetArch(2, 8, true));
   EXPECT_NE(out.str().find("2 blocks x 8 filters, SE 2"), std::string::npos) << out.str();
 
@@ -399,7 +399,7 @@ TEST(TrainAzResnet, TinyRunLowersTheLossAndExportsTheSameNetwork) {
   }
   torch::NoGradGuard g;
   const torch::Tensor x = torch::from_blob(planes.data(), {2, 119, 8, 8});
-  const mcts::rn::RnOutput a = model->forward(x), c = loaded->forward(x);
+  const mcts::rn::ResNetOutput a = model->forward(x), c = loaded->forward(x);
   EXPECT_LT((a.policy - c.policy).abs().max().item<double>(), 5e-4);
   EXPECT_LT((a.value - c.value).abs().max().item<double>(), 5e-4);
 
