@@ -294,29 +294,26 @@ void Engine::declareMctsOptions() {
                   s.nnue = v == "nnue";
                   if (m_mcts) reinstallMctsBackend(s);
                 });
+  // The callback of a leaf search option (spin): reinstalls the backend with `field` set to the
+  // value being set (the options still hold the old one while the callback runs).
+  const auto setLeafParam = [this](int mcts::LeafSearchParams::*field) {
+    return [this, field](const std::string& v) {
+      MctsValueSettings s = mctsValueSettings();
+      s.leaf.*field = int(std::stoll(v));
+      if (m_mcts) reinstallMctsBackend(s);
+    };
+  };
   m_options.add({"MCTS QS Depth", Type::kSpin, "8", 0, 64, {},
                  "Plies of captures the quiescence search at MCTS leaves looks at with MCTS Value nnue (0: static evaluation)"},
-                [this](const std::string& v) {
-                  MctsValueSettings s = mctsValueSettings();
-                  s.leaf.maxPly = int(std::stoll(v));
-                  if (m_mcts) reinstallMctsBackend(s);
-                });
+                setLeafParam(&mcts::LeafSearchParams::maxPly));
   m_options.add({"MCTS Prior Temperature", Type::kSpin, "100", 0, 10000, {},
                  "With MCTS Value nnue: > 0 searches every move of a leaf one ply deep (NNUE and quiescence), values "
                  "the leaf by the best and sharpens the priors by softmax(ln prior + score / this, in centipawns); 0: off"},
-                [this](const std::string& v) {
-                  MctsValueSettings s = mctsValueSettings();
-                  s.leaf.priorTemperature = int(std::stoll(v));
-                  if (m_mcts) reinstallMctsBackend(s);
-                });
+                setLeafParam(&mcts::LeafSearchParams::priorTemperature));
   m_options.add({"MCTS Leaf Depth", Type::kSpin, "0", 0, 20, {},
                  "With MCTS Value nnue: > 0 values each leaf by an alpha-beta search of this many plies (NNUE, "
                  "16 MiB of TT per thread), the one-ply search then only shapes the priors; 0: off"},
-                [this](const std::string& v) {
-                  MctsValueSettings s = mctsValueSettings();
-                  s.leaf.depth = int(std::stoll(v));
-                  if (m_mcts) reinstallMctsBackend(s);
-                });
+                setLeafParam(&mcts::LeafSearchParams::depth));
   m_options.add({"MCTS Batch", Type::kSpin, "0", 0, 1024, {},
                  "Leaves each MCTS thread evaluates together in one backend call; 0: the backend's own choice "
                  "(pvnet 1, torch 32)"});

@@ -146,16 +146,17 @@ class NnueValueBackend::Computation final : public BackendComputation {
     const int i = m_policy->addInput(pos, legalMoves);
     Position scratch = pos;  // the searches make moves; `pos` is the caller's
     const LeafSearchParams& params = m_owner.m_params;
-    int cp = 0;  // set below on every path
-    if (params.priorTemperature > 0) {
+    int cp = 0;
+    if (params.priorTemperature > 0) {  // the priors' scores; their best is the value unless alpha-beta gives it
       m_scoreOffsets.push_back(m_scores.size());
       m_scores.resize(m_scores.size() + legalMoves.size());
       cp = leafOnePly(scratch, *m_searchers.eval, params, legalMoves,
                       std::span<int>(m_scores).subspan(m_scoreOffsets.back(), legalMoves.size()), &m_nodes);
-    } else if (params.depth == 0 || legalMoves.empty()) {
-      cp = leafQuiescence(scratch, *m_searchers.eval, params, &m_nodes);
     }
-    if (params.depth > 0 && !legalMoves.empty()) cp = leafAlphaBeta(pos, *m_searchers.alphaBeta, params.depth, &m_nodes);
+    if (params.depth > 0 && !legalMoves.empty())
+      cp = leafAlphaBeta(pos, *m_searchers.alphaBeta, params.depth, &m_nodes);
+    else if (params.priorTemperature <= 0)
+      cp = leafQuiescence(scratch, *m_searchers.eval, params, &m_nodes);
     m_wdl.push_back(centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos));
     return i;
   }
