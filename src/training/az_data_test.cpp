@@ -3,7 +3,6 @@
 // self-play games of `janus datagen`), PGN input, the deterministic split by game, and errors.
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -20,6 +19,7 @@
 #include "selfplay/record.h"
 #include "training/az_data.h"
 #include "util/error.h"
+#include "util/test_temp_dir.h"
 #include "util/zstd_stream.h"
 
 namespace janus::training::az {
@@ -27,11 +27,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string tempFile(const std::string& name) {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return (fs::temp_directory_path() / ("janus_azdata_" + std::to_string(::getpid()) + "_" + info->name() + "_" + name))
-      .string();
-}
+// Each test's files live in its own test::TempDir under fixed names: the validation split hashes the
+// file name, so a name with the process id in it would make the split differ from run to run.
 
 void writeRecords(const std::string& path, const std::vector<records::PackedRecord>& records) {
   records::DataWriter out(path, records.size());
@@ -161,6 +158,7 @@ std::vector<datagen::GameOutcome> datagenGames() {
 }
 
 TEST(AzData, VersionTwoSelfPlayGamesGetEveryMoveButTheLastFromTheNextRecord) {
+  test::TempDir dir;
   // Version 2 files have no moves: the loader finds them from the next record (moveBetween).
   std::vector<records::PackedRecord> all;
   const std::vector<datagen::GameOutcome> games = datagenGames();
@@ -179,7 +177,7 @@ TEST(AzData, VersionTwoSelfPlayGamesGetEveryMoveButTheLastFromTheNextRecord) {
       EXPECT_EQ(std::memcmp(&g.records[i + 1], &again, 28), 0);
     }
   }
-  const std::string path = tempFile("selfplay.janusdat.zst");
+  const std::string path = dir.file("selfplay.janusdat.zst");
   writeVersion2Records(path, all);
   LoadOptions o;
   o.files = {path};
@@ -206,17 +204,17 @@ TEST(AzData, VersionTwoSelfPlayGamesGetEveryMoveButTheLastFromTheNextRecord) {
   for (int i = 0; i < n; ++i) EXPECT_EQ(s0.features[i], f[i]);
   EXPECT_EQ(d.train[games[0].records.size() - 1].target, -1);  // the last record of game 1
   EXPECT_EQ(d.train[all.size() - 1].target, -1);
-  fs::remove(path);
 }
 
 TEST(AzData, VersionThreeRecordsGiveTheirOwnMovesAndGameEnds) {
+  test::TempDir dir;
   // Version 3: the policy target is the record's best move (the search's choice, also on the
   // random opening plies), games end at the records marked so, and every record has a move
   // (the last one of a game too).
   std::vector<records::PackedRecord> all;
   const std::vector<datagen::GameOutcome> games = datagenGames();
   for (const auto& g : games) all.insert(all.end(), g.records.begin(), g.records.end());
-  const std::string path = tempFile("selfplay3.janusdat.zst");
+  const std::string path = dir.file("selfplay3.janusdat.zst");
   writeRecords(path, all);
   LoadOptions o;
   o.files = {path};
@@ -246,7 +244,7 @@ TEST(AzData, VersionThreeRecordsGiveTheirOwnMovesAndGameEnds) {
   const MoveList legal = legalMoves(g.positions[5]);
   const Move other = legal[0] == g.moves[5] ? legal[1] : legal[0];
   g.records[5].played = records::encodeMove(other);
-  const std::string given = tempFile("given.janusdat");
+  const std::string given = dir.file("given.janusdat");
   writeRecords(given, g.records);
   o.files = {given};
   const LoadedData e = loadData(o);
@@ -254,12 +252,11 @@ TEST(AzData, VersionThreeRecordsGiveTheirOwnMovesAndGameEnds) {
   ASSERT_EQ(e.train.size(), 20u);
   EXPECT_EQ(e.train[5].target, encoding::policyIndex(g.positions[5], other));
   EXPECT_NE(moveBetween(g.positions[5], g.records[6]), other);
-  fs::remove(path);
-  fs::remove(given);
 }
 
 TEST(AzData, PgnGamesGiveEveryMoveWithResultAndEval) {
-  const std::string path = tempFile("games.pgn");
+  test::TempDir dir;
+  const std::string path = dir.file("games.pgn");
   std::ofstream(path) << "[Event \"a\"]\n[Result \"1-0\"]\n\n"
                          "1. e4 { [%eval 0.3] } e5 { [%eval 0.25] } 2. Qh5 { [%eval 0.1] } Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
                          "[Event \"b\"]\n[Variant \"Atomic\"]\n[Result \"0-1\"]\n\n1. e4 d5 0-1\n\n"
@@ -288,10 +285,10 @@ TEST(AzData, PgnGamesGiveEveryMoveWithResultAndEval) {
   EXPECT_EQ(d.train[7].target, encoding::policyIndex(pos, Move(kD2, kD4)));
   o.pgnSkipPlies = 2;
   EXPECT_EQ(loadData(o).train.size(), 5u);
-  fs::remove(path);
 }
 
 TEST(AzData, SplitIsByGameAndDeterministic) {
+  test::TempDir dir;
   std::mt19937_64 rng(2);
   std::vector<records::PackedRecord> all;
   std::vector<std::size_t> gameSizes;
@@ -300,7 +297,7 @@ TEST(AzData, SplitIsByGameAndDeterministic) {
     all.insert(all.end(), game.records.begin(), game.records.end());
     gameSizes.push_back(game.records.size());
   }
-  const std::string path = tempFile("games.janusdat");
+  const std::string path = dir.file("games.janusdat");
   writeRecords(path, all);
   LoadOptions o;
   o.files = {path};
@@ -340,10 +337,10 @@ TEST(AzData, SplitIsByGameAndDeterministic) {
   EXPECT_EQ(a2.validation.size(), a.validation.size());
   EXPECT_EQ(a2.validation.size() - a2.validation.withMove(), a2.stats.validationGames);
   EXPECT_EQ(a2.train.size() - a2.train.withMove(), a2.stats.trainGames);
-  fs::remove(path);
 }
 
 TEST(AzData, BadInputIsAClearError) {
+  test::TempDir dir;
   auto message = [](const LoadOptions& o) {
     try {
       (void)loadData(o);
@@ -354,10 +351,10 @@ TEST(AzData, BadInputIsAClearError) {
   };
   LoadOptions o;
   EXPECT_NE(message(o).find("no training files"), std::string::npos);
-  o.files = {tempFile("missing.janusdat")};
+  o.files = {dir.file("missing.janusdat")};
   EXPECT_NE(message(o).find("does not exist"), std::string::npos);
   std::mt19937_64 rng(1);
-  const std::string path = tempFile("g.janusdat");
+  const std::string path = dir.file("g.janusdat");
   writeRecords(path, randomGame(Position(), 40, rng, records::kDraw).records);
   o.files = {path};
   o.memoryBudgetBytes = 2000;
@@ -368,7 +365,6 @@ TEST(AzData, BadInputIsAClearError) {
   o.valFraction = 0.1;
   o.value.lambda = 1.5;
   EXPECT_NE(message(o).find("--lambda"), std::string::npos);
-  fs::remove(path);
 
   Dataset d;
   const int f[] = {1, 2}, legal[] = {5, 6};
@@ -387,6 +383,7 @@ namespace janus::training::az {
 namespace {
 
 TEST(AzData, SelfplayRecordsGiveTheVisitDistributionsOfTheFullSearches) {
+  test::TempDir dir;
   // 1. e4 (full search: e2e4 40000, d2d4 25535) e5 (fast) 2. Nf3 (full: g1f3 only); White won.
   selfplay::SelfplayGame g;
   Position pos;
@@ -406,7 +403,7 @@ TEST(AzData, SelfplayRecordsGiveTheVisitDistributionsOfTheFullSearches) {
     g.plies.push_back(ply);
     pos.makeMove(m);
   }
-  const std::string path = tempFile("games.janussp.zst");
+  const std::string path = dir.file("games.janussp.zst");
   {
     selfplay::SelfplayWriter w(path, 1);
     w.write(g);
@@ -441,7 +438,7 @@ TEST(AzData, SelfplayRecordsGiveTheVisitDistributionsOfTheFullSearches) {
 
   // A visit index that is not a legal move is an error naming the file and the game.
   g.plies[2].visits[0].policyIndex = 0;
-  const std::string bad = tempFile("bad.janussp");
+  const std::string bad = dir.file("bad.janussp");
   {
     selfplay::SelfplayWriter w(bad, 1);
     w.write(g);
@@ -455,8 +452,6 @@ TEST(AzData, SelfplayRecordsGiveTheVisitDistributionsOfTheFullSearches) {
     EXPECT_NE(std::string(e.what()).find("bad.janussp"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("ply 2"), std::string::npos) << e.what();
   }
-  fs::remove(path);
-  fs::remove(bad);
 }
 
 }  // namespace
