@@ -70,8 +70,8 @@ void applyAdjudication(const MatchArgs& a, match::AdjudicationConfig& adj) {
     }
   };
   if (!a.resign.empty()) {
-    adj.resignMoveCount = 3;
-    adj.resignScore = 700;
+    adj.resignMoveCount = match::kDefaultResignMoveCount;
+    adj.resignScore = match::kDefaultResignScore;
     for (const auto& [k, v] : match::parseKeyValues(a.resign, "--resign")) {
       if (k == "movecount") adj.resignMoveCount = number("--resign", k, v);
       else if (k == "score") adj.resignScore = number("--resign", k, v);
@@ -79,9 +79,9 @@ void applyAdjudication(const MatchArgs& a, match::AdjudicationConfig& adj) {
     }
   }
   if (!a.draw.empty()) {
-    adj.drawMoveNumber = 40;
-    adj.drawMoveCount = 8;
-    adj.drawScore = 10;
+    adj.drawMoveNumber = match::kDefaultDrawMoveNumber;
+    adj.drawMoveCount = match::kDefaultDrawMoveCount;
+    adj.drawScore = match::kDefaultDrawScore;
     for (const auto& [k, v] : match::parseKeyValues(a.draw, "--draw")) {
       if (k == "movenumber") adj.drawMoveNumber = number("--draw", k, v);
       else if (k == "movecount") adj.drawMoveCount = number("--draw", k, v);

@@ -58,6 +58,15 @@ struct Incident {
 [[nodiscard]] const char* incidentKindName(Incident::Kind k);
 
 /// Score adjudication and move cap. Counts are in moves of each side (2 plies per move).
+/// The settings `janus match --resign` and `--draw` start from (cutechess-cli's common choice):
+/// resign when both engines see at least 700 cp for 3 moves each; draw from move 40 when both
+/// scores stay within 10 cp of 0 for 8 moves each.
+inline constexpr int kDefaultResignMoveCount = 3;
+inline constexpr int kDefaultResignScore = 700;
+inline constexpr int kDefaultDrawMoveNumber = 40;
+inline constexpr int kDefaultDrawMoveCount = 8;
+inline constexpr int kDefaultDrawScore = 10;
+
 struct AdjudicationConfig {
   int resignMoveCount = 0;  ///< 0 = off; both engines agree one side is ahead by >= resignScore
   int resignScore = 0;      ///< centipawns

@@ -1,8 +1,11 @@
 // Drives the real janus binary through pipes, as a GUI would.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <memory>
 #include <regex>
 
@@ -310,6 +313,40 @@ TEST(JanusBinary, CecpBridgeSpeaksUci) {
   auto [code, out] = runCli("cecp /nonexistent/xboard-engine");
   EXPECT_EQ(code, "exit 1");
   EXPECT_NE(out.find("/nonexistent/xboard-engine"), std::string::npos) << out;
+}
+
+TEST(JanusBinary, SpsaRunTunesAnOptionAndResumes) {
+  const std::string dir = testing::TempDir() + "/janus-binary-test-spsa-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string params = dir + "/params.txt", state = dir + "/state.json";
+  std::ofstream(params) << "MCTS CPuct, float, 2.5, 0.5, 8, 0.3, 0.02\nMCTS Prior Temperature, int, 100, 20, 400, 20, 0.02\n";
+  const std::string engine = std::string("--engine \"cmd=") + JANUS_BINARY + " option.Search=mcts option.Hash=4\"";
+  const std::string common = "spsa run --params " + params + " " + engine + " --nodes 64 --concurrency 2 --maxmoves 30 --state " + state;
+  auto [code, out] = runCli(common + " --iterations 2");
+  ASSERT_EQ(code, "exit 0") << out;
+  EXPECT_NE(out.find("SPSA of 2 parameters, 2 iterations of 1 game pairs, seed 1"), std::string::npos) << out;
+  EXPECT_NE(out.find("iteration 2/2: "), std::string::npos) << out;
+  EXPECT_NE(out.find("finished 2 iterations; the values:\nMCTS CPuct = "), std::string::npos) << out;
+  std::ifstream in(state);
+  const std::string json((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_NE(json.find("\"iteration\": 2"), std::string::npos) << json;
+  // The state exists: a new run must be asked for explicitly, a resumed one has nothing left.
+  std::tie(code, out) = runCli(common + " --iterations 2");
+  EXPECT_EQ(code, "exit 1");
+  EXPECT_NE(out.find("state file '" + state + "' exists: give --resume"), std::string::npos) << out;
+  std::tie(code, out) = runCli(common + " --iterations 2 --resume");
+  EXPECT_EQ(code, "exit 0") << out;
+  EXPECT_NE(out.find("(resumed at iteration 3)"), std::string::npos) << out;
+  EXPECT_EQ(out.find("iteration 3/"), std::string::npos) << out;
+  std::tie(code, out) = runCli(common + " --iterations 3 --resume");
+  EXPECT_EQ(code, "exit 1");
+  EXPECT_NE(out.find("it was started with 2 iterations, not 3"), std::string::npos) << out;
+  std::ofstream(params) << "MCTS CPuct, float, 2.5, 0.5\n";
+  std::tie(code, out) = runCli(common + " --iterations 2 --resume");
+  EXPECT_EQ(code, "exit 1");
+  EXPECT_NE(out.find(params + ": line 1: 4 fields, expected 7"), std::string::npos) << out;
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
