@@ -21,6 +21,11 @@ NnueEvaluator::NnueEvaluator(std::shared_ptr<const Network> net) : m_net(std::mo
   m_stride = (size_t(m_net->hidden()) + 31) / 32 * 32;
   m_entries.resize(kInitialPlies);
   m_values = AlignedArray<std::int16_t>(kInitialPlies * 2 * m_stride);
+  m_cacheKeys = m_net->kingBuckets() > 1 ? size_t(2 * m_net->kingBuckets()) : 1;
+  m_cache.resize(2 * m_cacheKeys);
+  m_cacheValues = AlignedArray<std::int16_t>(2 * m_cacheKeys * m_stride);
+  for (size_t e = 0; e < 2 * m_cacheKeys; ++e)
+    std::memcpy(m_cacheValues.get() + e * m_stride, m_net->ftBias(), size_t(m_net->hidden()) * sizeof(std::int16_t));
 }
 
 std::unique_ptr<Evaluator> NnueEvaluator::clone() const { return std::make_unique<NnueEvaluator>(m_net); }
@@ -47,10 +52,30 @@ void NnueEvaluator::refresh(const Position& pos, Color perspective, std::int16_t
   simd::updateAccumulator(out, out, rows, count, nullptr, 0, n);
 }
 
+void NnueEvaluator::refreshCached(const Position& pos, Color perspective, std::int16_t* out) {
+  const int n = m_net->hidden(), kb = m_net->kingBuckets();
+  const Square king = pos.kingSquare(perspective);
+  const size_t entry = perspective * m_cacheKeys + size_t(kingBucketKey(perspective, king, kb));
+  CacheEntry& cached = m_cache[entry];
+  std::int16_t* values = m_cacheValues.get() + entry * m_stride;
+  const std::int16_t *adds[32], *subs[32];
+  int nAdds = 0, nSubs = 0;
+  for (Color c : {kWhite, kBlack})
+    for (int t = kPawn; t <= kKing; ++t) {
+      const Piece piece = makePiece(c, PieceType(t));
+      const Bitboard now = pos.pieces(c, PieceType(t)), was = cached.pieces[c][t];
+      for (Bitboard b = now & ~was; b; b &= b - 1) adds[nAdds++] = m_net->ftRow(featureOf(perspective, piece, lsb(b), king, kb));
+      for (Bitboard b = was & ~now; b; b &= b - 1) subs[nSubs++] = m_net->ftRow(featureOf(perspective, piece, lsb(b), king, kb));
+      cached.pieces[c][t] = now;
+    }
+  simd::updateAccumulator(values, values, adds, nAdds, subs, nSubs, n);
+  std::memcpy(out, values, size_t(n) * sizeof(std::int16_t));
+}
+
 void NnueEvaluator::reset(const Position& pos) {
   m_top = 0;
   for (Color c : {kWhite, kBlack}) {
-    refresh(pos, c, acc(0, c));
+    refreshCached(pos, c, acc(0, c));
     m_entries[0].computed[c] = true;
   }
 }
@@ -100,7 +125,7 @@ void NnueEvaluator::bringUpToDate(const Position& pos, Color p) {
     // No base on the stack (no reset() yet), or every input of p changed since the base: the
     // top is refreshed from the position; the entries in between stay not computed, and a
     // later evaluate() at one of them (after unmakes) crosses the same king move and refreshes.
-    refresh(pos, p, acc(m_top, p));
+    refreshCached(pos, p, acc(m_top, p));
     m_entries[m_top].computed[p] = true;
     return;
   }

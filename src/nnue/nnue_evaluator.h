@@ -8,9 +8,17 @@
 // entry up to date lazily, from the nearest computed entry below it, adding and subtracting
 // only the changed features' rows. Positions that are never evaluated (pruned before their
 // static evaluation) therefore cost no accumulator work. reset() and any evaluate() without a
-// valid stack refresh the accumulator from all pieces. With king buckets (format.h), a king
-// move that changes its side's bucket or board half marks its entry: bringing that
-// perspective up to date across such an entry refreshes it from the position instead.
+// valid stack refresh the accumulator. With king buckets (format.h), a king move that changes
+// its side's bucket or board half marks its entry: bringing that perspective up to date across
+// such an entry refreshes it from the position instead.
+//
+// Refreshes go through an accumulator cache (the "Finny table" of Koivisto, as Stockfish's
+// AccumulatorCaches; chessprogramming wiki "NNUE"): per perspective and king bucket key (bucket
+// and board half), the accumulator of the pieces that key last saw, with their bitboards. A
+// refresh adds the rows of the pieces the position has and the entry lacks and subtracts those
+// the entry has and the position lacks: after a king move to another bucket that is a few rows
+// (the pieces that moved since the key was last used), not all 32. Entries start as the bias
+// with an empty board.
 //
 // Lone king: when one side has nothing but its king, evaluate() returns the hand-crafted
 // evaluation instead (eval/hce.h: its mop-up terms drive the lone king to the edge and the
@@ -64,10 +72,18 @@ class NnueEvaluator final : public Evaluator {
     bool refresh[2] = {false, false};  ///< this move changed the king bucket key of that perspective
   };
 
+  /// The pieces a cache entry's accumulator holds: [colour][piece type].
+  struct CacheEntry {
+    Bitboard pieces[2][6] = {};
+  };
+
   std::int16_t* acc(size_t ply, Color perspective) {
     return m_values.get() + (ply * 2 + perspective) * m_stride;
   }
+  /// Full refresh: bias plus the rows of all pieces (the reference of evaluateFromScratch).
   void refresh(const Position& pos, Color perspective, std::int16_t* out) const;
+  /// Refresh through the accumulator cache (same result as refresh()); updates the entry.
+  void refreshCached(const Position& pos, Color perspective, std::int16_t* out);
   void bringUpToDate(const Position& pos, Color perspective);
   void grow();
 
@@ -77,6 +93,9 @@ class NnueEvaluator final : public Evaluator {
   AlignedArray<std::int16_t> m_values;   ///< [ply][perspective][m_stride]
   size_t m_stride = 0;                   ///< int16 per accumulator: hidden() rounded up to 32 (64 bytes)
   size_t m_top = 0;
+  size_t m_cacheKeys = 1;                    ///< king bucket keys per perspective: 2 K (K > 1) or 1
+  std::vector<CacheEntry> m_cache;           ///< [perspective][key]
+  AlignedArray<std::int16_t> m_cacheValues;  ///< [perspective][key][m_stride]
 };
 
 }  // namespace janus::nnue

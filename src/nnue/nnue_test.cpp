@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdio>
@@ -275,6 +276,36 @@ TEST(NnueEvaluator, KingBucketNetsEvaluateFileMirroredPositionsAlike) {
     differ += without.evaluateFromScratch(a) != without.evaluateFromScratch(b);
   }
   EXPECT_GT(differ, 0) << "a plain net should tell mirrored positions apart (else the test proves nothing)";
+}
+
+TEST(NnueEvaluator, AccumulatorCacheGivesExactValuesAcrossUnrelatedPositions) {
+  // The cache entry of a king bucket keeps the pieces it last saw; a refresh in another game (or
+  // after the pieces changed completely) must apply the whole difference. The king shuttles
+  // between e1/d1 (board half change) and e1/e2 (bucket change with K = 16) in positions that
+  // share little, each evaluated incrementally and compared with a full refresh.
+  auto net = load(quantise(randomFloatNet(32, 4, Activation::kSCReLU, 31, 0.15f, 0.5f, 16)));
+  NnueEvaluator eval(net);
+  const char* fens[] = {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                        "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1",
+                        "r3k2r/pp3ppp/2n5/3q4/8/2N5/PP3PPP/R2QK2R w KQkq - 0 1",
+                        "4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1"};
+  for (int round = 0; round < 2; ++round)
+    for (const char* fen : fens) {
+      Position pos = Position::fromFen(fen);
+      eval.reset(pos);
+      ASSERT_EQ(eval.evaluate(pos), eval.evaluateFromScratch(pos)) << fen;
+      for (const char* line : {"e1d1", "e1e2", "e1f1"}) {
+        const MoveList moves = legalMoves(pos);
+        const auto it = std::find_if(moves.begin(), moves.end(), [&](Move m) { return toUci(m, false) == line; });
+        if (it == moves.end()) continue;
+        eval.onMakeMove(pos, *it);
+        pos.makeMove(*it);
+        ASSERT_EQ(eval.evaluate(pos), eval.evaluateFromScratch(pos)) << fen << " " << line;
+        pos.unmakeMove(*it);
+        eval.onUnmakeMove(pos, *it);
+        ASSERT_EQ(eval.evaluate(pos), eval.evaluateFromScratch(pos)) << fen << " " << line << " unmade";
+      }
+    }
 }
 
 TEST(NnueEvaluator, SpecialMovesUpdateExactly) {
