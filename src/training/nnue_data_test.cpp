@@ -15,20 +15,14 @@
 #include "training/nnue_data.h"
 #include "training/test_support.h"
 #include "util/error.h"
+#include "util/test_error.h"
 
 namespace janus::training {
 namespace {
 
 using test::TempDir;
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using janus::test::errorOf;
 
 TEST(TrainingData, RecordToSampleIsFromTheSideToMove) {
   // Black to move; White's view score +120 and a White win become -120 and a loss for Black.

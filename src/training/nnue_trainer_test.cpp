@@ -21,6 +21,7 @@
 #include "training/test_support.h"
 #include "training/train_run.h"
 #include "util/error.h"
+#include "util/test_error.h"
 #include "util/test_temp_dir.h"
 
 namespace janus::training {
@@ -29,14 +30,7 @@ namespace {
 namespace fs = std::filesystem;
 using test::TempDir;
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using janus::test::errorOf;
 
 using janus::test::readRaw;
 

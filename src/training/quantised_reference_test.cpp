@@ -17,18 +17,12 @@
 #include "training/quantised_reference.h"
 #include "training/test_support.h"
 #include "util/error.h"
+#include "util/test_error.h"
 
 namespace janus::training {
 namespace {
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using janus::test::errorOf;
 
 /// The quantised network's value in exact (double) arithmetic, without the integer truncations.
 double exactQuantisedEval(const QuantisedNetwork& q, std::span<const PieceSquare> pieces, int stm) {

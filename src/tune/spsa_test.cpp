@@ -7,19 +7,13 @@
 #include <random>
 
 #include "util/error.h"
+#include "util/test_error.h"
 #include "util/test_temp_dir.h"
 
 namespace janus::tune {
 namespace {
 
-std::string errorOf(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "";
-}
+using janus::test::errorOf;
 
 const char* kParams =
     "# MCTS search constants\n"
