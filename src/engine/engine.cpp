@@ -66,18 +66,18 @@ struct RealOption {
   void (*apply)(mcts::MctsParams&, double);
 };
 const RealOption kMctsReals[] = {
-    {"MCTS CPuct", "2.5", 0, 100, "PUCT exploration c_init (AlphaZero 1.25 on a [0,1] value scale = 2.5 here)",
+    {"MCTS CPuct", "1.91", 0, 100, "PUCT exploration c_init (AlphaZero 1.25 on a [0,1] value scale = 2.5; SPSA-tuned)",
      [](mcts::MctsParams& p, double v) { p.puct.cpuctInit = v; }},
-    {"MCTS CPuct Base", "19652", 1, 1e9, "PUCT c_base: c grows by CPuct Factor * ln((N + base) / base)",
+    {"MCTS CPuct Base", "18048", 1, 1e9, "PUCT c_base: c grows by CPuct Factor * ln((N + base) / base)",
      [](mcts::MctsParams& p, double v) { p.puct.cpuctBase = v; }},
-    {"MCTS CPuct Factor", "2.0", 0, 100, "PUCT c_factor (AlphaZero 1 on a [0,1] value scale = 2 here)",
+    {"MCTS CPuct Factor", "1.73", 0, 100, "PUCT c_factor (AlphaZero 1 on a [0,1] value scale = 2; SPSA-tuned)",
      [](mcts::MctsParams& p, double v) { p.puct.cpuctFactor = v; }},
-    {"MCTS CPuct Var Weight", "0.85", 0, 10,
+    {"MCTS CPuct Var Weight", "0.88", 0, 10,
      "Variance-scaled exploration: c is multiplied by 1 + this * (sigma(Q) / CPuct Var Scale - 1); 0: off",
      [](mcts::MctsParams& p, double v) { p.puct.cpuctVarWeight = v; }},
     {"MCTS CPuct Var Scale", "0.4", 0.01, 2, "The standard deviation of Q (on [-1,1]) at which the variance factor is 1",
      [](mcts::MctsParams& p, double v) { p.puct.cpuctVarScale = v; }},
-    {"MCTS FPU Reduction", "0.44", -10, 10, "First-play urgency: unvisited moves get Q(parent) - this * sqrt(visited policy)",
+    {"MCTS FPU Reduction", "0.15", -10, 10, "First-play urgency: unvisited moves get Q(parent) - this * sqrt(visited policy)",
      [](mcts::MctsParams& p, double v) { p.puct.fpuReduction = p.puct.fpuReductionRoot = v; }},
     {"MCTS Time Scale", "1.6", 0.1, 10, "With a clock, MCTS thinks this times alpha-beta's optimum time, scaled 0.5..2 by "
                                         "the best move's visit share, its changes and a falling value",
@@ -306,7 +306,7 @@ void Engine::declareMctsOptions() {
   m_options.add({"MCTS QS Depth", Type::kSpin, "8", 0, 64, {},
                  "Plies of captures the quiescence search at MCTS leaves looks at with MCTS Value nnue (0: static evaluation)"},
                 setLeafParam(&mcts::LeafSearchParams::maxPly));
-  m_options.add({"MCTS Prior Temperature", Type::kSpin, "100", 0, 10000, {},
+  m_options.add({"MCTS Prior Temperature", Type::kSpin, "96", 0, 10000, {},
                  "With MCTS Value nnue: > 0 searches every move of a leaf one ply deep (NNUE and quiescence), values "
                  "the leaf by the best and sharpens the priors by softmax(ln prior + score / this, in centipawns); 0: off"},
                 setLeafParam(&mcts::LeafSearchParams::priorTemperature));

@@ -43,7 +43,7 @@ struct LeafSearchParams {
   /// priorTemperature): the policy network's opinion sharpened by the tactics a one-ply search
   /// sees (MCTS-minimax hybrids: Baier and Winands, "Monte-Carlo Tree Search and Minimax
   /// Hybrids", IEEE CIG 2013). 0: priors from the policy alone, the leaf's quiescence value.
-  int priorTemperature = 0;  ///< centipawns; the engine's MCTS Prior Temperature default is 100
+  int priorTemperature = 0;  ///< centipawns; the engine's MCTS Prior Temperature default is 96
   /// Plies of a full alpha-beta search (search/alphabeta.h: PVS, TT, NMP, LMR, its own
   /// quiescence) that value the leaf instead of the quiescence or one-ply search above, whose
   /// scores then only shape the priors: an MCTS-minimax hybrid with minimax at the leaves

@@ -163,7 +163,9 @@ struct PuctParams {
   /// 1 + cpuctVarWeight * (f - 1), f = sigma / cpuctVarScale blended towards 1 for few visits:
   /// f += (1 - f) / (1 + cpuctVarWarmup * N(s)), sigma = sqrt(Node::qVariance()) on the
   /// [-1, 1] scale. Weight 0 turns it off. The engine's default (UCI "MCTS CPuct Var Weight")
-  /// is 0.85: +52.5 +- 45.6 Elo over 0 at 1000 playouts per move, SPRT(0, 30) H1 (docs/mcts.md);
+  /// was 0.85 (+52.5 +- 45.6 Elo over 0 at 1000 playouts per move, SPRT(0, 30) H1), 0.88 since
+  /// the SPSA of 2026-11-27 (docs/mcts.md), which also set the engine's CPuct 1.91, factor 1.73,
+  /// base 18048 and FPU reduction 0.15;
   /// PuctParams itself defaults to 0 so that the formula tests and self-play stay plain PUCT.
   double cpuctVarWeight = 0.0;
   double cpuctVarScale = 0.4;
