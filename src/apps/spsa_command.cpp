@@ -94,15 +94,13 @@ int runSpsaTuning(const SpsaRunArgs& a) {
   const match::EngineConfig engine = match::parseEngineSpec(a.engine);
   tune::SpsaSchedule schedule;
   schedule.iterations = a.iterations;
-  if (a.pairs < 1) throw Error(fmt::format("--pairs {} must be at least 1", a.pairs));
-  if (a.tc.empty() && a.st <= 0 && a.nodes == 0 && a.depth == 0)
-    throw Error("no time limit: give --tc, --st, --nodes or --depth (SPSA is usually run at fixed --nodes)");
   const bool exists = std::filesystem::exists(a.state);
   if (exists && !a.resume)
     throw Error(fmt::format("state file '{}' exists: give --resume to continue that run, or another --state", a.state));
   tune::SpsaTuner tuner = exists ? tune::SpsaTuner::load(a.state, params, schedule, a.seed)
                                  : tune::SpsaTuner(params, schedule, a.seed);
-  // Validate the match settings once before the first iteration (a bad --tc or book fails here).
+  // The match runner validates the settings (time limit, concurrency, book): once, before the
+  // first iteration, so a bad setting fails before any game.
   if (!tuner.finished()) match::Match check(probeMatch(a, engine, tuner, tuner.probe()), std::cout);
 
   fmt::print("SPSA of {} parameters, {} iterations of {} game pairs, seed {}; state {}{}\n", params.size(),
@@ -168,7 +166,9 @@ void addSpsaCommand(CLI::App& app, Commands& out) {
   run->add_option("--iterations", a->iterations, "Iterations N (the gains reach C_END and R_END at N)")
       ->required()
       ->check(CLI::PositiveNumber);
-  run->add_option("--pairs", a->pairs, "Game pairs (one opening, colours swapped) per iteration")->capture_default_str();
+  run->add_option("--pairs", a->pairs, "Game pairs (one opening, colours swapped) per iteration")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   run->add_option("--concurrency", a->concurrency, "Games played at the same time")->capture_default_str();
   run->add_option("--tc", a->tc, "Clock, e.g. 10+0.1");
   run->add_option("--st", a->st, "Fixed time per move in seconds");
