@@ -70,6 +70,11 @@ void addRlCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--resign-q", sp.resignQ, "Self-play: resign below Q = -this (0: never)");
   cmd->add_option("--no-resign-fraction", sp.noResignFraction, "Self-play: share of games without resignation");
   cmd->add_option("--max-plies", sp.maxPlies, "Self-play: length limit (a draw)");
+  cmd->add_option("--value", sp.value,
+                  "Leaf values of self-play and of every match: net (the network's value head, AlphaZero: RL trains "
+                  "it) or nnue (the engine's default: NNUE one-ply and quiescence searches, the network gives the priors)")
+      ->check(CLI::IsMember({"net", "nnue"}));
+  cmd->add_option("--eval-file", sp.evalFile, "--value nnue: the NNUE network (.jnn; default: the embedded one)");
   cmd->add_option("--seed", sp.seed, "Seed of the self-play (generation g uses a seed derived from it and g)");
   cmd->add_option("--window", c.window, "Generations of self-play records the trainer sees");
   cmd->add_option("--trainer", c.trainer, "janus-train-az (default: next to this janus)");

@@ -50,10 +50,10 @@ int runSelfplay(SelfplayArgs& a) {
     c.tablebases = &tb;
   }
   std::cout << fmt::format("selfplay: {} games, {} visits ({} fast, full searches {:.0f}%), temperature {} for {} plies, "
-                           "resign below Q -{} for {} moves ({:.0f}% of games without), {} thread(s), seed {}, backend {}{}\n",
+                           "resign below Q -{} for {} moves ({:.0f}% of games without), {} thread(s), seed {}, backend {}{}, value {}\n",
                            c.games, c.visits, c.fastVisits, c.fullFraction * 100, c.temperature, c.temperaturePlies,
                            c.resignQ, c.resignPlies, c.noResignFraction * 100, c.threads, c.seed, c.backend,
-                           c.weights.empty() ? "" : " " + c.weights)
+                           c.weights.empty() ? "" : " " + c.weights, c.value)
             << fmt::format("chunked run in {}: {} chunks of {} games, shard {}/{}{}\n", a.run.dir,
                            c.games / std::max(1, a.run.chunkGames), a.run.chunkGames, a.run.shard, a.run.shards,
                            a.run.resume ? ", resuming" : "")
@@ -102,6 +102,16 @@ void addSelfplayCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--threads", c.threads, "Games played at once (one search thread each)")->check(CLI::Range(1, 1024));
   cmd->add_option("--backend", c.backend, "MCTS backend (pvnet, uniform)");
   cmd->add_option("--weights", c.weights, "Network file of the backend (pvnet: .jpv; default: the embedded one)");
+  cmd->add_option("--value", c.value,
+                  "Leaf values: net (the network's value head, AlphaZero) or nnue (the alpha-beta face's NNUE after "
+                  "one-ply and quiescence searches, as MCTS Value nnue; the network gives the priors)")
+      ->check(CLI::IsMember({"net", "nnue"}));
+  cmd->add_option("--eval-file", c.evalFile, "--value nnue: the NNUE network (.jnn; default: the embedded one)");
+  cmd->add_option("--qs-depth", c.leaf.maxPly, "--value nnue: plies of the leaf quiescence search (as MCTS QS Depth)")
+      ->check(CLI::Range(0, 64));
+  cmd->add_option("--prior-temperature", c.leaf.priorTemperature,
+                  "--value nnue: centipawns of the one-ply priors (as MCTS Prior Temperature; 0: no one-ply search)")
+      ->check(CLI::Range(0, 10000));
   cmd->add_option("--policy-temperature", a->policyTemperature, "Softmax temperature of the priors")
       ->check(CLI::Range(0.01, 100.0));
   cmd->add_option("--visits", c.visits, "Playouts of a full search (a training target)")->check(CLI::Range(1, 10000000));

@@ -306,7 +306,7 @@ void Engine::declareMctsOptions() {
   m_options.add({"MCTS QS Depth", Type::kSpin, "8", 0, 64, {},
                  "Plies of captures the quiescence search at MCTS leaves looks at with MCTS Value nnue (0: static evaluation)"},
                 setLeafParam(&mcts::LeafSearchParams::maxPly));
-  m_options.add({"MCTS Prior Temperature", Type::kSpin, "96", 0, 10000, {},
+  m_options.add({"MCTS Prior Temperature", Type::kSpin, std::to_string(mcts::kDefaultPriorTemperature), 0, 10000, {},
                  "With MCTS Value nnue: > 0 searches every move of a leaf one ply deep (NNUE and quiescence), values "
                  "the leaf by the best and sharpens the priors by softmax(ln prior + score / this, in centipawns); 0: off"},
                 setLeafParam(&mcts::LeafSearchParams::priorTemperature));

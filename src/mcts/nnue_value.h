@@ -31,6 +31,10 @@
 
 namespace janus::mcts {
 
+/// The engine's default of MCTS Prior Temperature (centipawns; SPSA-tuned, docs/mcts.md), also
+/// the default of `janus selfplay --value nnue`.
+inline constexpr int kDefaultPriorTemperature = 96;
+
 /// The search at MCTS leaves.
 struct LeafSearchParams {
   /// Plies of captures below the leaf (0: the static evaluation only, no quiescence).
@@ -43,7 +47,7 @@ struct LeafSearchParams {
   /// priorTemperature): the policy network's opinion sharpened by the tactics a one-ply search
   /// sees (MCTS-minimax hybrids: Baier and Winands, "Monte-Carlo Tree Search and Minimax
   /// Hybrids", IEEE CIG 2013). 0: priors from the policy alone, the leaf's quiescence value.
-  int priorTemperature = 0;  ///< centipawns; the engine's MCTS Prior Temperature default is 96
+  int priorTemperature = 0;  ///< centipawns; the engine's default is kDefaultPriorTemperature
   /// Plies of a full alpha-beta search (search/alphabeta.h: PVS, TT, NMP, LMR, its own
   /// quiescence) that value the leaf instead of the quiescence or one-ply search above, whose
   /// scores then only shape the priors: an MCTS-minimax hybrid with minimax at the leaves

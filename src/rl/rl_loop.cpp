@@ -123,6 +123,14 @@ match::EngineConfig mctsEngine(const RlConfig& c, const std::string& name, const
   e.name = name;
   e.command = c.janus;
   e.options = {{"Search", "mcts"}, {"Threads", "1"}};
+  // The matches play the face the self-play played: the same leaf values and leaf searches.
+  const selfplay::SelfplayConfig& sc = c.selfplay;
+  e.options.emplace_back("MCTS Value", sc.value);
+  if (sc.value == "nnue") {
+    if (!sc.evalFile.empty()) e.options.emplace_back("EvalFile", fs::absolute(sc.evalFile).string());
+    e.options.emplace_back("MCTS QS Depth", std::to_string(sc.leaf.maxPly));
+    e.options.emplace_back("MCTS Prior Temperature", std::to_string(sc.leaf.priorTemperature));
+  }
   if (net.empty())
     e.options.emplace_back("MCTS Backend", "uniform");
   else
@@ -207,6 +215,12 @@ std::vector<std::string> selfplayTaskCommand(const selfplay::SelfplayConfig& sc,
                            std::to_string(sc.maxPlies), "--batch", std::to_string(sc.batch), "--seed",
                            std::to_string(sc.seed)});
   if (!sc.openings.empty()) argv.insert(argv.end(), {"--openings", sc.openings});
+  argv.insert(argv.end(), {"--value", sc.value});
+  if (sc.value == "nnue") {
+    if (!sc.evalFile.empty()) argv.insert(argv.end(), {"--eval-file", sc.evalFile});
+    argv.insert(argv.end(), {"--qs-depth", std::to_string(sc.leaf.maxPly), "--prior-temperature",
+                             std::to_string(sc.leaf.priorTemperature)});
+  }
   return argv;
 }
 

@@ -178,7 +178,17 @@ TEST(RlSlurm, TheTaskCommandCarriesEverySelfplaySetting) {
                                       "--fast-visits", "16", "--full-fraction", "0.3", "--temperature-plies", "12",
                                       "--temperature", "0.9", "--resign-q", "0.97", "--resign-plies", "4",
                                       "--no-resign-fraction", "0.15", "--max-plies", "300", "--batch", "8", "--seed",
-                                      "1000005", "--openings", "/books/b.epd"}));
+                                      "1000005", "--openings", "/books/b.epd", "--value", "net"}));
+  // NNUE leaf values reach the tasks with their leaf searches.
+  sc.value = "nnue";
+  sc.evalFile = "/nets/nn-1.jnn";
+  sc.leaf.maxPly = 6;
+  sc.leaf.priorTemperature = 80;
+  const auto nnueArgv = selfplayTaskCommand(sc, "/bin/janus", "/d", 10);
+  EXPECT_EQ(std::vector<std::string>(nnueArgv.end() - 8, nnueArgv.end()),
+            (std::vector<std::string>{"--value", "nnue", "--eval-file", "/nets/nn-1.jnn", "--qs-depth", "6",
+                                      "--prior-temperature", "80"}));
+  sc.value = "net";
   // The uniform backend of generation 0 has no network file.
   sc.weights.clear();
   sc.backend = "uniform";

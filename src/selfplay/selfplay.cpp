@@ -38,6 +38,7 @@ void checkConfig(const SelfplayConfig& c) {
   if (c.noResignFraction < 0.0 || c.noResignFraction > 1.0) throw fail("--no-resign-fraction must be in [0, 1]");
   if (c.maxPlies < 1 || u32(c.maxPlies) > kMaxGamePlies) throw fail(fmt::format("--max-plies must be 1..{}", kMaxGamePlies));
   if (c.batch < 1) throw fail("--batch must be at least 1");
+  if (c.value != "net" && c.value != "nnue") throw fail("--value must be net or nnue, not '" + c.value + "'");
 }
 
 namespace {
@@ -201,9 +202,15 @@ SelfplayProgress generateSelfplay(const SelfplayConfig& config, const records::C
   const int workers = std::max(1, std::min(config.threads, run.chunkGames));
   std::vector<std::unique_ptr<mcts::MctsSearch>> searches;
   std::string network;
+  std::shared_ptr<const nnue::Network> nnueNet;
+  if (config.value == "nnue") {
+    nnueNet = config.evalFile.empty() ? nnue::defaultNetwork() : nnue::Network::fromFile(config.evalFile);
+    if (!nnueNet) throw Error("selfplay: --value nnue: this build embeds no NNUE network; give one with --eval-file");
+  }
   for (int t = 0; t < workers; ++t) {
     std::shared_ptr<mcts::Backend> backend =
         mcts::BackendRegistry::instance().create(config.backend, {config.weights, config.backendParams});
+    if (nnueNet) backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), nnueNet, config.leaf);
     network = backend->attributes().description;
     searches.push_back(std::make_unique<mcts::MctsSearch>(std::move(backend)));
   }
@@ -213,6 +220,7 @@ SelfplayProgress generateSelfplay(const SelfplayConfig& config, const records::C
       {"seed", std::to_string(config.seed)},
       {"chunk-games", std::to_string(run.chunkGames)},
       {"backend", config.backend},
+      {"value", config.value},
       {"network", network},
       {"visits", std::to_string(config.visits)},
       {"fast-visits", std::to_string(config.fastVisits)},

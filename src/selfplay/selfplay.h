@@ -29,6 +29,7 @@
 
 #include "records/chunked_run.h"
 #include "mcts/mcts.h"
+#include "mcts/nnue_value.h"
 #include "selfplay/record.h"
 
 namespace janus {
@@ -43,6 +44,15 @@ struct SelfplayConfig {
   std::string backend = "pvnet"; ///< MCTS backend name (mcts::BackendRegistry)
   std::string weights;           ///< the backend's network file ("" = the embedded one)
   std::map<std::string, std::string> backendParams;
+  /// Leaf values: "net" (the backend's own value head: AlphaZero, and the only way RL trains that
+  /// head's play) or "nnue" (mcts/nnue_value.h, the engine's default MCTS Value: the alpha-beta
+  /// face's NNUE after the one-ply and quiescence searches of `leaf`, the backend giving the
+  /// priors only). The records are the same either way: visit distributions and game results.
+  std::string value = "net";
+  std::string evalFile;  ///< value nnue: the NNUE network (.jnn); "" = the one embedded in the build
+  /// value nnue: the leaf searches, by default as the engine's MCTS QS Depth, Prior Temperature
+  /// and Leaf Depth options.
+  mcts::LeafSearchParams leaf{.priorTemperature = mcts::kDefaultPriorTemperature};
   int visits = 800;              ///< playouts of a full search
   int fastVisits = 100;          ///< playouts of a fast search
   double fullFraction = 0.25;    ///< share of moves with a full search (1 = no playout cap randomisation)

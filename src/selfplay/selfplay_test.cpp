@@ -7,10 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <numeric>
 
 #include "mcts/uniform_backend.h"
+#include "nnue/test_net.h"
 #include "util/error.h"
+#include "util/test_temp_dir.h"
 
 namespace janus::selfplay {
 namespace {
@@ -157,6 +160,51 @@ TEST(Selfplay, BadConfigurationIsAnError) {
   EXPECT_THROW((void)generateSelfplay(c, {(fs::temp_directory_path() / "janus-selfplay-never").string(), 1, 1, 1, false}),
                Error);
   EXPECT_FALSE(fs::exists(fs::temp_directory_path() / "janus-selfplay-never"));
+}
+
+TEST(Selfplay, NnueValueRunsTheEnginesLeafSearchesAndNamesThemInTheManifest) {
+  test::TempDir dir;
+  // A small random NNUE network in a file, as --eval-file takes it.
+  const auto bytes = nnue::testing::quantise(nnue::testing::randomFloatNet(32, 8, nnue::Activation::kSCReLU, 5));
+  const std::string netFile = dir.file("nn-test.jnn");
+  std::ofstream(netFile, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  SelfplayConfig c = smallConfig();
+  c.games = 2;
+  c.maxPlies = 10;
+  c.value = "nnue";
+  c.evalFile = netFile;
+  c.leaf.maxPly = 4;
+  c.leaf.priorTemperature = 50;
+  const SelfplayProgress nnue = generateSelfplay(c, {dir.file("nnue"), 2, 1, 1, false});
+  EXPECT_EQ(nnue.gamesDone, 2u);
+  EXPECT_EQ(nnue.plies, 20u);
+  std::ifstream manifest(dir.dir() / "nnue" / kRunManifestName);
+  const std::string text((std::istreambuf_iterator<char>(manifest)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("value nnue\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("one-ply search (quiescence 4 plies, prior temperature 50 cp)"), std::string::npos) << text;
+
+  // The same seed with the uniform backend's own values plays other games: the values and the
+  // one-ply priors of the NNUE changed the search.
+  c.value = "net";
+  (void)generateSelfplay(c, {dir.file("net"), 2, 1, 1, false});
+  const auto a = readSelfplayFile((dir.dir() / "nnue" / chunkFileName(0)).string());
+  const auto b = readSelfplayFile((dir.dir() / "net" / chunkFileName(0)).string());
+  ASSERT_EQ(a.size(), 2u);
+  ASSERT_EQ(b.size(), 2u);
+  bool differs = false;
+  for (size_t g = 0; g < 2; ++g)
+    for (size_t i = 0; i < std::min(a[g].plies.size(), b[g].plies.size()); ++i)
+      differs = differs || a[g].plies[i].move != b[g].plies[i].move;
+  EXPECT_TRUE(differs);
+
+  // A bad value name, or a network file that does not exist, is an error before the run
+  // directory is made.
+  c.value = "nnue2";
+  EXPECT_THROW(checkConfig(c), Error);
+  c.value = "nnue";
+  c.evalFile = dir.file("missing.jnn");
+  EXPECT_THROW((void)generateSelfplay(c, {dir.file("never"), 2, 1, 1, false}), Error);
+  EXPECT_FALSE(fs::exists(dir.dir() / "never"));
 }
 
 }  // namespace
