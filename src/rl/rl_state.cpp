@@ -136,7 +136,7 @@ void saveState(const std::string& dir, const RlState& s) {
 
 std::string reportMarkdown(const std::vector<Generation>& history) {
   std::string t =
-      "| gen | best network | candidate | self-play games / positions / targets | self-play s | train s | gate W/D/L | "
+      "| gen | best network | candidate | self-play games / positions / targets | self-play s (positions/s) | train s | gate W/D/L | "
       "gate Elo | promoted | vs gen 0 W/D/L | Elo vs gen 0 | vs anchor W/D/L | anchor Elo |\n"
       "| ---: | --- | --- | --- | ---: | ---: | --- | ---: | --- | --- | ---: | --- | ---: |\n";
   for (const Generation& g : history) {
@@ -144,7 +144,10 @@ std::string reportMarkdown(const std::vector<Generation>& history) {
     t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", g.number, shortNet(g.net),
                      zero ? "-" : shortNet(g.candidate),
                      zero ? "-" : fmt::format("{} / {} / {}", g.selfplayGames, g.selfplayPositions, g.selfplayTargets),
-                     zero ? "-" : fmt::format("{:.0f}", g.selfplaySeconds), zero ? "-" : fmt::format("{:.0f}", g.trainSeconds),
+                     zero ? "-"
+                          : fmt::format("{:.0f} ({:.1f})", g.selfplaySeconds,
+                                        g.selfplaySeconds > 0 ? double(g.selfplayPositions) / g.selfplaySeconds : 0.0),
+                     zero ? "-" : fmt::format("{:.0f}", g.trainSeconds),
                      zero ? "-" : fmt::format("{}/{}/{}", g.gateWins, g.gateDraws, g.gateLosses),
                      zero ? "-" : eloText(g.gateElo, g.gateError), zero ? "-" : (g.promoted ? "yes" : "no"),
                      g.gen0Elo ? fmt::format("{}/{}/{}", g.gen0Wins, g.gen0Draws, g.gen0Losses) : "-",

@@ -97,11 +97,17 @@ TEST(RlReport, EachGenerationShowsItsDirectMatchAgainstGenerationZero) {
   h[1].gen0Wins = 40;
   h[1].gen0Draws = 35;
   h[1].gen0Losses = 25;
+  h[1].selfplayGames = 400;
+  h[1].selfplayPositions = 36000;
+  h[1].selfplayTargets = 9000;
+  h[1].selfplaySeconds = 240;
   h[2].gen0Elo = 41.5;  // nothing promoted: generation 1's measurement, not a sum of gates
   h[2].gen0Error = 33.0;
   const std::string table = reportMarkdown(h);
   EXPECT_NE(table.find("| 1 | pv-0000000000000001 |"), std::string::npos) << table;
   EXPECT_NE(table.find("10/5/3 | +50.0 ± 20.0 | yes | 40/35/25 | +41.5 ± 33.0 |"), std::string::npos) << table;
+  // The self-play rate: 36000 positions in 240 s.
+  EXPECT_NE(table.find("| 400 / 36000 / 9000 | 240 (150.0) |"), std::string::npos) << table;
   EXPECT_NE(table.find("| no | 0/0/0 | +41.5 ± 33.0 |"), std::string::npos) << table;
   EXPECT_NE(table.find("| 0 (itself) |"), std::string::npos) << table;
   EXPECT_EQ(table.find("cumulative"), std::string::npos) << "no sum of gates: " << table;
