@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The AlphaZero reinforcement-learning run of the MCTS face with the network's own value head
+# (`janus rl --value net`, docs/rl.md, "Second run"): generation 0 is the supervised default
+# pvnet network, every generation plays 2000 self-play games (400 full / 80 fast playouts), trains
+# on the last 4 generations, is gated by an SPRT(0, 25) at 200 playouts (at most 600 games) and,
+# when promoted, plays 400 games against generation 0: the Elo per generation is that direct match.
+# Resumable: the same command continues a run a session's end or a kill stopped.
+#
+#   tools/rl-net.sh [--generations 6] [--seed 2001] [--janus BIN] [--out DIR]
+#
+# janus and janus-train-az are copied to data/bin/ under the hash of the janus binary, so that
+# rebuilding build/ while the run goes on changes nothing. Output in DIR (default
+# data/rl/run-net-s<seed>, not in git): rl-state.json, rl-report.md, rl-elo.svg, gen-NNN/ (self-play
+# chunks, the trainer's output and networks, gate.pgn, gen0.pgn); the log in DIR.log.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+generations=6
+seed=2001
+janus=build/janus
+out=
+while (($#)); do
+  case $1 in
+    --generations) generations=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --janus) janus=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    *) sed -n 9p "$0" | sed 's/^# *//' >&2; exit 2 ;;
+  esac
+done
+out=${out:-data/rl/run-net-s$seed}
+mkdir -p "$(dirname "$out")" data/bin
+hash=$(sha256sum "$janus" | cut -c1-12)
+bin=data/bin/janus-$hash
+trainer=data/bin/janus-train-az-$hash
+[[ -x $bin ]] || cp "$janus" "$bin"
+[[ -x $trainer ]] || cp "$(dirname "$janus")/janus-train-az" "$trainer"
+"$bin" rl --dir "$out" --generations "$generations" --value net --init-net "nets/$(cat nets/default-pvnet.txt)" \
+  --games-per-gen 2000 --chunk-games 100 --threads 2 --visits 400 --fast-visits 80 --window 4 --seed "$seed" \
+  --trainer "$trainer" \
+  --train-args "--epochs 2 --batch 512 --lr 0.0003 --lr-final 0.00001 --threads 2 --val-fraction 0.05" \
+  --gate-games 600 --gate-visits 200 --gate-sprt 0 25 --gen0-games 400 --concurrency 2 2>&1 | tee -a "$out.log"
