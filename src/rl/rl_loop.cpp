@@ -117,26 +117,6 @@ std::vector<std::string> selfplayFiles(const std::string& dir, int g) {
   return files;
 }
 
-/// The MCTS engine of a network ("" = uniform backend) for matches.
-match::EngineConfig mctsEngine(const RlConfig& c, const std::string& name, const std::string& net) {
-  match::EngineConfig e;
-  e.name = name;
-  e.command = c.janus;
-  e.options = {{"Search", "mcts"}, {"Threads", "1"}};
-  // The matches play the face the self-play played: the same leaf values and leaf searches.
-  const selfplay::SelfplayConfig& sc = c.selfplay;
-  e.options.emplace_back("MCTS Value", sc.value);
-  if (sc.value == "nnue") {
-    if (!sc.evalFile.empty()) e.options.emplace_back("EvalFile", fs::absolute(sc.evalFile).string());
-    e.options.emplace_back("MCTS QS Depth", std::to_string(sc.leaf.maxPly));
-    e.options.emplace_back("MCTS Prior Temperature", std::to_string(sc.leaf.priorTemperature));
-  }
-  if (net.empty())
-    e.options.emplace_back("MCTS Backend", "uniform");
-  else
-    e.options.emplace_back("MCTS WeightsFile", fs::absolute(net).string());
-  return e;
-}
 
 /// Whether generation `gen` gets a match against the anchor: generation 0 (the baseline), every
 /// --anchor-every generations and the last one (--generations), when the run has an anchor.
@@ -186,6 +166,26 @@ void writeReport(const RlConfig& c, const RlState& s) {
 }
 
 }  // namespace
+
+match::EngineConfig mctsMatchEngine(const RlConfig& c, const std::string& name, const std::string& net) {
+  match::EngineConfig e;
+  e.name = name;
+  e.command = c.janus;
+  e.options = {{"Search", "mcts"}, {"Threads", "1"}};
+  // The matches play the face the self-play played: the same leaf values and leaf searches.
+  const selfplay::SelfplayConfig& sc = c.selfplay;
+  e.options.emplace_back("MCTS Value", sc.value);
+  if (sc.value == "nnue") {
+    if (!sc.evalFile.empty()) e.options.emplace_back("EvalFile", fs::absolute(sc.evalFile).string());
+    e.options.emplace_back("MCTS QS Depth", std::to_string(sc.leaf.maxPly));
+    e.options.emplace_back("MCTS Prior Temperature", std::to_string(sc.leaf.priorTemperature));
+  }
+  if (net.empty())
+    e.options.emplace_back("MCTS Backend", "uniform");
+  else
+    e.options.emplace_back("MCTS WeightsFile", fs::absolute(net).string());
+  return e;
+}
 
 std::vector<std::string> trainingWindow(const std::string& dir, int generation, int window) {
   std::vector<std::string> files;
@@ -505,8 +505,8 @@ class Loop {
     std::string log;
     const double t0 = now();
     const match::MatchResult r =
-        play(mctsEngine(m_c, fmt::format("gen{}-{}", gen, shortNet(g.candidate)), g.candidate),
-             mctsEngine(m_c, fmt::format("best-{}", shortNet(m_s.best)), m_s.best), gateNodes(), m_c.gateGames,
+        play(mctsMatchEngine(m_c, fmt::format("gen{}-{}", gen, shortNet(g.candidate)), g.candidate),
+             mctsMatchEngine(m_c, fmt::format("best-{}", shortNet(m_s.best)), m_s.best), gateNodes(), m_c.gateGames,
              m_c.gateSprt, genDir() / "gate.pgn", &log);
     g.gateSeconds = now() - t0;
     writeAtomically((genDir() / "gate.txt").string(), log);
@@ -544,8 +544,8 @@ class Loop {
       g.gen0Losses = same->gen0Losses;
     } else if (g.net != zero.net) {
       const match::MatchResult r =
-          play(mctsEngine(m_c, fmt::format("gen{}-{}", gen, shortNet(g.net)), g.net),
-               mctsEngine(m_c, fmt::format("gen0-{}", shortNet(zero.net)), zero.net), gateNodes(), m_c.gen0Games,
+          play(mctsMatchEngine(m_c, fmt::format("gen{}-{}", gen, shortNet(g.net)), g.net),
+               mctsMatchEngine(m_c, fmt::format("gen0-{}", shortNet(zero.net)), zero.net), gateNodes(), m_c.gen0Games,
                std::nullopt, genDir() / "gen0.pgn");
       const match::EloEstimate e = record(r, g.gen0Wins, g.gen0Draws, g.gen0Losses, g.gen0Elo, g.gen0Error);
       m_out << fmt::format("rl: generation {} vs generation 0: {} vs {}: +{} ={} -{}, Elo {}\n", gen, shortNet(g.net),
@@ -564,7 +564,7 @@ class Loop {
   /// `net` against the outside anchor at the anchor's clock; the result goes into `g`.
   void anchorMatch(Generation& g, const std::string& net) {
     const match::EngineConfig anchor = match::parseEngineSpec(m_c.anchor);
-    const match::MatchResult r = play(mctsEngine(m_c, "janus-" + shortNet(net), net), anchor,
+    const match::MatchResult r = play(mctsMatchEngine(m_c, "janus-" + shortNet(net), net), anchor,
                                       match::TimeControl::parse(m_c.anchorTc), m_c.anchorGames, std::nullopt,
                                       genDir(g.number) / "anchor.pgn");
     const match::EloEstimate e = record(r, g.anchorWins, g.anchorDraws, g.anchorLosses, g.anchorElo, g.anchorError);

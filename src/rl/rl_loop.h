@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "match/engine_config.h"
 #include "match/stats.h"
 #include "selfplay/selfplay.h"
 
@@ -111,6 +112,11 @@ void writeAtomically(const std::string& path, const std::string& text);
 [[nodiscard]] std::string eloText(double elo, double error);
 /// A network's name for reports: the file's stem (pv-<hash>), "uniform" for "".
 [[nodiscard]] std::string shortNet(const std::string& net);
+/// The engine of the loop's matches (gates, generation 0, anchor) for network `net` (a .jpv
+/// file; "" = the uniform backend): `c.janus` with Search mcts, 1 thread, and the leaf values
+/// of the self-play (`c.selfplay.value`, with its NNUE file and leaf searches for nnue), so that
+/// a match measures the face the self-play trained.
+[[nodiscard]] match::EngineConfig mctsMatchEngine(const RlConfig& c, const std::string& name, const std::string& net);
 /// The Markdown table of rl-report.md.
 [[nodiscard]] std::string reportMarkdown(const std::vector<Generation>& history);
 

@@ -207,6 +207,35 @@ TEST(RlSlurm, TheTaskCommandCarriesEverySelfplaySetting) {
   EXPECT_THROW((void)selfplayTaskCommand(sc, "/bin/janus", "/d", 10), Error);
 }
 
+TEST(RlMatches, TheMatchEnginesPlayTheFaceTheSelfplayPlayed) {
+  auto option = [](const match::EngineConfig& e, const std::string& name) -> std::string {
+    for (const auto& [k, v] : e.options)
+      if (k == name) return v;
+    return "(absent)";
+  };
+  RlConfig c;
+  c.janus = "/bin/janus";
+  c.selfplay.value = "net";
+  const match::EngineConfig net = mctsMatchEngine(c, "gen1", "/nets/pv-1.jpv");
+  EXPECT_EQ(net.name, "gen1");
+  EXPECT_EQ(net.command, "/bin/janus");
+  EXPECT_EQ(option(net, "Search"), "mcts");
+  EXPECT_EQ(option(net, "MCTS Value"), "net");  // not the engine's default (nnue)
+  EXPECT_EQ(option(net, "MCTS WeightsFile"), "/nets/pv-1.jpv");
+  EXPECT_EQ(option(net, "MCTS QS Depth"), "(absent)");
+
+  c.selfplay.value = "nnue";
+  c.selfplay.evalFile = "/nets/nn-1.jnn";
+  c.selfplay.leaf.maxPly = 5;
+  c.selfplay.leaf.priorTemperature = 70;
+  const match::EngineConfig nnue = mctsMatchEngine(c, "gen0", "");
+  EXPECT_EQ(option(nnue, "MCTS Value"), "nnue");
+  EXPECT_EQ(option(nnue, "EvalFile"), "/nets/nn-1.jnn");
+  EXPECT_EQ(option(nnue, "MCTS QS Depth"), "5");
+  EXPECT_EQ(option(nnue, "MCTS Prior Temperature"), "70");
+  EXPECT_EQ(option(nnue, "MCTS Backend"), "uniform");  // generation 0 without a network
+}
+
 TEST(RlSlurm, MissingShardsAreTheShardsOfMissingChunks) {
   TempDir dir;
   // 8 chunks in 3 shards: shard 1 = chunks 0 3 6, shard 2 = 1 4 7, shard 3 = 2 5.
