@@ -117,7 +117,6 @@ std::vector<std::string> selfplayFiles(const std::string& dir, int g) {
   return files;
 }
 
-
 /// Whether generation `gen` gets a match against the anchor: generation 0 (the baseline), every
 /// --anchor-every generations and the last one (--generations), when the run has an anchor.
 bool anchorDue(const RlConfig& c, int gen) {

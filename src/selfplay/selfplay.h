@@ -50,8 +50,8 @@ struct SelfplayConfig {
   /// priors only). The records are the same either way: visit distributions and game results.
   std::string value = "net";
   std::string evalFile;  ///< value nnue: the NNUE network (.jnn); "" = the one embedded in the build
-  /// value nnue: the leaf searches, by default as the engine's MCTS QS Depth, Prior Temperature
-  /// and Leaf Depth options.
+  /// value nnue: the leaf searches, by default as the engine's MCTS QS Depth and Prior Temperature
+  /// options (no leaf alpha-beta search: depth 0, as MCTS Leaf Depth's default).
   mcts::LeafSearchParams leaf{.priorTemperature = mcts::kDefaultPriorTemperature};
   int visits = 800;              ///< playouts of a full search
   int fastVisits = 100;          ///< playouts of a fast search
