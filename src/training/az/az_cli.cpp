@@ -79,6 +79,10 @@ void addAzOptions(CLI::App& app, AzCli& cli) {
                  "(--hidden/--value-hidden, if given, must match)");
   app.add_option("--description", cli.run.description, "Description in the network header (23 bytes; default: out-dir name)");
   app.add_option("--export", cli.exportCheckpoint, "Write this checkpoint as a network (with --output) and stop");
+  app.add_option("--evaluate", cli.evaluate,
+                 "Evaluate these networks (.jpv, comma-separated) on every position of --data (no split, no "
+                 "training, nothing written): policy CE, top-1, value CE and MSE per network")
+      ->delimiter(',');
   app.add_option("--output", cli.exportOutput, "--export: output file or directory (default: pv-<hash>.jpv here)");
 }
 
@@ -89,6 +93,10 @@ int runAzCli(AzCli& cli) {
     return 0;
   }
   if (!cli.exportOutput.empty()) throw Error("train-az: --output goes with --export");
+  if (!cli.evaluate.empty()) {
+    evaluateAzNetworks(cli.run.config, cli.evaluate, std::cout);
+    return 0;
+  }
   AzRunOptions options = cli.run;
   options.given.clear();
   if (!options.init.empty() && !options.resume) {

@@ -4,6 +4,7 @@
 // --export / --output, which write a checkpoint's network instead of training.
 
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -15,6 +16,7 @@ namespace janus::training::az {
 struct AzCli {
   AzRunOptions run;
   std::string exportCheckpoint, exportOutput;  ///< --export, --output
+  std::vector<std::string> evaluate;           ///< --evaluate: networks to evaluate on --data
   CLI::App* app = nullptr;                     ///< set by addAzOptions: which options were given
 };
 
@@ -22,7 +24,8 @@ struct AzCli {
 /// the hardware concurrency.
 void addAzOptions(CLI::App& app, AzCli& cli);
 
-/// Runs what the parsed options ask for: --export (exportAzCheckpoint, to stdout) or a training
+/// Runs what the parsed options ask for: --export (exportAzCheckpoint, to stdout), --evaluate
+/// (evaluateAzNetworks, to stdout) or a training
 /// run (runAzTraining: summary on stdout, progress on stderr, redrawn when stderr is a
 /// terminal). With --init, the network's sizes become the run's. Returns the exit code (0).
 /// Throws janus::Error for bad options (--output without --export, --init sizes that differ

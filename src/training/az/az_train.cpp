@@ -456,6 +456,34 @@ AzRunResult runAzTraining(const AzRunOptions& o, std::ostream& out, std::ostream
   return result;
 }
 
+std::vector<AzEvaluation> evaluateAzNetworks(AzConfig config, const std::vector<std::string>& nets, std::ostream& out) {
+  if (nets.empty()) throw Error("train-az: --evaluate needs at least one network file");
+  if (config.arch != "pvnet") throw Error(fmt::format("train-az: --evaluate takes pvnet networks (.jpv), not --arch {}", config.arch));
+  config.valFraction = 0;
+  config.validation.clear();
+  const PolicyHead head = parsePolicyHead(config.policyHead);
+  torch::set_num_threads(config.threads);
+  const LoadedData data = loadRunData(config, out);
+  std::vector<AzEvaluation> result;
+  out << fmt::format("{:<40} {:>10} {:>10} {:>7} {:>10} {:>10}\n", "network", "positions", "policy CE", "top-1",
+                     "value CE", "value MSE");
+  for (const std::string& path : nets) {
+    const auto file = mcts::pvnet::PvNetwork::fromFile(path);
+    AzConfig c = config;
+    c.hidden = file->hidden();
+    c.valueHidden = file->valueHidden();
+    Net net = makeNet(c);
+    importWeights(net.pv, file->weights());
+    AzEvaluation e{path, validationMetrics(net, data.train, c, head), u64(data.train.size())};
+    out << fmt::format("{:<40} {:>10} {:>10.4f} {:>6.1f}% {:>10.4f} {:>10.4f}\n", fs::path(path).filename().string(),
+                       e.positions, e.metrics.valPolicyCe, 100 * e.metrics.valAccuracy, e.metrics.valValueCe,
+                       e.metrics.valValueMse)
+        << std::flush;
+    result.push_back(std::move(e));
+  }
+  return result;
+}
+
 std::string exportAzCheckpoint(const std::string& checkpointPath, const std::string& output,
                                const std::string& description, std::ostream& out) {
   const RunState header = loadCheckpoint(checkpointPath, nullptr, nullptr);

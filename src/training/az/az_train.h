@@ -51,6 +51,23 @@ struct AzRunResult {
 /// may not change, other training data), and write errors.
 AzRunResult runAzTraining(const AzRunOptions& options, std::ostream& out, std::ostream& progress);
 
+/// One network's figures on an evaluation set (evaluateAzNetworks).
+struct AzEvaluation {
+  std::string net;    ///< the network file
+  AzMetrics metrics;  ///< the val* fields: policy CE (nats, positions with a move), top-1 share, value CE
+                      ///< (nats), value MSE of the expected score W + D/2, loss = policy-weight x policy CE
+                      ///< + value-weight x value CE
+  u64 positions = 0;  ///< positions evaluated (all of --data; --limit applies)
+};
+
+/// `janus train-az --evaluate NET[,NET...]`: every position of `config.data` (no split; the
+/// value target by `config.value`, e.g. --lambda 1 for the game result alone) evaluated by each
+/// pvnet network (.jpv) without training, one line per network on `out`. Compares networks on
+/// the same held-out data, e.g. the generations of an RL run on games of a stronger engine
+/// (docs/rl.md). Nothing is written. Throws janus::Error for an unreadable or non-pvnet network
+/// file, no positions, and everything loadData throws.
+std::vector<AzEvaluation> evaluateAzNetworks(AzConfig config, const std::vector<std::string>& nets, std::ostream& out);
+
 /// Writes the network of a checkpoint (file or directory `output`, see pvnet::writePvFile).
 /// Returns the path written. Throws janus::Error for an unreadable checkpoint.
 std::string exportAzCheckpoint(const std::string& checkpointPath, const std::string& output,

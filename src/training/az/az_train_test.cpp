@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -191,6 +192,53 @@ TEST(TrainAz, TinyRunLowersTheLossAndExportsTheSameNetwork) {
             fs::path(r.netPath).filename());
   fs::remove_all(dir);
   fs::remove(data);
+}
+
+TEST(TrainAz, EvaluateGivesTheValidationFiguresOfTheTrainingRun) {
+  // A run validated on its own file; --evaluate of the exported network (and of a random one)
+  // on that file must give the figures of the run's last epoch and of a worse network.
+  const std::string train = writeLearnableGames(tempPath("train.janusdat.zst"), 40, 11);
+  const std::string held = writeLearnableGames(tempPath("held.janusdat.zst"), 10, 12);
+  const std::string dir = tempPath("run");
+  std::ostringstream out, progress;
+  AzRunOptions o = tinyRun(train, dir);
+  o.config.validation = {held};
+  o.config.epochs = 3;
+  const AzRunResult r = runAzTraining(o, out, progress);
+  ASSERT_FALSE(r.netPath.empty()) << out.str();
+
+  AzRunOptions random = tinyRun(train, tempPath("random"));
+  random.config.epochs = 1;
+  random.config.lr = random.config.lrFinal = 1e-12;  // a random network, exported
+  random.config.epochPositions = 128;
+  const AzRunResult rr = runAzTraining(random, out, progress);
+
+  AzConfig c;
+  c.data = {held};
+  c.threads = 1;
+  std::ostringstream evalOut;
+  const std::vector<AzEvaluation> e = evaluateAzNetworks(c, {r.netPath, rr.netPath}, evalOut);
+  ASSERT_EQ(e.size(), 2u);
+  const AzMetrics& last = r.metrics.back();
+  EXPECT_EQ(e[0].positions, r.validationPositions);
+  EXPECT_NEAR(e[0].metrics.valPolicyCe, last.valPolicyCe, 1e-4);
+  EXPECT_NEAR(e[0].metrics.valValueCe, last.valValueCe, 1e-4);
+  EXPECT_NEAR(e[0].metrics.valAccuracy, last.valAccuracy, 1e-9);
+  EXPECT_NEAR(e[0].metrics.valValueMse, last.valValueMse, 1e-5);
+  EXPECT_GT(e[1].metrics.valPolicyCe, e[0].metrics.valPolicyCe + 0.1);
+  EXPECT_NE(evalOut.str().find(fs::path(r.netPath).filename().string()), std::string::npos) << evalOut.str();
+
+  // A file that is not a network is an error naming it; so is an empty list.
+  const std::string bad = tempPath("bad.jpv");
+  std::ofstream(bad) << "not a network";
+  try {
+    (void)evaluateAzNetworks(c, {bad}, evalOut);
+    ADD_FAILURE() << "no error for a bad network file";
+  } catch (const Error& err) {
+    EXPECT_NE(std::string(err.what()).find("bad.jpv"), std::string::npos) << err.what();
+  }
+  EXPECT_THROW((void)evaluateAzNetworks(c, {}, evalOut), Error);
+  fs::remove_all(dir);
 }
 
 TEST(TrainAz, ResumeAfterAStopContinuesTheSameRun) {
