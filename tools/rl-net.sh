@@ -6,7 +6,14 @@
 # when promoted, plays 400 games against generation 0: the Elo per generation is that direct match.
 # Resumable: the same command continues a run a session's end or a kill stopped.
 #
-#   tools/rl-net.sh [--generations 6] [--seed 2001] [--janus BIN] [--out DIR]
+#   tools/rl-net.sh [--generations 6] [--seed 2001] [--janus BIN] [--out DIR] [--games 2000]
+#                   [--visits 400] [--fast-visits 80] [--gate-visits 200] [--gate-games 600]
+#                   [--gen0-games 400] [--train-args "..."] [--heldout FILES]
+#
+# The defaults are run 2's settings. --heldout (comma-separated JANUSDAT/PGN files, e.g. the last
+# chunks of data/nnue/selfplay-nnue-v10: alpha-beta games) evaluates every candidate on games
+# the run did not play (policy CE, top-1, value CE in the report); run 2's value head got worse
+# on them at every generation while its gates passed (docs/rl.md).
 #
 # janus and janus-train-az are copied to data/bin/ under the hash of the janus binary, so that
 # rebuilding build/ while the run goes on changes nothing. Output in DIR (default
@@ -19,13 +26,29 @@ generations=6
 seed=2001
 janus=build/janus
 out=
+games=2000
+visits=400
+fastVisits=80
+gateVisits=200
+gateGames=600
+gen0Games=400
+trainArgs="--epochs 2 --batch 512 --lr 0.0003 --lr-final 0.00001 --threads 2 --val-fraction 0.05"
+heldout=()
 while (($#)); do
   case $1 in
     --generations) generations=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --janus) janus=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    *) sed -n 9p "$0" | sed 's/^# *//' >&2; exit 2 ;;
+    --games) games=$2; shift 2 ;;
+    --visits) visits=$2; shift 2 ;;
+    --fast-visits) fastVisits=$2; shift 2 ;;
+    --gate-visits) gateVisits=$2; shift 2 ;;
+    --gate-games) gateGames=$2; shift 2 ;;
+    --gen0-games) gen0Games=$2; shift 2 ;;
+    --train-args) trainArgs=$2; shift 2 ;;
+    --heldout) heldout=(--heldout "$2"); shift 2 ;;
+    *) sed -n 9,11p "$0" | sed 's/^# *//' >&2; exit 2 ;;
   esac
 done
 out=${out:-data/rl/run-net-s$seed}
@@ -36,7 +59,7 @@ trainer=data/bin/janus-train-az-$hash
 [[ -x $bin ]] || cp "$janus" "$bin"
 [[ -x $trainer ]] || cp "$(dirname "$janus")/janus-train-az" "$trainer"
 "$bin" rl --dir "$out" --generations "$generations" --value net --init-net "nets/$(cat nets/default-pvnet.txt)" \
-  --games-per-gen 2000 --chunk-games 100 --threads 2 --visits 400 --fast-visits 80 --window 4 --seed "$seed" \
-  --trainer "$trainer" \
-  --train-args "--epochs 2 --batch 512 --lr 0.0003 --lr-final 0.00001 --threads 2 --val-fraction 0.05" \
-  --gate-games 600 --gate-visits 200 --gate-sprt 0 25 --gen0-games 400 --concurrency 2 2>&1 | tee -a "$out.log"
+  --games-per-gen "$games" --chunk-games 100 --threads 2 --visits "$visits" --fast-visits "$fastVisits" --window 4 \
+  --seed "$seed" --trainer "$trainer" --train-args "$trainArgs" "${heldout[@]}" \
+  --gate-games "$gateGames" --gate-visits "$gateVisits" --gate-sprt 0 25 --gen0-games "$gen0Games" --concurrency 2 2>&1 |
+  tee -a "$out.log"

@@ -91,6 +91,11 @@ void addRlCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--anchor-tc", c.anchorTc, "Clock of the anchor matches");
   cmd->add_option("--concurrency", c.concurrency, "Match games at once");
   cmd->add_option("--openings", c.openings, "Opening book of the matches (default: the shipped one)");
+  cmd->add_option("--heldout", c.heldout,
+                  "Held-out games (JANUSDAT or PGN, comma-separated or repeated), e.g. a stronger engine's: every "
+                  "candidate is evaluated on them (janus-train-az --evaluate: policy CE, top-1, value CE against the "
+                  "results) and the report shows it; a finished run resumed with it is evaluated too")
+      ->delimiter(',');
   cmd->add_option("--launcher", c.launcher,
                   "Where self-play runs: local (this process) or slurm (per generation a Slurm job array of janus "
                   "selfplay shards, waited for; missing shards resubmitted; docs/slurm.md)")

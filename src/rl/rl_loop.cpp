@@ -139,6 +139,8 @@ void checkConfig(const RlConfig& c) {
   if (c.janus.empty() || ::access(c.janus.c_str(), X_OK) != 0) throw fail(fmt::format("'{}' is not an executable", c.janus));
   if (!c.initNet.empty()) (void)mcts::pvnet::PvNetwork::fromFile(c.initNet);  // throws naming what is wrong
   if (!c.anchor.empty()) (void)match::parseEngineSpec(c.anchor);
+  for (const std::string& f : c.heldout)
+    if (!fs::is_regular_file(f)) throw fail(fmt::format("--heldout '{}' is not a file", f));
   selfplay::checkConfig(c.selfplay);
   if (c.launcher != "local" && c.launcher != "slurm") throw fail(fmt::format("--launcher '{}' is neither local nor slurm", c.launcher));
   if (c.launcher == "slurm") {
@@ -336,12 +338,38 @@ class Loop {
       m_out << fmt::format("rl: new run in {}, generation 0 = {}\n", m_c.dir, shortNet(m_s.best)) << std::flush;
       saveState(m_c.dir, m_s);
     }
-    for (Generation& done : m_s.history)
+    for (Generation& done : m_s.history) {
       if (anchorDue(m_c, done.number) && !done.anchorElo) {
         anchorMatch(done, done.net);
         saveState(m_c.dir, m_s);
       }
+      // A run given --heldout later is evaluated as if it had had it from the start.
+      const std::string& net = done.number == 0 ? done.net : done.candidate;
+      if (!m_c.heldout.empty() && !done.heldout && !net.empty()) {
+        done.heldout = evaluateHeldout(done.number, net);
+        saveState(m_c.dir, m_s);
+      }
+    }
     writeReport(m_c, m_s);
+  }
+
+  /// `janus-train-az --evaluate` of network `net` (generation `gen`'s) on the held-out games; the
+  /// CSV and the log stay in RUN/gen-NNN/.
+  HeldoutFigures evaluateHeldout(int gen, const std::string& net) {
+    const fs::path dir = genDir(gen);
+    fs::create_directories(dir);
+    const std::string csv = (dir / "heldout.csv").string(), logPath = (dir / "heldout.log").string();
+    std::vector<std::string> argv = {m_c.trainer, "--evaluate", net, "--evaluate-csv", csv, "--lambda", "1", "--threads",
+                                     std::to_string(std::max(1, m_c.selfplay.threads)), "--data"};
+    argv.insert(argv.end(), m_c.heldout.begin(), m_c.heldout.end());
+    const int status = runLogged(argv, logPath);
+    if (status != 0)
+      throw Error(fmt::format("rl: generation {}: the held-out evaluation failed (exit {}); see {}", gen, status, logPath));
+    const HeldoutFigures h = readHeldoutCsv(csv);
+    m_out << fmt::format("rl: generation {} held-out: {} on {} positions: policy CE {:.4f}, top-1 {:.1f}%, value CE {:.4f}\n",
+                         gen, shortNet(net), h.positions, h.policyCe, 100 * h.top1, h.valueCe)
+          << std::flush;
+    return h;
   }
 
   /// Step 1: the best network's self-play games.
@@ -494,6 +522,7 @@ class Loop {
     m_out << fmt::format("rl: generation {} train: {} in {:.0f} s (log {})\n", gen, shortNet(g.candidate), g.trainSeconds,
                          logPath)
           << std::flush;
+    if (!m_c.heldout.empty()) g.heldout = evaluateHeldout(gen, g.candidate);
     m_s.step = "gate";
     saveState(m_c.dir, m_s);
   }

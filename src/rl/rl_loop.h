@@ -69,6 +69,20 @@ struct RlConfig {
   std::vector<std::string> sbatchArgs;  ///< slurm: more sbatch options (partition, account, time...)
   double slurmPollSeconds = 5;          ///< slurm: seconds between squeue polls while waiting
   int slurmSubmissions = 3;             ///< slurm: submissions before missing chunks are an error
+  /// Held-out games (JANUSDAT or PGN files, e.g. games of a stronger engine) on which every
+  /// generation's candidate (generation 0: its network) is evaluated by `janus-train-az
+  /// --evaluate` after training: policy CE and top-1 against the moves played, value CE against
+  /// the game results (--lambda 1). Empty: no evaluation. Self-play's own matches cannot see a
+  /// network that fits only the run's own positions; these figures can (docs/rl.md).
+  std::vector<std::string> heldout;
+};
+
+/// A network's figures on the held-out games (RlConfig::heldout).
+struct HeldoutFigures {
+  double policyCe = 0;  ///< nats, positions with a move
+  double top1 = 0;      ///< share 0..1 of positions whose most likely legal move is the one played
+  double valueCe = 0;   ///< nats, against the game result
+  u64 positions = 0;
 };
 
 /// One generation's record in rl-state.json and the report.
@@ -87,6 +101,7 @@ struct Generation {
   std::optional<double> gen0Elo, gen0Error;
   int gen0Wins = 0, gen0Draws = 0, gen0Losses = 0;
   std::optional<double> anchorElo, anchorError;  ///< best network vs the anchor
+  std::optional<HeldoutFigures> heldout;  ///< the candidate (generation 0: its network) on RlConfig::heldout
   int anchorWins = 0, anchorDraws = 0, anchorLosses = 0;
 };
 
@@ -117,6 +132,9 @@ void writeAtomically(const std::string& path, const std::string& text);
 /// of the self-play (`c.selfplay.value`, with its NNUE file and leaf searches for nnue), so that
 /// a match measures the face the self-play trained.
 [[nodiscard]] match::EngineConfig mctsMatchEngine(const RlConfig& c, const std::string& name, const std::string& net);
+/// The figures of the first network in a CSV file of `janus-train-az --evaluate-csv` (its first
+/// data row; "nan" where the data had no moves). Throws janus::Error naming the file when it is missing or malformed.
+[[nodiscard]] HeldoutFigures readHeldoutCsv(const std::string& path);
 /// The Markdown table of rl-report.md.
 [[nodiscard]] std::string reportMarkdown(const std::vector<Generation>& history);
 

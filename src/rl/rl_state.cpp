@@ -50,6 +50,11 @@ json toJson(const Generation& g) {
   if (g.anchorError) j["anchor_error"] = eloJson(*g.anchorError);
   if (g.gen0Elo) j["gen0_elo"] = eloJson(*g.gen0Elo);
   if (g.gen0Error) j["gen0_error"] = eloJson(*g.gen0Error);
+  if (g.heldout)
+    j["heldout"] = {{"policy_ce", g.heldout->policyCe},
+                    {"top1", g.heldout->top1},
+                    {"value_ce", g.heldout->valueCe},
+                    {"positions", g.heldout->positions}};
   return j;
 }
 
@@ -92,6 +97,11 @@ Generation fromJson(const json& j) {
   g.gen0Losses = j.value("gen0_losses", 0);
   if (j.contains("gen0_elo")) g.gen0Elo = number(j.at("gen0_elo"));
   if (j.contains("gen0_error")) g.gen0Error = number(j.at("gen0_error"));
+  if (j.contains("heldout")) {
+    const json& h = j.at("heldout");
+    g.heldout = HeldoutFigures{h.at("policy_ce").get<double>(), h.at("top1").get<double>(), h.at("value_ce").get<double>(),
+                               h.at("positions").get<u64>()};
+  }
   return g;
 }
 
@@ -137,11 +147,12 @@ void saveState(const std::string& dir, const RlState& s) {
 std::string reportMarkdown(const std::vector<Generation>& history) {
   std::string t =
       "| gen | best network | candidate | self-play games / positions / targets | self-play s (positions/s) | train s | gate W/D/L | "
-      "gate Elo | promoted | vs gen 0 W/D/L | Elo vs gen 0 | vs anchor W/D/L | anchor Elo |\n"
-      "| ---: | --- | --- | --- | ---: | ---: | --- | ---: | --- | --- | ---: | --- | ---: |\n";
+      "gate Elo | promoted | vs gen 0 W/D/L | Elo vs gen 0 | vs anchor W/D/L | anchor Elo | held-out policy CE / top-1 / "
+      "value CE |\n"
+      "| ---: | --- | --- | --- | ---: | ---: | --- | ---: | --- | --- | ---: | --- | ---: | --- |\n";
   for (const Generation& g : history) {
     const bool zero = g.number == 0;
-    t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", g.number, shortNet(g.net),
+    t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", g.number, shortNet(g.net),
                      zero ? "-" : shortNet(g.candidate),
                      zero ? "-" : fmt::format("{} / {} / {}", g.selfplayGames, g.selfplayPositions, g.selfplayTargets),
                      zero ? "-"
@@ -153,9 +164,47 @@ std::string reportMarkdown(const std::vector<Generation>& history) {
                      g.gen0Elo ? fmt::format("{}/{}/{}", g.gen0Wins, g.gen0Draws, g.gen0Losses) : "-",
                      zero ? "0 (itself)" : g.gen0Elo ? eloText(*g.gen0Elo, g.gen0Error.value_or(INFINITY)) : "-",
                      g.anchorElo ? fmt::format("{}/{}/{}", g.anchorWins, g.anchorDraws, g.anchorLosses) : "-",
-                     g.anchorElo ? eloText(*g.anchorElo, g.anchorError.value_or(INFINITY)) : "-");
+                     g.anchorElo ? eloText(*g.anchorElo, g.anchorError.value_or(INFINITY)) : "-",
+                     g.heldout ? fmt::format("{:.4f} / {:.1f}% / {:.4f}", g.heldout->policyCe, 100 * g.heldout->top1,
+                                             g.heldout->valueCe)
+                               : "-");
   }
   return t;
+}
+
+HeldoutFigures readHeldoutCsv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(fmt::format("rl: cannot read the evaluation '{}'", path));
+  std::string header, row;
+  std::getline(in, header);
+  if (header != "network,positions,policy_ce,top1,value_ce,value_mse" || !std::getline(in, row))
+    throw Error(fmt::format("rl: '{}' is not an evaluation of janus-train-az --evaluate-csv", path));
+  // The last five fields: the network's path comes first and may hold commas.
+  std::vector<std::string> f;
+  std::size_t end = row.size();
+  for (int k = 0; k < 5; ++k) {
+    const std::size_t comma = row.rfind(',', end - 1);
+    if (comma == std::string::npos || end == 0) throw Error(fmt::format("rl: '{}': malformed row '{}'", path, row));
+    f.insert(f.begin(), row.substr(comma + 1, end - comma - 1));
+    end = comma;
+  }
+  try {
+    std::size_t used = 0;
+    auto real = [&](const std::string& s) {
+      const double v = std::stod(s, &used);
+      if (used != s.size()) throw std::invalid_argument(s);
+      return v;
+    };
+    HeldoutFigures h;
+    h.positions = std::stoull(f[0], &used);
+    if (used != f[0].size()) throw std::invalid_argument(f[0]);
+    h.policyCe = real(f[1]);
+    h.top1 = real(f[2]);
+    h.valueCe = real(f[3]);
+    return h;
+  } catch (const std::exception&) {
+    throw Error(fmt::format("rl: '{}': malformed row '{}'", path, row));
+  }
 }
 
 void writeAtomically(const std::string& path, const std::string& text) {

@@ -52,6 +52,7 @@ TEST(RlState, RoundTripKeepsEveryField) {
   s.history[1].gen0Error = 61;
   s.history[1].gen0Wins = 30;
   s.history[2].gateElo = INFINITY;  // a candidate that won every game
+  s.history[1].heldout = HeldoutFigures{2.5, 0.238, 0.9125, 174897};
   s.current = gen(3, false, 0);
   s.current.candidate = "/nets/pv-3.jpv";
   s.current.selfplayPositions = 12345;
@@ -69,6 +70,12 @@ TEST(RlState, RoundTripKeepsEveryField) {
   EXPECT_DOUBLE_EQ(*t->history[1].gen0Error, 61);
   EXPECT_EQ(t->history[1].gen0Wins, 30);
   EXPECT_FALSE(t->history[2].gen0Elo);
+  ASSERT_TRUE(t->history[1].heldout);
+  EXPECT_DOUBLE_EQ(t->history[1].heldout->policyCe, 2.5);
+  EXPECT_DOUBLE_EQ(t->history[1].heldout->top1, 0.238);
+  EXPECT_DOUBLE_EQ(t->history[1].heldout->valueCe, 0.9125);
+  EXPECT_EQ(t->history[1].heldout->positions, 174897u);
+  EXPECT_FALSE(t->history[2].heldout);
   EXPECT_TRUE(std::isinf(t->history[2].gateElo));
   EXPECT_EQ(t->current.selfplayPositions, 12345u);
   EXPECT_EQ(t->current.candidate, "/nets/pv-3.jpv");
@@ -111,6 +118,36 @@ TEST(RlReport, EachGenerationShowsItsDirectMatchAgainstGenerationZero) {
   EXPECT_NE(table.find("| no | 0/0/0 | +41.5 ± 33.0 |"), std::string::npos) << table;
   EXPECT_NE(table.find("| 0 (itself) |"), std::string::npos) << table;
   EXPECT_EQ(table.find("cumulative"), std::string::npos) << "no sum of gates: " << table;
+  // The held-out column: the candidate's figures, "-" where none were measured.
+  h[1].heldout = HeldoutFigures{2.54, 0.2381, 0.9038, 1000};
+  const std::string withHeldout = reportMarkdown(h);
+  EXPECT_NE(withHeldout.find("| 2.5400 / 23.8% / 0.9038 |\n"), std::string::npos) << withHeldout;
+  EXPECT_NE(withHeldout.find("| no | 0/0/0 | +41.5 ± 33.0 | - | - | - |\n"), std::string::npos) << withHeldout;
+}
+
+TEST(RlHeldout, TheEvaluationCsvIsReadAndBadOnesAreErrorsNamingTheFile) {
+  TempDir dir;
+  const fs::path csv = dir.dir() / "heldout.csv";
+  std::ofstream(csv) << "network,positions,policy_ce,top1,value_ce,value_mse\n"
+                        "/runs/a,b/pv-0123.jpv,174897,2.539300,0.238000,0.808500,0.090700\n";
+  const HeldoutFigures h = readHeldoutCsv(csv.string());  // a comma in the path is fine
+  EXPECT_EQ(h.positions, 174897u);
+  EXPECT_DOUBLE_EQ(h.policyCe, 2.5393);
+  EXPECT_DOUBLE_EQ(h.top1, 0.238);
+  EXPECT_DOUBLE_EQ(h.valueCe, 0.8085);
+  for (const char* text : {"", "network,positions,policy_ce,top1,value_ce,value_mse\n",
+                           "net,pos\npv.jpv,1\n",
+                           "network,positions,policy_ce,top1,value_ce,value_mse\npv.jpv,12,2.5,x,0.8,0.09\n",
+                           "network,positions,policy_ce,top1,value_ce,value_mse\n2.5,0.2,0.8,0.09\n"}) {
+    std::ofstream(csv) << text;
+    try {
+      (void)readHeldoutCsv(csv.string());
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("heldout.csv"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW((void)readHeldoutCsv((dir.dir() / "none.csv").string()), Error);
 }
 
 TEST(RlWindow, TheTrainerSeesTheLastWindowGenerationsChunks) {
@@ -155,6 +192,14 @@ TEST(RlConfig, BadSettingsAreErrors) {
   c.chunkGames = 10;
   c.initNet = (dir.dir() / "missing.jpv").string();
   EXPECT_THROW((void)runLoop(c, out), Error);
+  c.initNet.clear();
+  c.heldout = {(dir.dir() / "missing.janusdat").string()};
+  try {
+    (void)runLoop(c, out);
+    ADD_FAILURE() << "a missing held-out file was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("missing.janusdat"), std::string::npos) << e.what();
+  }
   EXPECT_FALSE(fs::exists(dir.dir() / "rl-state.json"));
 }
 

@@ -112,6 +112,24 @@ TEST(RlLoop, TwoTinyGenerationsWriteStateReportAndNetworks) {
   EXPECT_NE(slurp(dir / "anchor.log").find("generation 2 anchor"), std::string::npos) << slurp(dir / "anchor.log");
   ASSERT_EQ(wait(start(anchored, dir / "again.log")), 0) << slurp(dir / "again.log");
   EXPECT_EQ(slurp(dir / "again.log").find("anchor:"), std::string::npos) << slurp(dir / "again.log");
+
+  // Given --heldout later (here the first generation's self-play chunk), every candidate is
+  // evaluated on it; generation 0 is the uniform backend, which has no network to evaluate.
+  std::vector<std::string> heldout = tinyArgs(dir, 2, 4);
+  heldout.insert(heldout.end(), {"--heldout", (dir / "gen-001" / "selfplay" / "chunk-000000.janussp.zst").string()});
+  ASSERT_EQ(wait(start(heldout, dir / "heldout.log")), 0) << slurp(dir / "heldout.log");
+  const nlohmann::json evaluated = nlohmann::json::parse(slurp(dir / "rl-state.json"));
+  EXPECT_FALSE(evaluated["history"][0].contains("heldout"));
+  for (int g = 1; g <= 2; ++g) {
+    const auto& h = evaluated["history"][std::size_t(g)];
+    ASSERT_TRUE(h.contains("heldout")) << h.dump();
+    EXPECT_GT(h["heldout"]["positions"].get<int>(), 0);
+    EXPECT_GT(h["heldout"]["value_ce"].get<double>(), 0.0);
+    EXPECT_TRUE(fs::exists(dir / ("gen-00" + std::to_string(g)) / "heldout.csv"));
+  }
+  EXPECT_NE(slurp(dir / "heldout.log").find("generation 2 held-out"), std::string::npos) << slurp(dir / "heldout.log");
+  ASSERT_EQ(wait(start(heldout, dir / "heldout-again.log")), 0) << slurp(dir / "heldout-again.log");
+  EXPECT_EQ(slurp(dir / "heldout-again.log").find("held-out:"), std::string::npos) << slurp(dir / "heldout-again.log");
   fs::remove_all(dir);
 }
 

@@ -83,6 +83,9 @@ void addAzOptions(CLI::App& app, AzCli& cli) {
                  "Evaluate these networks (.jpv, comma-separated) on every position of --data (no split, no "
                  "training, nothing written): policy CE, top-1, value CE and MSE per network")
       ->delimiter(',');
+  app.add_option("--evaluate-csv", cli.evaluateCsv,
+                 "--evaluate: also write the figures to this CSV file (network,positions,policy_ce,top1,value_ce,"
+                 "value_mse), atomically");
   app.add_option("--output", cli.exportOutput, "--export: output file or directory (default: pv-<hash>.jpv here)");
 }
 
@@ -93,8 +96,10 @@ int runAzCli(AzCli& cli) {
     return 0;
   }
   if (!cli.exportOutput.empty()) throw Error("train-az: --output goes with --export");
+  if (!cli.evaluateCsv.empty() && cli.evaluate.empty()) throw Error("train-az: --evaluate-csv goes with --evaluate");
   if (!cli.evaluate.empty()) {
-    evaluateAzNetworks(cli.run.config, cli.evaluate, std::cout);
+    const std::vector<AzEvaluation> e = evaluateAzNetworks(cli.run.config, cli.evaluate, std::cout);
+    if (!cli.evaluateCsv.empty()) writeEvaluationCsv(cli.evaluateCsv, e);
     return 0;
   }
   AzRunOptions options = cli.run;

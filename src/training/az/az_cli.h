@@ -17,6 +17,7 @@ struct AzCli {
   AzRunOptions run;
   std::string exportCheckpoint, exportOutput;  ///< --export, --output
   std::vector<std::string> evaluate;           ///< --evaluate: networks to evaluate on --data
+  std::string evaluateCsv;                     ///< --evaluate-csv: also write the figures there (az_train.h)
   CLI::App* app = nullptr;                     ///< set by addAzOptions: which options were given
 };
 

@@ -484,6 +484,15 @@ std::vector<AzEvaluation> evaluateAzNetworks(AzConfig config, const std::vector<
   return result;
 }
 
+void writeEvaluationCsv(const std::string& path, const std::vector<AzEvaluation>& evaluations) {
+  OutputFile out(path, false);
+  out << "network,positions,policy_ce,top1,value_ce,value_mse\n";
+  for (const AzEvaluation& e : evaluations)
+    out << fmt::format("{},{},{:.6f},{:.6f},{:.6f},{:.6f}\n", e.net, e.positions, e.metrics.valPolicyCe,
+                       e.metrics.valAccuracy, e.metrics.valValueCe, e.metrics.valValueMse);
+  out.commit();
+}
+
 std::string exportAzCheckpoint(const std::string& checkpointPath, const std::string& output,
                                const std::string& description, std::ostream& out) {
   const RunState header = loadCheckpoint(checkpointPath, nullptr, nullptr);

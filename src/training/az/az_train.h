@@ -68,6 +68,10 @@ struct AzEvaluation {
 /// file, no positions, and everything loadData throws.
 std::vector<AzEvaluation> evaluateAzNetworks(AzConfig config, const std::vector<std::string>& nets, std::ostream& out);
 
+/// Writes `evaluations` as CSV (header network,positions,policy_ce,top1,value_ce,value_mse; top1
+/// a share 0..1, CEs in nats) to `path` atomically. Throws janus::Error when it cannot.
+void writeEvaluationCsv(const std::string& path, const std::vector<AzEvaluation>& evaluations);
+
 /// Writes the network of a checkpoint (file or directory `output`, see pvnet::writePvFile).
 /// Returns the path written. Throws janus::Error for an unreadable checkpoint.
 std::string exportAzCheckpoint(const std::string& checkpointPath, const std::string& output,
