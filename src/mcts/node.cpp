@@ -133,22 +133,43 @@ double edgeU(const Node& node, int i, double c) {
 }
 
 int selectEdge(const Node& node, const PuctParams& p, bool isRoot, const std::vector<bool>* allowed) {
+  // One pass over the edges. Every edge whose child has no started visit scores
+  // fpu + c * P * sqrt(N) (edgeQ gives it the FPU value and 1 + 0 is its U's denominator), so
+  // among those the highest prior wins; the FPU value needs the priors of the visited children
+  // (fpuValue), known at the end of the pass. The choice is the one of scoring every edge in
+  // order with edgeQ + edgeU, ties (the lowest index) included: in expand()'s prior order the
+  // first fresh edge has the highest prior; only after root noise is a second look needed.
   const double c = cpuct(p, node);
-  const double fpu = fpuValue(node, isRoot ? p.fpuReductionRoot : p.fpuReduction);
   const double sqrtN = std::sqrt(double(node.startedVisits()));
-  int best = -1;
-  double bestScore = -1e300;
+  int best = -1, bestFresh = -1, firstFresh = -1;
+  double bestScore = -1e300, visitedPolicy = 0.0;
+  auto fresh = [](const Node* child) { return !child || (child->startedVisits() == 0 && !child->isTerminal()); };
   for (int i = 0; i < node.numEdges(); ++i) {
+    const Node::Edge& e = node.edge(i);
+    const Node* child = e.node.get();
+    if (child && child->visits() > 0) visitedPolicy += e.prior;
     if (allowed && !(*allowed)[size_t(i)]) continue;
-    const Node* child = node.child(i);
-    const double childVisits = child ? double(child->startedVisits()) : 0.0;
-    // Inlined edgeU (sqrt(N) once per node rather than once per edge).
-    const double score = edgeQ(node, i, fpu, p.virtualLoss) + c * node.edge(i).prior * sqrtN / (1.0 + childVisits);
-    if (score > bestScore) {
-      bestScore = score;
-      best = i;
+    if (fresh(child)) {
+      if (firstFresh < 0) firstFresh = i;
+      if (bestFresh < 0 || e.prior > node.edge(bestFresh).prior) bestFresh = i;
+      continue;
     }
+    const u32 n = child->visits(), f = child->inFlight();
+    const double q = child->isTerminal() ? -child->terminalValue() : (-child->q() * n - p.virtualLoss * f) / double(n + f);
+    const double score = q + c * e.prior * sqrtN / (1.0 + double(n + f));
+    if (score > bestScore) bestScore = score, best = i;
   }
+  if (bestFresh < 0) return best;
+  const double fpu = node.q() - (isRoot ? p.fpuReductionRoot : p.fpuReduction) * std::sqrt(visitedPolicy);
+  auto freshScore = [&](int i) { return fpu + c * node.edge(i).prior * sqrtN / 1.0; };
+  const double top = freshScore(bestFresh);
+  if (firstFresh != bestFresh)  // an earlier fresh edge with the same score (equal after rounding) wins the tie
+    for (int i = firstFresh; i < bestFresh; ++i)
+      if ((!allowed || (*allowed)[size_t(i)]) && fresh(node.child(i)) && freshScore(i) == top) {
+        bestFresh = i;
+        break;
+      }
+  if (top > bestScore || (top == bestScore && bestFresh < best)) best = bestFresh;
   return best;
 }
 

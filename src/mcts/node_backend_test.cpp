@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -295,6 +296,75 @@ TEST(MctsPuct, VarianceScalesTheExplorationConstant) {
   q.cpuctVarScale = 0.01;  // any spread is large: c grows
   EXPECT_NE(selectEdge(n, q, false), plain);
   EXPECT_EQ(selectEdge(n, q, false), 2) << "more exploration picks the unvisited move";
+}
+
+/// The PUCT choice by its definition: the first edge with the highest edgeQ + edgeU, with the
+/// FPU value of fpuValue (the reference selectEdge's one pass must agree with).
+int selectByDefinition(const Node& n, const PuctParams& p, bool isRoot, const std::vector<bool>* allowed) {
+  const double c = cpuct(p, n);
+  const double fpu = fpuValue(n, isRoot ? p.fpuReductionRoot : p.fpuReduction);
+  int best = -1;
+  double bestScore = -1e300;
+  for (int i = 0; i < n.numEdges(); ++i) {
+    if (allowed && !(*allowed)[size_t(i)]) continue;
+    const double score = edgeQ(n, i, fpu, p.virtualLoss) + edgeU(n, i, c);
+    if (score > bestScore) bestScore = score, best = i;
+  }
+  return best;
+}
+
+TEST(MctsPuct, OnePassSelectionEqualsTheDefinitionOnRandomNodes) {
+  // Random nodes: equal and noisy (unsorted) priors, children absent, created but unvisited,
+  // visited, in flight or terminal, searchmoves masks, and exploration constants of 0 (every
+  // fresh edge ties) up to large ones.
+  std::mt19937_64 rng(7);
+  const Position pos = Position::fromFen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+  const std::vector<Move> moves = movesOf(pos);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  int checked = 0, freshChosen = 0, visitedChosen = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    Node n;
+    std::vector<float> priors(moves.size());
+    const bool coarse = trial % 3 == 0;  // few distinct priors: many ties
+    for (float& x : priors) x = coarse ? float(1 + rng() % 3) : float(unit(rng));
+    const float sum = std::accumulate(priors.begin(), priors.end(), 0.0f);
+    for (float& x : priors) x /= sum;
+    n.expand(moves, priors);
+    if (trial % 4 == 1) applyDirichletNoise(n, 0.3, 0.25, rng);
+    u32 total = 0;
+    for (int i = 0; i < n.numEdges(); ++i) {
+      const u64 kind = rng() % 8;
+      if (kind < 3) continue;  // no child
+      Node& child = n.getOrCreateChild(i);
+      if (kind == 3) continue;  // created, never visited
+      if (kind == 7 && trial % 2 == 0) {
+        child.makeTerminal(rng() % 2 ? Terminal::kLoss : Terminal::kDraw, TerminalKind::kRule);
+        continue;
+      }
+      const u32 v = kind == 4 ? 0u : u32(1 + rng() % 50);
+      if (v) child.addVisits(v, 2 * unit(rng) - 1);
+      if (kind == 4 || rng() % 5 == 0) child.addVirtualLoss();
+      total += v;
+    }
+    if (total + rng() % 3) n.addVisits(total + 1, 2 * unit(rng) - 1);
+    PuctParams p;
+    p.cpuctInit = trial % 5 == 0 ? 0.0 : 4 * unit(rng);
+    p.cpuctFactor = trial % 5 == 0 ? 0.0 : 2 * unit(rng);
+    p.fpuReduction = unit(rng);
+    p.fpuReductionRoot = unit(rng);
+    p.cpuctVarWeight = trial % 2 ? 0.0 : unit(rng);
+    std::vector<bool> allowed(size_t(n.numEdges()));
+    for (size_t i = 0; i < allowed.size(); ++i) allowed[i] = rng() % 3 != 0;
+    const bool masked = trial % 3 == 2 && std::find(allowed.begin(), allowed.end(), true) != allowed.end();
+    const bool root = trial % 2 == 1;
+    const int expected = selectByDefinition(n, p, root, masked ? &allowed : nullptr);
+    ASSERT_EQ(selectEdge(n, p, root, masked ? &allowed : nullptr), expected) << "trial " << trial;
+    ++checked;
+    (n.child(expected) && n.child(expected)->startedVisits() > 0 ? visitedChosen : freshChosen)++;
+  }
+  EXPECT_EQ(checked, 3000);
+  EXPECT_GT(freshChosen, 100);  // both kinds of choice were exercised
+  EXPECT_GT(visitedChosen, 100);
 }
 
 TEST(MctsPuct, VirtualLossAndTerminalChildren) {
