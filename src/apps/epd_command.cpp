@@ -4,6 +4,11 @@
 // EPD operations understood (EPD specification, PGN standard section 16.2): bm (best moves, SAN),
 // am (avoid moves), dm (direct mate in N moves), id. A position is solved when the engine's
 // final move is one of bm and none of am, and, with dm N, the final score is "mate N".
+//
+// A JANUSDAT file (records/janusdat.h, told apart by its magic) is a suite too: each record with
+// a best move (version 3: the search's best move) is a position whose bm is that move, so the
+// share solved is the agreement with the engine that made the data, e.g. the MCTS face's priors
+// (`--nodes 1 --option Search=mcts`) or its search against alpha-beta's moves (docs/mcts.md).
 
 #include <charconv>
 #include <chrono>
@@ -14,6 +19,8 @@
 #include "apps/commands.h"
 #include "core/notation.h"
 #include "engine/engine.h"
+#include "records/janusdat.h"
+#include "records/janusdat_format.h"
 #include "search/score.h"
 #include "util/error.h"
 #include "util/zstd_stream.h"
@@ -26,14 +33,18 @@ struct EpdArgs {
   std::string path;
   i64 moveTimeMs = 1000;
   int depth = 0;
+  u64 nodes = 0;
+  std::vector<std::string> options;  ///< NAME=VALUE, set in order after Threads and Hash
+  u64 limit = 0;                     ///< JANUSDAT: at most this many positions (0: all)
+  u64 every = 1;                     ///< JANUSDAT: every this many-th record with a best move
   int threads = 1;
   int hash = 64;
   bool verbose = false;
 };
 
 struct EpdCase {
-  int line = 0;
-  std::string fen, id;
+  int line = 0;        ///< EPD line, or JANUSDAT record index
+  std::string fen, id;  ///< fen: EPD's four fields, or a JANUSDAT record's full FEN
   std::vector<Move> best, avoid;
   int directMate = 0;
 };
@@ -96,12 +107,45 @@ EpdCase parseLine(const std::string& line, int lineNo) {
   return c;
 }
 
-int runEpd(const EpdArgs& a) {
-  auto in = openInputFile(a.path);
+/// True if `path` (plain or zstd) starts with the JANUSDAT magic.
+bool isJanusdat(const std::string& path) {
+  auto in = openInputFile(path);
+  char head[sizeof(records::kMagic)] = {};
+  in->read(head, sizeof head);
+  return in->gcount() == std::streamsize(sizeof head) && std::equal(head, head + sizeof head, records::kMagic);
+}
+
+/// The records of a JANUSDAT file that have a best move, every `every`-th of them, at most
+/// `limit` (0: all), as positions whose bm is that move (id "record N").
+std::vector<EpdCase> janusdatCases(const std::string& path, u64 every, u64 limit) {
+  records::DataReader reader(path);
   std::vector<EpdCase> cases;
+  records::PackedRecord r;
+  u64 withBest = 0;
+  while ((limit == 0 || cases.size() < limit) && reader.next(r)) {
+    const u64 index = reader.index() - 1;
+    const records::TrainingPosition t = reader.decode(r, index);
+    if (t.best == Move::none() || withBest++ % every != 0) continue;
+    EpdCase c;
+    c.line = int(index);
+    c.id = "record " + std::to_string(index);
+    c.fen = t.pos.fen();
+    c.best = {t.best};
+    cases.push_back(std::move(c));
+  }
+  if (cases.empty()) throw Error("'" + path + "': no record with a best move (JANUSDAT version 3 records have one)");
+  return cases;
+}
+
+int runEpd(const EpdArgs& a) {
+  std::vector<EpdCase> cases;
+  int bad = 0;
+  const bool data = isJanusdat(a.path);
+  if (data) cases = janusdatCases(a.path, a.every, a.limit);
+  auto in = openInputFile(a.path);
   std::string line;
-  int lineNo = 0, bad = 0;
-  while (std::getline(*in, line)) {
+  int lineNo = 0;
+  while (!data && std::getline(*in, line)) {
     ++lineNo;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos || line[0] == '#') continue;
@@ -116,6 +160,11 @@ int runEpd(const EpdArgs& a) {
   Engine engine;
   engine.setOption("Threads", std::to_string(a.threads));
   engine.setOption("Hash", std::to_string(a.hash));
+  for (const std::string& o : a.options) {
+    const size_t eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error("--option '" + o + "': expected NAME=VALUE");
+    engine.setOption(o.substr(0, eq), o.substr(eq + 1));  // an unknown name or bad value throws, naming it
+  }
   SearchInfo lastInfo;
   SearchResult result;
   engine.onInfo([&](const SearchInfo& i) {
@@ -128,10 +177,12 @@ int runEpd(const EpdArgs& a) {
   auto start = std::chrono::steady_clock::now();
   for (const auto& c : cases) {
     engine.newGame();
-    engine.setPosition(c.fen + " 0 1", {});
+    engine.setPosition(data ? c.fen : c.fen + " 0 1", {});
     SearchLimits limits;
     if (a.depth > 0)
       limits.depth = a.depth;
+    else if (a.nodes > 0)
+      limits.nodes = a.nodes;
     else
       limits.moveTime = a.moveTimeMs;
     lastInfo = {};
@@ -158,7 +209,10 @@ int runEpd(const EpdArgs& a) {
   }
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << a.path << ": solved " << solved << "/" << cases.size() << " (" << bad << " lines skipped) at "
-            << (a.depth > 0 ? "depth " + std::to_string(a.depth) : std::to_string(a.moveTimeMs) + " ms") << " per position, "
+            << (a.depth > 0   ? "depth " + std::to_string(a.depth)
+                : a.nodes > 0 ? std::to_string(a.nodes) + " nodes"
+                              : std::to_string(a.moveTimeMs) + " ms")
+            << " per position, "
             << a.threads << " thread(s), " << int(secs) << " s\n";
   return 0;
 }
@@ -168,9 +222,17 @@ int runEpd(const EpdArgs& a) {
 void addEpdCommand(CLI::App& app, Commands& out) {
   auto args = std::make_shared<EpdArgs>();
   auto* cmd = app.add_subcommand("epdtest", "Run an EPD test suite (bm/am/dm) and count solved positions");
-  cmd->add_option("file", args->path, "EPD file (plain or .zst)")->required();
+  cmd->add_option("file", args->path,
+                  "EPD file, or a JANUSDAT file whose records' best moves are the bm (plain or .zst)")
+      ->required();
   cmd->add_option("--movetime", args->moveTimeMs, "Milliseconds per position (default 1000)")->check(CLI::Range(1, 3600000));
   cmd->add_option("--depth", args->depth, "Fixed depth instead of time")->check(CLI::Range(1, 200));
+  cmd->add_option("--nodes", args->nodes, "Fixed nodes (MCTS: playouts) instead of time")->check(CLI::Range(u64(1), u64(1) << 40));
+  cmd->add_option("--option", args->options,
+                  "Engine option NAME=VALUE (repeatable), e.g. --option Search=mcts --option \"MCTS Value=net\"");
+  cmd->add_option("--limit", args->limit, "JANUSDAT: at most this many positions (0: all)");
+  cmd->add_option("--every", args->every, "JANUSDAT: every this many-th record with a best move (spreads the positions)")
+      ->check(CLI::Range(u64(1), u64(1) << 40));
   cmd->add_option("--threads", args->threads, "Search threads")->check(CLI::Range(1, 1024));
   cmd->add_option("--hash", args->hash, "Hash in MiB")->check(CLI::Range(1, 65536));
   cmd->add_flag("--verbose,-v", args->verbose, "Print every position, not only failures");

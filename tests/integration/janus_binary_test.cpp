@@ -12,6 +12,7 @@
 #include "core/movegen.h"
 #include "core/notation.h"
 #include "match/process.h"
+#include "records/janusdat.h"
 
 namespace janus {
 namespace {
@@ -244,6 +245,35 @@ TEST(JanusBinary, MalformedEpdSuiteLinesAreSkipped) {
   EXPECT_NE(out.find(path + ":2: skipped: line 2: no bm, am or dm operation"), std::string::npos) << out;
   EXPECT_NE(out.find(path + ":3: skipped: line 3: fewer than 4 FEN fields"), std::string::npos) << out;
   EXPECT_NE(out.find("solved 1/1 (3 lines skipped)"), std::string::npos) << out;
+  std::remove(path.c_str());
+}
+
+// A JANUSDAT file is a suite whose bm are the records' best moves; --nodes and --option choose
+// the search (here both faces), --every and --limit the records.
+TEST(JanusBinary, EpdTestTakesTheBestMovesOfAJanusdatFile) {
+  const std::string path = testing::TempDir() + "/janus-binary-test-suite.janusdat";
+  {
+    records::DataWriter out(path, 3);
+    const Position mate = Position::fromFen("6k1/4Rppp/8/8/8/8/5PPP/6K1 w - - 0 1");
+    out.write(records::packRecord(mate, 0, records::kWhiteWin, Move::none(), parseSan(mate, "Re8#")));
+    out.write(records::packRecord(mate, 0, records::kWhiteWin, Move::none(), parseSan(mate, "Kf1")));  // a wrong bm
+    out.write(records::packRecord(Position(), 0, records::kDraw, parseSan(Position(), "e4")));        // no best move: not a case
+    out.commit();
+  }
+  for (const char* face : {"alphabeta", "mcts"}) {
+    auto [code, out] = runCli(std::string("epdtest -v --nodes 300 --option Search=") + face + " " + path);
+    EXPECT_EQ(code, "exit 0") << out;
+    EXPECT_NE(out.find("ok   record 0: played Re8#"), std::string::npos) << face << "\n" << out;
+    EXPECT_NE(out.find("FAIL record 1: played Re8#"), std::string::npos) << face << "\n" << out;
+    EXPECT_NE(out.find("solved 1/2 (0 lines skipped) at 300 nodes per position"), std::string::npos) << out;
+  }
+  auto [code, out] = runCli("epdtest --nodes 300 --every 2 " + path);
+  EXPECT_NE(out.find("solved 1/1"), std::string::npos) << out;  // records 0 and (not 1, not 2: no best move)
+  std::tie(code, out) = runCli("epdtest --nodes 300 --limit 1 --option \"MCTS CPuct=2\" " + path);
+  EXPECT_NE(out.find("solved 1/1"), std::string::npos) << out;
+  std::tie(code, out) = runCli("epdtest --nodes 300 --option NoSuchOption=1 " + path);
+  EXPECT_EQ(code, "exit 1") << out;
+  EXPECT_NE(out.find("NoSuchOption"), std::string::npos) << out;
   std::remove(path.c_str());
 }
 
