@@ -245,15 +245,6 @@ void AlphaBetaSearch::Worker::evaluateNode(StackEntry* ss, NodeState& n) {
       m_owner.m_tt.store(n.key, kScoreNone, n.staticEval, Move::none(), -TranspositionTable::kDepthOffset,
                          Bound::kNone, ss->ttPv);
     n.eval = ss->staticEval = n.staticEval;
-    // The static evaluation's change over the opponent's quiet move grades that move: a move
-    // after which the mover's evaluation fell gets a lower main history (Stockfish 15.1,
-    // "Use static evaluation difference to improve quiet move ordering").
-    if (Move prev = (ss - 1)->currentMove; prev && prev != Move::null() && (ss - 1)->staticEval != kScoreNone &&
-        m_pos.capturedPiece() == kNoPiece && !prev.isPromotion()) {
-      const int bonus = std::clamp(-tunables::EvalDiffHistoryMult * ((ss - 1)->staticEval + n.staticEval),
-                                   -tunables::HistoryBonusMax, tunables::HistoryBonusMax);
-      applyGravity(m_hist->main[~m_pos.sideToMove()][prev.from() * 64 + prev.to()], bonus);
-    }
     // A TT score is a better estimate than the static evaluation when its bound allows.
     if (n.ttScore != kScoreNone && (u8(n.tte.bound) & u8(n.ttScore > n.eval ? Bound::kLower : Bound::kUpper)))
       n.eval = n.ttScore;

@@ -53,7 +53,6 @@ namespace janus::tunables {
   X(QsFutilityMargin, 150, 50, 300, 15)     /* delta pruning in quiescence search */             \
   X(HistoryBonusMax, 1600, 800, 3000, 100)  /* history bonus = min(depth^2 * k, max) */          \
   X(HistoryBonusPerDepth, 16, 8, 32, 2)                                                          \
-  X(EvalDiffHistoryMult, 10, 2, 30, 2)      /* prior quiet move's history -= k * eval change */  \
   X(LmrDeeperBase, 64, 20, 120, 8)          /* LMR re-search one ply deeper above alpha + base */ \
   X(LmrDeeperPerDepth, 11, 4, 20, 2)        /* ... + k * (plies the reduction saved) */          \
   X(PriorFailLowMargin, 62, 20, 150, 8)     /* fail low this far below alpha: double bonus */    \
