@@ -119,8 +119,17 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
               (ttNoisy && !noisy) - givesCheck - (noisy ? 0 : history / tunables::LmrHistoryDivisor);
       int d = std::clamp(newDepth - r, 1, newDepth + 1);
       score = -search<NodeType::kNonPV>(ss + 1, -(alpha + 1), -alpha, d, true);
-      if (score > alpha && d < newDepth)
-        score = -search<NodeType::kNonPV>(ss + 1, -(alpha + 1), -alpha, newDepth, !cutNode);
+      if (score > alpha && d < newDepth) {
+        // The reduced search failed high: re-search at full depth, one ply deeper when it beat
+        // alpha by far, one ply shallower when it barely beat the best so far; the result
+        // grades the move in the continuation history (Stockfish 15.1's LMR re-search).
+        const int full = newDepth +
+                         (score > alpha + tunables::LmrDeeperBase + tunables::LmrDeeperPerDepth * (newDepth - d)) -
+                         (score < bestScore + newDepth);
+        if (full > d) score = -search<NodeType::kNonPV>(ss + 1, -(alpha + 1), -alpha, full, !cutNode);
+        const int bonus = (score > alpha ? 1 : -1) * historyBonus(full) / (noisy ? 6 : 1);
+        updateContinuation(ss, moved, m.to(), bonus);
+      }
     } else if (!kPvNode || moveCount > 1) {
       score = -search<NodeType::kNonPV>(ss + 1, -(alpha + 1), -alpha, newDepth, !cutNode);
     }
@@ -153,6 +162,8 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
     bestScore = n.excluded ? alpha : n.inCheck ? matedIn(ply) : kDrawScore;
   else if (bestMove && bestScore >= beta)
     updateCutoffStats(ss, bestMove, depth, quiets, quietCount, captures, captureCount);
+  else if (!bestMove && !kRoot && (depth >= 5 || kPvNode))
+    rewardPriorQuietMove(ss, n, depth, alpha, cutNode, kPvNode);
 
   if (kPvNode) bestScore = std::min(bestScore, tbCeiling);
 
@@ -370,6 +381,18 @@ void AlphaBetaSearch::Worker::updateCutoffStats(StackEntry* ss, Move best, int d
   for (int i = 0; i < captureCount; ++i)
     if (PieceType cap = capturedType(m_pos, captures[i]); cap != kNoPieceType)
       applyGravity(m_hist->capture[m_pos.movedPiece(captures[i])][captures[i].to()][cap], -bonus);
+}
+
+// Every move failed low here, so the opponent's quiet move that led here was good: its
+// continuation history gets a bonus, doubled at PV and cut nodes or when the fail low was deep
+// (Stockfish 15.1, "Bonus for prior countermove that caused the fail low").
+void AlphaBetaSearch::Worker::rewardPriorQuietMove(StackEntry* ss, const NodeState& n, int depth, int alpha,
+                                                   bool cutNode, bool pvNode) {
+  const Move prev = (ss - 1)->currentMove;
+  if (!prev || prev == Move::null() || m_pos.capturedPiece() != kNoPiece || prev.isPromotion() || n.excluded) return;
+  const bool extra =
+      pvNode || cutNode || n.staticEval == kScoreNone || n.staticEval < alpha - tunables::PriorFailLowMargin * depth;
+  updateContinuation(ss - 1, (ss - 1)->movedPiece, prev.to(), historyBonus(depth) * (extra ? 2 : 1));
 }
 
 void AlphaBetaSearch::Worker::updateContinuation(StackEntry* ss, Piece p, Square to, int bonus) {

@@ -156,6 +156,7 @@ class AlphaBetaSearch::Worker {
   /// Records the result of root move `m` (score, bound and PV) in m_rootMoves.
   void updateRootMove(Move m, int score, int alpha, int beta, int moveCount);
   /// Step 11: history updates for a beta cutoff by `best`.
+  void rewardPriorQuietMove(StackEntry* ss, const NodeState& n, int depth, int alpha, bool cutNode, bool pvNode);
   void updateCutoffStats(StackEntry* ss, Move best, int depth, const Move* quiets, int quietCount,
                          const Move* captures, int captureCount);
   void updateQuietStats(StackEntry* ss, Move best, int bonus, const Move* quiets, int quietCount);
