@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "mcts/pvnet.h"
 #include "mcts/resnet_file.h"
 #include "nnue/test_net.h"
+#include "tb/syzygy.h"
 #include "util/error.h"
 
 namespace janus {
@@ -496,22 +498,38 @@ TEST(EngineSyzygy, AlphaBetaProbesAfterCaptures) {
 // reports the draw it is; false reports the win (kTbWin - 56).
 TEST(EngineSyzygy, FiftyMoveRuleOptionDecidesACursedWin) {
   SKIP_WITHOUT_SYZYGY();
-  Engine e;
-  SyzygyScope scope(e, kSyzygy);
-  e.setPosition("8/4k3/8/8/2B5/8/K7/7N w - - 50 60", {});
-  SearchLimits l;
-  l.depth = 8;
-  std::vector<SearchInfo> infos;
-  const SearchResult drawn = searchOnce(e, l, &infos);
-  EXPECT_EQ(drawn.score, kDrawScore);
-  EXPECT_EQ(infos.back().score, kDrawScore);
-  EXPECT_GT(infos.back().tbHits, 0u);
-  e.setOption("Syzygy50MoveRule", "false");
-  infos.clear();
-  const SearchResult won = searchOnce(e, l, &infos);
-  EXPECT_EQ(won.score, tbWinIn(56));
-  // Both play one of the moves fastest to zeroing (the best DTZ rank).
-  EXPECT_EQ(toUci(won.best, false), toUci(drawn.best, false));
+  const std::string fen = "8/4k3/8/8/2B5/8/K7/7N w - - 50 60";
+  SearchResult drawn, won;
+  {
+    Engine e;
+    SyzygyScope scope(e, kSyzygy);
+    e.setPosition(fen, {});
+    SearchLimits l;
+    l.depth = 8;
+    std::vector<SearchInfo> infos;
+    drawn = searchOnce(e, l, &infos);
+    EXPECT_EQ(drawn.score, kDrawScore);
+    EXPECT_EQ(infos.back().score, kDrawScore);
+    EXPECT_GT(infos.back().tbHits, 0u);
+    e.setOption("Syzygy50MoveRule", "false");
+    infos.clear();
+    won = searchOnce(e, l, &infos);
+    EXPECT_EQ(won.score, tbWinIn(56));
+  }
+  // Both play one of the moves fastest to zeroing (the best DTZ rank): the root is restricted to
+  // them. Which of those equal moves comes first is the search's (its histories, kept from the
+  // first search, order them), so each is checked against the tables' own ranking, probed after
+  // the engine has released them (one holder at a time, tb/syzygy.h).
+  SyzygyTablebases tables;
+  ASSERT_GT(tables.init(kSyzygy).maxPieces, 0);
+  const auto root = tables.probeRoot(Position::fromFen(fen));
+  ASSERT_TRUE(root);
+  std::vector<std::string> fastest;
+  for (const SyzygyRootMove& m : root->moves)
+    if (m.rank == root->moves.front().rank) fastest.push_back(toUci(m.move, false));
+  ASSERT_LT(fastest.size(), root->moves.size()) << "the check needs moves outside the best rank";
+  EXPECT_NE(std::find(fastest.begin(), fastest.end(), toUci(drawn.best, false)), fastest.end()) << toUci(drawn.best, false);
+  EXPECT_NE(std::find(fastest.begin(), fastest.end(), toUci(won.best, false)), fastest.end()) << toUci(won.best, false);
 }
 
 TEST(EngineSyzygy, CorruptTableIsAnErrorAndTheSearchGoesOnWithoutIt) {
