@@ -142,10 +142,10 @@ int runEpd(const EpdArgs& a) {
   int bad = 0;
   const bool data = isJanusdat(a.path);
   if (data) cases = janusdatCases(a.path, a.every, a.limit);
-  auto in = openInputFile(a.path);
+  auto in = data ? nullptr : openInputFile(a.path);
   std::string line;
   int lineNo = 0;
-  while (!data && std::getline(*in, line)) {
+  while (in && std::getline(*in, line)) {
     ++lineNo;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos || line[0] == '#') continue;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "rl/rl_loop.h"
+#include "training/az/az_config.h"
 #include "util/error.h"
 #include "util/zstd_stream.h"
 
@@ -177,7 +178,7 @@ HeldoutFigures readHeldoutCsv(const std::string& path) {
   if (!in) throw Error(fmt::format("rl: cannot read the evaluation '{}'", path));
   std::string header, row;
   std::getline(in, header);
-  if (header != "network,positions,policy_ce,top1,value_ce,value_mse" || !std::getline(in, row))
+  if (header != training::az::kEvaluationCsvHeader || !std::getline(in, row))
     throw Error(fmt::format("rl: '{}' is not an evaluation of janus-train-az --evaluate-csv", path));
   // The last five fields: the network's path comes first and may hold commas.
   std::vector<std::string> f;

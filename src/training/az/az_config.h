@@ -73,6 +73,9 @@ struct AzMetrics {
 /// val_policy_ce,val_value_ce,val_policy_acc,val_value_mse,lr,seconds" and one line per row
 /// (losses in nats, 8 significant digits, "nan" for NaN; seconds to the millisecond).
 [[nodiscard]] std::string metricsCsv(const std::vector<AzMetrics>& rows);
+/// Header line of `janus-train-az --evaluate-csv` files: written by writeEvaluationCsv
+/// (az_train.h), read by rl::readHeldoutCsv (rl/rl_loop.h). One row per network after it.
+inline constexpr const char* kEvaluationCsvHeader = "network,positions,policy_ce,top1,value_ce,value_mse";
 /// Parses metricsCsv() text. Throws janus::Error for a malformed line.
 [[nodiscard]] std::vector<AzMetrics> parseMetricsCsv(const std::string& text);
 

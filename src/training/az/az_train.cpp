@@ -486,7 +486,7 @@ std::vector<AzEvaluation> evaluateAzNetworks(AzConfig config, const std::vector<
 
 void writeEvaluationCsv(const std::string& path, const std::vector<AzEvaluation>& evaluations) {
   OutputFile out(path, false);
-  out << "network,positions,policy_ce,top1,value_ce,value_mse\n";
+  out << kEvaluationCsvHeader << "\n";
   for (const AzEvaluation& e : evaluations)
     out << fmt::format("{},{},{:.6f},{:.6f},{:.6f},{:.6f}\n", e.net, e.positions, e.metrics.valPolicyCe,
                        e.metrics.valAccuracy, e.metrics.valValueCe, e.metrics.valValueMse);
