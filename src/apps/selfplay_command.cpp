@@ -112,6 +112,8 @@ void addSelfplayCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--prior-temperature", c.leaf.priorTemperature,
                   "--value nnue: centipawns of the one-ply priors (as MCTS Prior Temperature; 0: no one-ply search)")
       ->check(CLI::Range(0, 10000));
+  cmd->add_flag("--defer-one-ply", c.leaf.deferOnePly,
+                "--value nnue: the one-ply search waits for a leaf's second visit (as MCTS Defer One-Ply)");
   cmd->add_option("--policy-temperature", a->policyTemperature, "Softmax temperature of the priors")
       ->check(CLI::Range(0.01, 100.0));
   cmd->add_option("--visits", c.visits, "Playouts of a full search (a training target)")->check(CLI::Range(1, 10000000));

@@ -310,6 +310,14 @@ void Engine::declareMctsOptions() {
                  "With MCTS Value nnue: > 0 searches every move of a leaf one ply deep (NNUE and quiescence), values "
                  "the leaf by the best and sharpens the priors by softmax(ln prior + score / this, in centipawns); 0: off"},
                 setLeafParam(&mcts::LeafSearchParams::priorTemperature));
+  m_options.add({"MCTS Defer One-Ply", Type::kCheck, "false", 0, 0, {},
+                 "With MCTS Value nnue and a prior temperature: a new leaf gets the policy's priors and its quiescence "
+                 "value; the one-ply search runs when a playout comes back to it (most leaves are visited once)"},
+                [this](const std::string& v) {
+                  MctsValueSettings s = mctsValueSettings();
+                  s.leaf.deferOnePly = v == "true";
+                  if (m_mcts) reinstallMctsBackend(s);
+                });
   m_options.add({"MCTS Leaf Depth", Type::kSpin, "0", 0, 20, {},
                  "With MCTS Value nnue: > 0 values each leaf by an alpha-beta search of this many plies (NNUE, "
                  "16 MiB of TT per thread), the one-ply search then only shapes the priors; 0: off"},
@@ -355,6 +363,7 @@ Engine::MctsValueSettings Engine::mctsValueSettings() const {
   s.leaf.maxPly = int(m_options.integer("MCTS QS Depth"));
   s.leaf.priorTemperature = int(m_options.integer("MCTS Prior Temperature"));
   s.leaf.depth = int(m_options.integer("MCTS Leaf Depth"));
+  s.leaf.deferOnePly = m_options.boolean("MCTS Defer One-Ply");
   return s;
 }
 

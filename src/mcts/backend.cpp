@@ -10,6 +10,10 @@
 
 namespace janus::mcts {
 
+int BackendComputation::addRefinement(const Position&, std::span<const Move>, std::span<const float>) {
+  throw Error("this MCTS backend does not refine its evaluations (BackendAttributes::refines is false)");
+}
+
 BackendRegistry& BackendRegistry::instance() {
   static BackendRegistry registry;
   return registry;

@@ -39,6 +39,16 @@
 //   * Deterministic backends should stay deterministic: the search with one thread is then
 //     reproducible (tests and `janus bench --search mcts` rely on it for the uniform backend).
 //
+// Refinement (optional; BackendAttributes::refines). A backend whose first answer for a position
+// is cheap and provisional (NnueValueBackend with LeafSearchParams::deferOnePly: the policy's
+// priors and a quiescence value) can improve it when the search comes back: the search then
+// expands a leaf with Node::expand(..., awaitRefinement = true) and, on the next playout that
+// reaches it, calls addRefinement(pos, moves, priors) with the priors it holds. The input is
+// numbered like any other; wdl(i) is then a second, deeper value of the position (the search
+// backs it up as that playout's value) and priors(i) the refined priors that replace the old
+// ones. Most leaves are never visited twice, so the expensive part is paid only where the tree
+// grows. Backends that do not refine keep the default, which throws.
+//
 // Evaluation caching (CachingBackend) hashes the Zobrist key of the position plus, per
 // BackendAttributes, the halfmove clock and the keys of the last historyPlies positions. A
 // backend whose output depends on more than that must say so with cacheable = false.
@@ -94,6 +104,9 @@ struct BackendAttributes {
   /// Batch size the backend works best with: what MCTS gathers per call when "MCTS Batch" is 0
   /// (its default); 0 or 1: no batching.
   int preferredBatch = 0;
+  /// True if the backend's first answers are provisional and BackendComputation::addRefinement
+  /// improves them (see "Refinement" above).
+  bool refines = false;
 };
 
 /// One batch of evaluations. Used by a single thread (see the contract above).
@@ -103,7 +116,12 @@ class BackendComputation {
   /// Queues `pos` (with history) and its legal moves (non-empty). Reads both only during the
   /// call. Returns the input's index (0, 1, ...). Must not be called after compute().
   virtual int addInput(const Position& pos, std::span<const Move> legalMoves) = 0;
-  /// Number of inputs added so far.
+  /// Queues a refinement (BackendAttributes::refines) of `pos`, which this backend evaluated
+  /// before: `priors` are the priors the search holds for `legalMoves` (same length, summing to
+  /// 1). Reads all three only during the call. Returns the input's index; wdl(i) and priors(i)
+  /// are then the refined value and priors. The default throws janus::Error (no refinement).
+  virtual int addRefinement(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors);
+  /// Number of inputs (evaluations and refinements) added so far.
   [[nodiscard]] virtual int size() const = 0;
   /// Evaluates every input. Blocks. Called once (possibly with no input).
   virtual void compute() = 0;

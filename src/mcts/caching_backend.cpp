@@ -25,13 +25,22 @@ class CachingComputation final : public BackendComputation {
     m_results.push_back(std::move(r));
     return int(m_results.size()) - 1;
   }
+  /// Refinements are not cached: the cache keeps the first, provisional answer, which a
+  /// transposition or a recycled node then refines again.
+  int addRefinement(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors) override {
+    Result r;
+    r.innerIndex = m_inner->addRefinement(pos, legalMoves, priors);
+    r.refinement = true;
+    m_results.push_back(std::move(r));
+    return int(m_results.size()) - 1;
+  }
   [[nodiscard]] int size() const override { return int(m_results.size()); }
   void compute() override {
     if (m_inner->size() == 0) return;
     m_inner->compute();
     if (m_owner.m_capacity == 0) return;
     for (const Result& r : m_results)
-      if (!r.hit) m_owner.insert(r.key, r.moves, m_inner->wdl(r.innerIndex), m_inner->priors(r.innerIndex));
+      if (!r.hit && !r.refinement) m_owner.insert(r.key, r.moves, m_inner->wdl(r.innerIndex), m_inner->priors(r.innerIndex));
   }
   [[nodiscard]] Wdl wdl(int i) const override {
     const Result& r = m_results[size_t(i)];
@@ -45,6 +54,7 @@ class CachingComputation final : public BackendComputation {
  private:
   struct Result {
     bool hit = false;
+    bool refinement = false;  // never stored
     u64 key = 0;
     int innerIndex = -1;
     Wdl wdl;                    // hit

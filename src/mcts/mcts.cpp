@@ -104,6 +104,7 @@ struct MctsSearch::Playout {
   std::vector<Node*> path;  ///< root ... leaf
   std::vector<Move> moves;  ///< the moves between them (path.size() - 1)
   bool newLeaf = false;     ///< the leaf is to be classified and evaluated (else: terminal)
+  bool refine = false;      ///< the leaf awaits refinement: `legal` and `priors` are its edges'
   // Filled by evaluate():
   Terminal terminal = Terminal::kNone;
   TerminalKind kind = TerminalKind::kNone;
@@ -116,6 +117,7 @@ struct MctsSearch::Playout {
 MctsSearch::MctsSearch(std::shared_ptr<Backend> backend, MctsParams params)
     : m_backend(std::move(backend)),
       m_backendBatch(m_backend ? std::max(1, m_backend->attributes().preferredBatch) : 1),
+      m_backendRefines(m_backend && m_backend->attributes().refines),
       m_params(params),
       m_rng(params.seed ? params.seed : std::random_device{}()) {}
 
@@ -140,6 +142,7 @@ void MctsSearch::newGame() {
 void MctsSearch::setBackend(std::shared_ptr<Backend> backend) {
   m_backend = std::move(backend);
   m_backendBatch = m_backend ? std::max(1, m_backend->attributes().preferredBatch) : 1;
+  m_backendRefines = m_backend && m_backend->attributes().refines;
   m_root.reset();
   m_rootPos.reset();
   m_cleanRootPriors.clear();
@@ -199,21 +202,38 @@ void MctsSearch::prepareTree(const Position& root) {
 }
 
 void MctsSearch::expandRoot(const Position& root) {
-  const MoveList list = legalMoves(root);
-  std::vector<Move> moves(list.begin(), list.end());
-  auto computation = m_backend->newComputation();
-  computation->addInput(root, moves);
-  computation->compute();
-  const Wdl wdl = computation->wdl(0);
-  const auto priors = computation->priors(0);
-  m_root->expand(moves, priors);
-  m_treeBytes += size_t(m_root->numEdges()) * sizeof(Node::Edge);
-  m_root->addVirtualLoss();
-  m_root->finishVisit(wdl.q(), wdl.draw);
-  ++m_started;
-  ++m_stats.playouts;
-  ++m_stats.evaluations;
-  ++m_stats.batches;
+  const auto visit = [&](const Wdl& wdl) {
+    m_root->addVirtualLoss();
+    m_root->finishVisit(wdl.q(), wdl.draw);
+    ++m_started;
+    ++m_stats.playouts;
+    ++m_stats.batches;
+  };
+  if (!m_root->expanded()) {
+    const MoveList list = legalMoves(root);
+    std::vector<Move> moves(list.begin(), list.end());
+    auto computation = m_backend->newComputation();
+    computation->addInput(root, moves);
+    computation->compute();
+    m_root->expand(moves, computation->priors(0), m_backendRefines);
+    m_treeBytes += size_t(m_root->numEdges()) * sizeof(Node::Edge);
+    ++m_stats.evaluations;
+    visit(computation->wdl(0));
+  }
+  if (m_root->awaitsRefinement()) {
+    std::vector<Move> moves;
+    std::vector<float> priors;
+    for (const Node::Edge& e : m_root->edges()) {
+      moves.push_back(e.move);
+      priors.push_back(e.prior);
+    }
+    auto computation = m_backend->newComputation();
+    computation->addRefinement(root, moves, priors);
+    computation->compute();
+    m_root->expand(moves, computation->priors(0));  // no child yet: nothing is lost
+    ++m_stats.refinements;
+    visit(computation->wdl(0));
+  }
 }
 
 std::optional<SearchResult> MctsSearch::probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
@@ -248,12 +268,28 @@ int MctsSearch::gather(std::vector<Playout>& batch) {
       p.path.push_back(node);
       if (node->isTerminal() && node != m_root.get()) {
         p.newLeaf = false;
+        p.refine = false;
         break;
       }
       if (!node->expanded()) {
         // Someone (this batch or another thread) is already evaluating this leaf.
         collision = node->inFlight() > 1;
         p.newLeaf = true;
+        p.refine = false;
+        break;
+      }
+      if (node->awaitsRefinement()) {  // back at a provisional leaf: refine it (it has no child yet)
+        collision = node->inFlight() > 1;
+        p.newLeaf = false;
+        p.refine = true;
+        if (!collision) {
+          p.legal.clear();
+          p.priors.clear();
+          for (const Node::Edge& e : node->edges()) {
+            p.legal.push_back(e.move);
+            p.priors.push_back(e.prior);
+          }
+        }
         break;
       }
       const bool atRoot = node == m_root.get();
@@ -330,6 +366,13 @@ void MctsSearch::evaluate(std::vector<Playout>& batch, int count, Position& pos)
     p.input = -1;
     p.terminal = Terminal::kNone;
     p.kind = TerminalKind::kNone;
+    if (p.refine) {
+      for (Move m : p.moves) pos.makeMove(m);
+      if (!computation) computation = m_backend->newComputation();
+      p.input = computation->addRefinement(pos, p.legal, p.priors);
+      for (auto it = p.moves.rbegin(); it != p.moves.rend(); ++it) pos.unmakeMove(*it);
+      continue;
+    }
     if (!p.newLeaf) continue;
     for (Move m : p.moves) pos.makeMove(m);
     const MoveList list = legalMoves(pos);
@@ -367,9 +410,13 @@ void MctsSearch::backup(std::vector<Playout>& batch, int count) {
       leaf->makeTerminal(p.terminal, p.kind, 0);
       newlyDecided = true;
     } else if (p.newLeaf) {
-      leaf->expand(p.legal, p.priors);
+      leaf->expand(p.legal, p.priors, m_backendRefines);
       m_treeBytes += size_t(leaf->numEdges()) * sizeof(Node::Edge);
       ++m_stats.evaluations;
+      evaluated = true;
+    } else if (p.refine) {
+      leaf->expand(p.legal, p.priors);  // same moves, refined priors; it has no child yet
+      ++m_stats.refinements;
       evaluated = true;
     }
     double wl, d;
@@ -618,7 +665,7 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
   // Step 2: the tree.
   prepareTree(root);
   m_stats.reusedVisits = m_root->visits();
-  if (!m_root->expanded()) expandRoot(root);
+  if (!m_root->expanded() || m_root->awaitsRefinement()) expandRoot(root);
   m_allowed.assign(size_t(m_root->numEdges()), false);
   m_allowedCount = 0;
   for (int i = 0; i < m_root->numEdges(); ++i)

@@ -75,6 +75,7 @@ struct MctsStats {
   u64 playouts = 0;       ///< visits added by this search (= SearchResult::nodes)
   u64 reusedVisits = 0;   ///< visits of the root kept from the previous search
   u64 evaluations = 0;    ///< positions sent to the backend
+  u64 refinements = 0;    ///< provisional evaluations refined (BackendAttributes::refines)
   u64 terminals = 0;      ///< playouts ended by a terminal node (rules, repetition, tablebase, proof)
   u64 collisions = 0;     ///< gathers that ran into a leaf already being evaluated
   u64 batches = 0;        ///< backend computations
@@ -141,7 +142,8 @@ class MctsSearch final : public Search {
   /// Makes m_root the tree of `root`: the reused subtree if `root` follows from the previous
   /// root by moves whose nodes exist, else a new node.
   void prepareTree(const Position& root);
-  /// Evaluates and expands an unexpanded root (one playout).
+  /// Evaluates and expands an unexpanded root (one playout) and refines a root that awaits
+  /// refinement (one more), so that the root's priors are final before the noise and the threads.
   void expandRoot(const Position& root);
   /// Root tablebase probe as in alpha-beta: a won or lost root is answered at once with a
   /// DTM-optimal move; a drawn root keeps only its drawing moves in `rootMoves`.
@@ -174,6 +176,7 @@ class MctsSearch final : public Search {
 
   std::shared_ptr<Backend> m_backend;
   int m_backendBatch = 1;  ///< the backend's preferred batch (MctsParams::batchSize 0)
+  bool m_backendRefines = false;  ///< BackendAttributes::refines of m_backend
   MctsParams m_params;
   const Tablebases* m_tb = nullptr;
   std::mt19937_64 m_rng;

@@ -136,6 +136,23 @@ Wdl centipawnsToWdl(int cp, const Position& pos) {
 
 // ---- The backend ------------------------------------------------------------------------------
 
+namespace {
+
+/// Appends softmax(ln(p + 0.001) + (score - best) / t) over the moves to `out` (the
+/// sharpening of LeafSearchParams::priorTemperature; t in centipawns).
+void appendSharpened(std::span<const float> p, std::span<const int> scores, double t, std::vector<float>& out) {
+  const int best = *std::max_element(scores.begin(), scores.end());
+  const size_t first = out.size();
+  double sum = 0.0;
+  for (size_t k = 0; k < p.size(); ++k) {
+    out.push_back(float(std::exp(std::log(double(p[k]) + 0.001) + double(scores[k] - best) / t)));
+    sum += out.back();
+  }
+  for (size_t k = first; k < out.size(); ++k) out[k] = float(out[k] / sum);
+}
+
+}  // namespace
+
 class NnueValueBackend::Computation final : public BackendComputation {
  public:
   explicit Computation(NnueValueBackend& owner)
@@ -143,63 +160,86 @@ class NnueValueBackend::Computation final : public BackendComputation {
   ~Computation() override { m_owner.giveBack(std::move(m_searchers), m_nodes); }
 
   int addInput(const Position& pos, std::span<const Move> legalMoves) override {
-    const int i = m_policy->addInput(pos, legalMoves);
+    Entry e;
+    e.policyIndex = m_policy->addInput(pos, legalMoves);
     Position scratch = pos;  // the searches make moves; `pos` is the caller's
     const LeafSearchParams& params = m_owner.m_params;
+    const bool onePly = params.priorTemperature > 0 && !params.deferOnePly;
     int cp = 0;
-    if (params.priorTemperature > 0) {  // the priors' scores; their best is the value unless alpha-beta gives it
-      m_scoreOffsets.push_back(m_scores.size());
-      m_scores.resize(m_scores.size() + legalMoves.size());
-      cp = leafOnePly(scratch, *m_searchers.eval, params, legalMoves,
-                      std::span<int>(m_scores).subspan(m_scoreOffsets.back(), legalMoves.size()), &m_nodes);
+    if (onePly) {  // the priors' scores; their best is the value unless alpha-beta gives it
+      e.sharpen = true;
+      e.scoreOffset = m_scores.size();
+      cp = onePlyScores(scratch, legalMoves);
     }
     if (params.depth > 0 && !legalMoves.empty())
       cp = leafAlphaBeta(pos, *m_searchers.alphaBeta, params.depth, &m_nodes);
-    else if (params.priorTemperature <= 0)
+    else if (!onePly)
       cp = leafQuiescence(scratch, *m_searchers.eval, params, &m_nodes);
-    m_wdl.push_back(centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos));
-    return i;
+    e.wdl = centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos);
+    m_entries.push_back(e);
+    return int(m_entries.size()) - 1;
   }
-  [[nodiscard]] int size() const override { return m_policy->size(); }
+  int addRefinement(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors) override {
+    if (m_owner.m_params.priorTemperature <= 0 || !m_owner.m_params.deferOnePly)
+      throw Error("nnue value backend: refinement needs a prior temperature > 0 and a deferred one-ply search");
+    if (priors.size() != legalMoves.size() || legalMoves.empty())
+      throw Error(fmt::format("nnue value backend: a refinement needs one prior per move ({} priors, {} moves)",
+                              priors.size(), legalMoves.size()));
+    Entry e;
+    Position scratch = pos;
+    e.scoreOffset = m_scores.size();
+    const int cp = onePlyScores(scratch, legalMoves);
+    e.wdl = centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos);
+    e.priorOffset = m_priors.size();
+    e.priorCount = legalMoves.size();
+    appendSharpened(priors, std::span<const int>(m_scores).subspan(e.scoreOffset, legalMoves.size()),
+                    m_owner.m_params.priorTemperature, m_priors);
+    m_entries.push_back(e);
+    return int(m_entries.size()) - 1;
+  }
+  [[nodiscard]] int size() const override { return int(m_entries.size()); }
   void compute() override {
     m_policy->compute();
-    if (m_owner.m_params.priorTemperature <= 0) return;
     // Sharpen the policy's priors with the one-ply scores (LeafSearchParams::priorTemperature).
-    m_priorOffsets.clear();
-    m_priors.clear();
-    const double t = m_owner.m_params.priorTemperature;
-    for (int i = 0; i < size(); ++i) {
-      const std::span<const float> p = m_policy->priors(i);
-      const size_t offset = m_scoreOffsets[size_t(i)];
-      int best = -kInfinite;
-      for (size_t k = 0; k < p.size(); ++k) best = std::max(best, m_scores[offset + k]);
-      m_priorOffsets.push_back(m_priors.size());
-      double sum = 0.0;
-      for (size_t k = 0; k < p.size(); ++k) {
-        const double logit = std::log(double(p[k]) + 0.001) + double(m_scores[offset + k] - best) / t;
-        m_priors.push_back(float(std::exp(logit)));
-        sum += m_priors.back();
-      }
-      for (size_t k = m_priorOffsets.back(); k < m_priors.size(); ++k) m_priors[k] = float(m_priors[k] / sum);
+    for (Entry& e : m_entries) {
+      if (!e.sharpen) continue;
+      const std::span<const float> p = m_policy->priors(e.policyIndex);
+      e.priorOffset = m_priors.size();
+      e.priorCount = p.size();
+      appendSharpened(p, std::span<const int>(m_scores).subspan(e.scoreOffset, p.size()),
+                      m_owner.m_params.priorTemperature, m_priors);
     }
-    m_priorOffsets.push_back(m_priors.size());
   }
-  [[nodiscard]] Wdl wdl(int i) const override { return m_wdl[size_t(i)]; }
+  [[nodiscard]] Wdl wdl(int i) const override { return m_entries[size_t(i)].wdl; }
   [[nodiscard]] std::span<const float> priors(int i) const override {
-    if (m_owner.m_params.priorTemperature <= 0) return m_policy->priors(i);
-    return std::span<const float>(m_priors).subspan(m_priorOffsets[size_t(i)],
-                                                    m_priorOffsets[size_t(i) + 1] - m_priorOffsets[size_t(i)]);
+    const Entry& e = m_entries[size_t(i)];
+    if (e.priorCount == 0) return m_policy->priors(e.policyIndex);
+    return std::span<const float>(m_priors).subspan(e.priorOffset, e.priorCount);
   }
 
  private:
+  /// One input: an evaluation (policyIndex >= 0) or a refinement.
+  struct Entry {
+    int policyIndex = -1;
+    bool sharpen = false;    ///< compute() sharpens the policy's priors with the one-ply scores
+    size_t scoreOffset = 0;  ///< one-ply scores at m_scores[scoreOffset, + moves)
+    size_t priorOffset = 0;  ///< own priors at m_priors[priorOffset, + priorCount); none: the policy's
+    size_t priorCount = 0;
+    Wdl wdl;
+  };
+  /// Appends the one-ply scores of `moves` to m_scores; returns the best.
+  int onePlyScores(Position& scratch, std::span<const Move> moves) {
+    m_scores.resize(m_scores.size() + moves.size());
+    return leafOnePly(scratch, *m_searchers.eval, m_owner.m_params, moves,
+                      std::span<int>(m_scores).subspan(m_scores.size() - moves.size()), &m_nodes);
+  }
+
   NnueValueBackend& m_owner;
   std::unique_ptr<BackendComputation> m_policy;
   Searchers m_searchers;
-  std::vector<Wdl> m_wdl;
-  std::vector<int> m_scores;          ///< one-ply scores, input i's at [m_scoreOffsets[i], ...)
-  std::vector<size_t> m_scoreOffsets;
-  std::vector<float> m_priors;        ///< sharpened priors, input i's at [m_priorOffsets[i], m_priorOffsets[i + 1])
-  std::vector<size_t> m_priorOffsets;
+  std::vector<Entry> m_entries;
+  std::vector<int> m_scores;
+  std::vector<float> m_priors;
   u64 m_nodes = 0;
 };
 
@@ -222,6 +262,7 @@ std::unique_ptr<BackendComputation> NnueValueBackend::newComputation() { return 
 
 BackendAttributes NnueValueBackend::attributes() const {
   BackendAttributes a = m_policy->attributes();
+  a.refines = m_params.priorTemperature > 0 && m_params.deferOnePly;
   if (m_params.depth > 0)
     a.description = fmt::format("NNUE {} alpha-beta search of depth {} ({} MiB TT per thread; priors: {}) with {} priors",
                                 m_net->name(), m_params.depth, m_params.hashMiB,
@@ -230,8 +271,9 @@ BackendAttributes NnueValueBackend::attributes() const {
                                     : std::string("the policy's"),
                                 a.description);
   else if (m_params.priorTemperature > 0)
-    a.description = fmt::format("NNUE {} one-ply search (quiescence {} plies, prior temperature {} cp) with {} priors",
-                                m_net->name(), m_params.maxPly, m_params.priorTemperature, a.description);
+    a.description = fmt::format("NNUE {} one-ply search{} (quiescence {} plies, prior temperature {} cp) with {} priors",
+                                m_net->name(), m_params.deferOnePly ? " at a leaf's second visit" : "",
+                                m_params.maxPly, m_params.priorTemperature, a.description);
   else
     a.description = fmt::format("NNUE {} value (quiescence {} plies) with {} priors", m_net->name(), m_params.maxPly,
                                 a.description);

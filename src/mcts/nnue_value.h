@@ -48,6 +48,13 @@ struct LeafSearchParams {
   /// sees (MCTS-minimax hybrids: Baier and Winands, "Monte-Carlo Tree Search and Minimax
   /// Hybrids", IEEE CIG 2013). 0: priors from the policy alone, the leaf's quiescence value.
   int priorTemperature = 0;  ///< centipawns; the engine's default is kDefaultPriorTemperature
+  /// With priorTemperature > 0: the one-ply search waits for a leaf's second visit. A new leaf
+  /// gets the policy's priors and its quiescence value (or the alpha-beta value of `depth`);
+  /// when a playout comes back to it, the backend refines it (BackendAttributes::refines): the
+  /// one-ply search sharpens the priors the node holds and its best score is that playout's
+  /// value. Most leaves of an MCTS tree are visited once, and the one-ply search of every move
+  /// is most of a playout's cost (docs/mcts.md). False: the one-ply search runs at expansion.
+  bool deferOnePly = false;
   /// Plies of a full alpha-beta search (search/alphabeta.h: PVS, TT, NMP, LMR, its own
   /// quiescence) that value the leaf instead of the quiescence or one-ply search above, whose
   /// scores then only shape the priors: an MCTS-minimax hybrid with minimax at the leaves

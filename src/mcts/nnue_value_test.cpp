@@ -12,6 +12,7 @@
 
 #include "core/movegen.h"
 #include "core/notation.h"
+#include "mcts/caching_backend.h"
 #include "mcts/mcts.h"
 #include "mcts/uniform_backend.h"
 #include "nnue/test_net.h"
@@ -234,6 +235,135 @@ TEST(NnueValueBackend, OnePlyPriorsFollowTheScoresAndTheValueIsTheBest) {
   const WdlProbability expected = scoreToWdlProbability(best, wdlMaterial(pos));
   EXPECT_NEAR(c->wdl(0).win, expected.win, 1e-6);
   EXPECT_NEAR(c->wdl(0).loss, expected.loss, 1e-6);
+}
+
+TEST(NnueValueBackend, DeferredOnePlyGivesThePolicyFirstAndTheOnePlySearchOnRefinement) {
+  const auto net = testNetwork();
+  LeafSearchParams eager;
+  eager.priorTemperature = 100000;  // no move falls below the one-ply window: exact softmaxes
+  LeafSearchParams deferred = eager;
+  deferred.deferOnePly = true;
+  NnueValueBackend eagerBackend(std::make_shared<UniformBackend>(), net, eager);
+  NnueValueBackend deferredBackend(std::make_shared<UniformBackend>(), net, deferred);
+  EXPECT_FALSE(eagerBackend.attributes().refines);
+  EXPECT_TRUE(deferredBackend.attributes().refines);
+
+  Position pos = Position::fromFen("k7/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+  const MoveList list = legalMoves(pos);
+  const std::vector<Move> moves(list.begin(), list.end());
+  // Provisional priors as a search would hold them: not uniform, so that the refinement must
+  // start from them and not from the policy.
+  std::vector<float> held(moves.size());
+  for (size_t i = 0; i < held.size(); ++i) held[i] = float(i + 1);
+  const float total = std::accumulate(held.begin(), held.end(), 0.0f);
+  for (float& p : held) p /= total;
+
+  auto c = deferredBackend.newComputation();
+  EXPECT_EQ(c->addInput(pos, moves), 0);
+  EXPECT_EQ(c->addRefinement(pos, moves, held), 1);
+  EXPECT_EQ(c->size(), 2);
+  c->compute();
+  // First visit: the policy's priors (uniform) and the leaf's own quiescence value.
+  ASSERT_EQ(c->priors(0).size(), moves.size());
+  for (float p : c->priors(0)) EXPECT_FLOAT_EQ(p, 1.0f / float(moves.size()));
+  nnue::NnueEvaluator eval(net);
+  const int quiet = leafQuiescence(pos, eval, deferred);
+  EXPECT_EQ(c->wdl(0), centipawnsToWdl(quiet, pos));
+  // Refinement: the held priors sharpened by the one-ply scores, valued by their best, exactly
+  // what the eager backend gives at expansion when it starts from the same priors.
+  std::vector<int> scores(moves.size());
+  const int best = leafOnePly(pos, eval, deferred, moves, scores);
+  EXPECT_EQ(c->wdl(1), centipawnsToWdl(best, pos));
+  const auto refined = c->priors(1);
+  ASSERT_EQ(refined.size(), moves.size());
+  EXPECT_NEAR(std::accumulate(refined.begin(), refined.end(), 0.0), 1.0, 1e-5);
+  for (size_t i = 1; i < moves.size(); ++i)
+    EXPECT_NEAR(std::log(refined[i] / refined[0]),
+                std::log((held[i] + 0.001) / (held[0] + 0.001)) + double(scores[i] - scores[0]) / eager.priorTemperature,
+                1e-4);
+  auto e = eagerBackend.newComputation();
+  e->addInput(pos, moves);
+  e->compute();
+  EXPECT_EQ(e->wdl(0), c->wdl(1));
+
+  // Bad refinements are refused with a reason; a backend that does not refine says so.
+  auto bad = deferredBackend.newComputation();
+  EXPECT_THROW(bad->addRefinement(pos, moves, std::span<const float>(held).first(2)), Error);
+  EXPECT_THROW(eagerBackend.newComputation()->addRefinement(pos, moves, held), Error);
+  EXPECT_THROW(UniformBackend().newComputation()->addRefinement(pos, moves, held), Error);
+}
+
+/// Every expanded node of the tree below `n` awaits refinement exactly when it has one visit.
+void expectRefinedIffRevisited(const Node& n, int& provisional, int& refined) {
+  if (n.expanded() && !n.isTerminal()) {
+    EXPECT_EQ(n.awaitsRefinement(), n.visits() == 1) << "visits " << n.visits();
+    (n.awaitsRefinement() ? provisional : refined) += 1;
+    if (n.awaitsRefinement()) {
+      for (const Node::Edge& e : n.edges()) EXPECT_EQ(e.node, nullptr);
+    }
+  }
+  for (const Node::Edge& e : n.edges())
+    if (e.node) expectRefinedIffRevisited(*e.node, provisional, refined);
+}
+
+TEST(MctsRefinement, NodesAreRefinedOnTheirSecondVisitOnly) {
+  for (const int threads : {1, 2}) {
+    LeafSearchParams leaf;
+    leaf.priorTemperature = 96;
+    leaf.deferOnePly = true;
+    auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
+    MctsParams params;
+    params.seed = 3;
+    params.smartPruning = false;
+    params.batchSize = 4;
+    MctsSearch search(backend, params);
+    SearchLimits limits;
+    limits.nodes = 600;
+    SearchConfig config;
+    config.threads = threads;
+    SearchSignals signals;
+    const Position root = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+    const SearchResult r = search.run(root, limits, config, InfoCallback{}, signals);
+    EXPECT_TRUE(legalMoves(root).contains(r.best));
+    const MctsStats& st = search.lastStats();
+    int provisional = 0, refined = 0;
+    expectRefinedIffRevisited(*search.root(), provisional, refined);
+    // The root was refined before the threads started; every refined node counts once.
+    EXPECT_FALSE(search.root()->awaitsRefinement());
+    EXPECT_EQ(u64(refined), st.refinements) << threads << " thread(s)";
+    EXPECT_GT(provisional, 0);
+    EXPECT_GT(refined, 1);
+    // Each evaluation and each refinement is one visit (terminal leaves add the rest).
+    EXPECT_EQ(st.evaluations + st.refinements + st.terminals, st.playouts);
+    EXPECT_EQ(search.root()->visits(), st.playouts);
+  }
+}
+
+TEST(MctsRefinement, ACachedProvisionalLeafIsRefinedAgainAndRefinementsAreNotCached) {
+  LeafSearchParams leaf;
+  leaf.priorTemperature = 96;
+  leaf.deferOnePly = true;
+  auto inner = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
+  auto cache = std::make_shared<CachingBackend>(inner, 1000);
+  EXPECT_TRUE(cache->attributes().refines);
+  Position pos = Position::fromFen("k7/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+  const MoveList list = legalMoves(pos);
+  const std::vector<Move> moves(list.begin(), list.end());
+  const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
+  for (int round = 0; round < 2; ++round) {
+    auto c = cache->newComputation();
+    c->addInput(pos, moves);
+    c->addRefinement(pos, moves, uniform);
+    c->compute();
+    auto direct = inner->newComputation();
+    direct->addRefinement(pos, moves, uniform);
+    direct->compute();
+    EXPECT_EQ(c->wdl(1), direct->wdl(0));
+    EXPECT_TRUE(std::ranges::equal(c->priors(1), direct->priors(0)));
+  }
+  const CacheStats st = cache->stats();
+  EXPECT_EQ(st.entries, 1u);  // the evaluation only
+  EXPECT_EQ(st.hits, 1u);     // the second round's evaluation
 }
 
 class NnueValueBackendThreads : public ::testing::TestWithParam<int> {};

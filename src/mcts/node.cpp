@@ -76,6 +76,7 @@ size_t Node::collapse(size_t& nodesFreed) {
   // unique_ptrs, which is fine for MCTS depths (tens of plies).
   m_edges.reset();
   m_numEdges = 0;
+  m_awaitsRefinement = false;
   return bytes;
 }
 
@@ -85,7 +86,7 @@ int Node::findEdge(Move m) const {
   return -1;
 }
 
-void Node::expand(std::span<const Move> moves, std::span<const float> priors) {
+void Node::expand(std::span<const Move> moves, std::span<const float> priors, bool awaitRefinement) {
   assert(moves.size() == priors.size() && !moves.empty() && moves.size() <= size_t(kMaxMoves));
   std::vector<int> order(moves.size());
   std::iota(order.begin(), order.end(), 0);
@@ -96,6 +97,7 @@ void Node::expand(std::span<const Move> moves, std::span<const float> priors) {
     m_edges[i].move = moves[size_t(order[i])];
     m_edges[i].prior = priors[size_t(order[i])];
   }
+  m_awaitsRefinement = awaitRefinement;
 }
 
 double cpuct(const PuctParams& p, u32 parentVisits) {

@@ -76,8 +76,12 @@ class Node {
   /// Index of the edge of `m`, or -1.
   [[nodiscard]] int findEdge(Move m) const;
   /// Creates one edge per move with its prior (same length, at least one), sorted by prior,
-  /// highest first (stable: equal priors keep the given order). Replaces existing edges.
-  void expand(std::span<const Move> moves, std::span<const float> priors);
+  /// highest first (stable: equal priors keep the given order). Replaces existing edges (and
+  /// the child nodes under them). `awaitRefinement`: the priors are provisional, the search
+  /// refines them before it first selects a child (BackendAttributes::refines).
+  void expand(std::span<const Move> moves, std::span<const float> priors, bool awaitRefinement = false);
+  /// True when the node was expanded with provisional priors that are not refined yet.
+  [[nodiscard]] bool awaitsRefinement() const { return m_awaitsRefinement; }
   /// Frees the edges and every node below them, keeping this node's own statistics and terminal
   /// status: the node becomes a leaf again, and is evaluated and expanded anew when a playout
   /// reaches it (tree recycling). Returns the bytes freed (edges of this node and of every node
@@ -135,6 +139,7 @@ class Node {
   Terminal m_terminal = Terminal::kNone;
   TerminalKind m_kind = TerminalKind::kNone;
   u16 m_plies = 0;
+  bool m_awaitsRefinement = false;
 };
 
 // ---- PUCT ----------------------------------------------------------------------------------------
