@@ -2,7 +2,7 @@
 // one thread, and prints the total node count (the bench signature; deterministic) and speed
 // in the form OpenBench reads: "<N> nodes <M> nps".
 //
-// janus bench --search mcts [--nodes N] [--backend B] [--weights FILE] [--batch B] [--cache C] [--threads T]: the
+// janus bench --search mcts [--nodes N] [--backend B] [--weights FILE] [--batch B] [--cache C] [--threads T] [--option NAME=VALUE]...: the
 // same positions searched by MCTS with N playouts each (smart pruning off, a new tree and an
 // empty cache per position; a proven mate ends a search early). With one thread the node count
 // is deterministic too; the speed is the MCTS nodes/s of docs/mcts.md.
@@ -68,6 +68,7 @@ struct BenchArgs {
   int batch = 0;
   i64 cache = 200000;
   int threads = 1;
+  std::vector<std::string> options;  ///< NAME=VALUE, set last
 };
 
 int runBench(const BenchArgs& a) {
@@ -85,6 +86,7 @@ int runBench(const BenchArgs& a) {
     engine.setOption("MCTS Smart Pruning", "false");
     engine.setOption("Search", "mcts");
   }
+  engine.setOptions(a.options);
   std::cerr << "Evaluation: " << engine.evaluationName() << "\n";
   u64 cacheHits = 0, cacheLookups = 0;
   u64 totalNodes = 0;
@@ -142,6 +144,8 @@ void addBenchCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--cache", args->cache, "MCTS: evaluation cache entries, 0 = none (default 200000)")
       ->check(CLI::Range(0, 100'000'000));
   cmd->add_option("--threads", args->threads, "MCTS: search threads (default 1)")->check(CLI::Range(1, 256));
+  cmd->add_option("--option", args->options,
+                  "Engine option NAME=VALUE (repeatable, set after the others), e.g. --option \"MCTS Defer One-Ply=true\"");
   out.push_back({cmd, [args] { return runBench(*args); }});
 }
 

@@ -160,11 +160,7 @@ int runEpd(const EpdArgs& a) {
   Engine engine;
   engine.setOption("Threads", std::to_string(a.threads));
   engine.setOption("Hash", std::to_string(a.hash));
-  for (const std::string& o : a.options) {
-    const size_t eq = o.find('=');
-    if (eq == std::string::npos || eq == 0) throw Error("--option '" + o + "': expected NAME=VALUE");
-    engine.setOption(o.substr(0, eq), o.substr(eq + 1));  // an unknown name or bad value throws, naming it
-  }
+  engine.setOptions(a.options);
   SearchInfo lastInfo;
   SearchResult result;
   engine.onInfo([&](const SearchInfo& i) {

@@ -114,6 +114,9 @@ void addSelfplayCommand(CLI::App& app, Commands& out) {
       ->check(CLI::Range(0, 10000));
   cmd->add_flag("--defer-one-ply", c.leaf.deferOnePly,
                 "--value nnue: the one-ply search waits for a leaf's second visit (as MCTS Defer One-Ply)");
+  cmd->add_option("--first-visit-quiets", c.leaf.firstVisitQuiets,
+                  "--defer-one-ply: quiet moves of the first visit's one-ply search (as MCTS First Visit Quiets)")
+      ->check(CLI::Range(0, 256));
   cmd->add_option("--policy-temperature", a->policyTemperature, "Softmax temperature of the priors")
       ->check(CLI::Range(0.01, 100.0));
   cmd->add_option("--visits", c.visits, "Playouts of a full search (a training target)")->check(CLI::Range(1, 10000000));

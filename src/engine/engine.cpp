@@ -318,6 +318,10 @@ void Engine::declareMctsOptions() {
                   s.leaf.deferOnePly = v == "true";
                   if (m_mcts) reinstallMctsBackend(s);
                 });
+  m_options.add({"MCTS First Visit Quiets", Type::kSpin, "0", 0, 256, {},
+                 "With MCTS Defer One-Ply: > 0 values a new leaf by a one-ply search over its captures, promotions and "
+                 "this many quiet moves of highest prior (it sees threats a quiescence search misses); 0: quiescence"},
+                setLeafParam(&mcts::LeafSearchParams::firstVisitQuiets));
   m_options.add({"MCTS Leaf Depth", Type::kSpin, "0", 0, 20, {},
                  "With MCTS Value nnue: > 0 values each leaf by an alpha-beta search of this many plies (NNUE, "
                  "16 MiB of TT per thread), the one-ply search then only shapes the priors; 0: off"},
@@ -364,6 +368,7 @@ Engine::MctsValueSettings Engine::mctsValueSettings() const {
   s.leaf.priorTemperature = int(m_options.integer("MCTS Prior Temperature"));
   s.leaf.depth = int(m_options.integer("MCTS Leaf Depth"));
   s.leaf.deferOnePly = m_options.boolean("MCTS Defer One-Ply");
+  s.leaf.firstVisitQuiets = int(m_options.integer("MCTS First Visit Quiets"));
   return s;
 }
 
@@ -395,6 +400,14 @@ void Engine::applyMctsOptions() {
 void Engine::setOption(const std::string& name, const std::string& value) {
   if (searching()) throw Error("cannot set option '" + name + "' while searching");
   m_options.set(name, value);
+}
+
+void Engine::setOptions(const std::vector<std::string>& assignments) {
+  for (const std::string& o : assignments) {
+    const size_t eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) throw Error("option '" + o + "': expected NAME=VALUE");
+    setOption(o.substr(0, eq), o.substr(eq + 1));  // an unknown name or a bad value throws, naming it
+  }
 }
 
 SearchConfig Engine::searchConfig() const {

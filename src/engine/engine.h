@@ -52,6 +52,9 @@ class Engine {
   [[nodiscard]] const Options& options() const { return m_options; }
   /// Sets an option (see Options::set for the errors). Throws janus::Error while a search runs.
   void setOption(const std::string& name, const std::string& value);
+  /// Sets options given as "NAME=VALUE" (the command lines' repeatable --option), in order.
+  /// Throws janus::Error naming an assignment without a name or '=', or as setOption.
+  void setOptions(const std::vector<std::string>& assignments);
 
   // ---- Game ----------------------------------------------------------------------------------
   /// Forgets hash and histories (UCI ucinewgame). Stops and waits for a running search.

@@ -169,6 +169,38 @@ TEST(Engine, OptionsAreDeclared) {
     EXPECT_TRUE(e.options().contains(name)) << name;
 }
 
+TEST(Engine, SetOptionsTakesNameEqualsValueAssignmentsInOrder) {
+  Engine e;
+  e.setOptions({"Hash=8", "MultiPV=3", "MultiPV=2", "MCTS Defer One-Ply=TRUE"});
+  EXPECT_EQ(e.options().value("Hash"), "8");
+  EXPECT_EQ(e.options().value("MultiPV"), "2");
+  EXPECT_EQ(e.options().value("MCTS Defer One-Ply"), "true");
+  EXPECT_THROW(e.setOptions({"Hash"}), Error);
+  EXPECT_THROW(e.setOptions({"=5"}), Error);
+  EXPECT_THROW(e.setOptions({"No Such Option=1"}), Error);
+  EXPECT_THROW(e.setOptions({"Hash=lots"}), Error);
+  EXPECT_EQ(e.options().value("Hash"), "8");
+  // The deferred one-ply search reaches the MCTS face's backend, which then refines its leaves.
+  if (e.options().value("MCTS Value") != "nnue") GTEST_SKIP() << "no NNUE network built in";
+  e.setOptions({"MCTS Backend=uniform", "Search=mcts", "MCTS Smart Pruning=false"});
+  EXPECT_NE(e.evaluationName().find("one-ply search at a leaf's second visit"), std::string::npos) << e.evaluationName();
+  e.setPosition("startpos", {});
+  SearchLimits l;
+  l.nodes = 300;
+  SearchResult r;
+  e.onBestMove([&](const SearchResult& res) { r = res; });
+  e.go(l);
+  e.wait();
+  EXPECT_EQ(r.nodes, 300u);
+  EXPECT_GT(e.mctsSearch()->lastStats().refinements, 0u);
+  e.setOption("MCTS First Visit Quiets", "3");
+  EXPECT_NE(e.evaluationName().find("at its first over captures and 3 quiet moves"), std::string::npos)
+      << e.evaluationName();
+  EXPECT_THROW(e.setOption("MCTS First Visit Quiets", "-1"), Error);
+  e.setOption("MCTS Defer One-Ply", "false");
+  EXPECT_EQ(e.evaluationName().find("second visit"), std::string::npos) << e.evaluationName();
+}
+
 }  // namespace
 }  // namespace janus
 

@@ -171,10 +171,14 @@ class NnueValueBackend::Computation final : public BackendComputation {
       e.scoreOffset = m_scores.size();
       cp = onePlyScores(scratch, legalMoves);
     }
-    if (params.depth > 0 && !legalMoves.empty())
+    if (params.depth > 0 && !legalMoves.empty()) {
       cp = leafAlphaBeta(pos, *m_searchers.alphaBeta, params.depth, &m_nodes);
-    else if (!onePly)
+    } else if (params.deferOnePly && params.firstVisitQuiets > 0) {  // needs the priors: in compute()
+      e.pending = m_pending.size();
+      m_pending.push_back(Pending{pos, std::vector<Move>(legalMoves.begin(), legalMoves.end())});
+    } else if (!onePly) {
       cp = leafQuiescence(scratch, *m_searchers.eval, params, &m_nodes);
+    }
     e.wdl = centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos);
     m_entries.push_back(e);
     return int(m_entries.size()) - 1;
@@ -200,6 +204,30 @@ class NnueValueBackend::Computation final : public BackendComputation {
   [[nodiscard]] int size() const override { return int(m_entries.size()); }
   void compute() override {
     m_policy->compute();
+    std::vector<Move> subset;
+    std::vector<std::pair<float, Move>> quiets;
+    std::vector<int> subsetScores;
+    for (Entry& e : m_entries) {
+      if (e.pending == kNotPending) continue;
+      // The first visit's value: captures, promotions and the quiet moves of highest prior.
+      Pending& leaf = m_pending[e.pending];
+      const std::span<const float> p = m_policy->priors(e.policyIndex);
+      subset.clear();
+      quiets.clear();
+      for (size_t k = 0; k < leaf.moves.size(); ++k) {
+        if (leaf.pos.isNoisy(leaf.moves[k]))
+          subset.push_back(leaf.moves[k]);
+        else
+          quiets.emplace_back(p[k], leaf.moves[k]);
+      }
+      const size_t take = std::min(quiets.size(), size_t(m_owner.m_params.firstVisitQuiets));
+      std::partial_sort(quiets.begin(), quiets.begin() + std::ptrdiff_t(take), quiets.end(),
+                        [](const auto& a, const auto& b) { return a.first > b.first; });
+      for (size_t k = 0; k < take; ++k) subset.push_back(quiets[k].second);
+      subsetScores.resize(subset.size());
+      const int cp = leafOnePly(leaf.pos, *m_searchers.eval, m_owner.m_params, subset, subsetScores, &m_nodes);
+      e.wdl = centipawnsToWdl(std::clamp(cp, -kMate, kMate), leaf.pos);
+    }
     // Sharpen the policy's priors with the one-ply scores (LeafSearchParams::priorTemperature).
     for (Entry& e : m_entries) {
       if (!e.sharpen) continue;
@@ -218,9 +246,11 @@ class NnueValueBackend::Computation final : public BackendComputation {
   }
 
  private:
+  static constexpr size_t kNotPending = size_t(-1);
   /// One input: an evaluation (policyIndex >= 0) or a refinement.
   struct Entry {
     int policyIndex = -1;
+    size_t pending = kNotPending;  ///< m_pending index: its value is searched in compute()
     bool sharpen = false;    ///< compute() sharpens the policy's priors with the one-ply scores
     size_t scoreOffset = 0;  ///< one-ply scores at m_scores[scoreOffset, + moves)
     size_t priorOffset = 0;  ///< own priors at m_priors[priorOffset, + priorCount); none: the policy's
@@ -237,7 +267,14 @@ class NnueValueBackend::Computation final : public BackendComputation {
   NnueValueBackend& m_owner;
   std::unique_ptr<BackendComputation> m_policy;
   Searchers m_searchers;
+  /// A first visit whose one-ply search (LeafSearchParams::firstVisitQuiets) waits for the
+  /// policy's priors.
+  struct Pending {
+    Position pos;
+    std::vector<Move> moves;
+  };
   std::vector<Entry> m_entries;
+  std::vector<Pending> m_pending;
   std::vector<int> m_scores;
   std::vector<float> m_priors;
   u64 m_nodes = 0;
@@ -249,11 +286,13 @@ NnueValueBackend::NnueValueBackend(std::shared_ptr<Backend> policy, std::shared_
   if (!m_policy) throw Error("nnue value backend: no policy backend");
   if (!m_net) throw Error("nnue value backend: no NNUE network (this build embeds none: set EvalFile)");
   if (m_params.maxPly < 0 || m_params.nodeLimit < 1 || m_params.priorTemperature < 0 || m_params.depth < 0 ||
+      m_params.firstVisitQuiets < 0 ||
       m_params.depth > kMaxPly / 2 || m_params.hashMiB < 1 || m_params.hashMiB > 65536)
     throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0, its node limit {} >= 1, the prior "
-                            "temperature {} >= 0, the leaf search depth {} 0..{} and its hash {} MiB 1..65536",
+                            "temperature {} >= 0, the leaf search depth {} 0..{}, its hash {} MiB 1..65536 and the "
+                            "first visit's quiet moves {} >= 0",
                             m_params.maxPly, m_params.nodeLimit, m_params.priorTemperature, m_params.depth,
-                            kMaxPly / 2, m_params.hashMiB));
+                            kMaxPly / 2, m_params.hashMiB, m_params.firstVisitQuiets));
 }
 
 NnueValueBackend::~NnueValueBackend() = default;
@@ -272,7 +311,12 @@ BackendAttributes NnueValueBackend::attributes() const {
                                 a.description);
   else if (m_params.priorTemperature > 0)
     a.description = fmt::format("NNUE {} one-ply search{} (quiescence {} plies, prior temperature {} cp) with {} priors",
-                                m_net->name(), m_params.deferOnePly ? " at a leaf's second visit" : "",
+                                m_net->name(),
+                                !m_params.deferOnePly ? ""
+                                : m_params.firstVisitQuiets > 0
+                                    ? fmt::format(" at a leaf's second visit, at its first over captures and {} quiet "
+                                                  "moves", m_params.firstVisitQuiets)
+                                    : std::string(" at a leaf's second visit"),
                                 m_params.maxPly, m_params.priorTemperature, a.description);
   else
     a.description = fmt::format("NNUE {} value (quiescence {} plies) with {} priors", m_net->name(), m_params.maxPly,

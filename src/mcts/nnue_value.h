@@ -55,6 +55,12 @@ struct LeafSearchParams {
   /// value. Most leaves of an MCTS tree are visited once, and the one-ply search of every move
   /// is most of a playout's cost (docs/mcts.md). False: the one-ply search runs at expansion.
   bool deferOnePly = false;
+  /// With deferOnePly: > 0 values a new leaf by a one-ply search over its captures, promotions
+  /// and this many quiet moves of the highest prior (their best score), instead of its own
+  /// quiescence search, which cannot see that the side to move has a piece attacked (a one-ply
+  /// search sees the threat and the moves that meet it). Its priors stay the policy's until the
+  /// refinement. 0: the quiescence value.
+  int firstVisitQuiets = 0;
   /// Plies of a full alpha-beta search (search/alphabeta.h: PVS, TT, NMP, LMR, its own
   /// quiescence) that value the leaf instead of the quiescence or one-ply search above, whose
   /// scores then only shape the priors: an MCTS-minimax hybrid with minimax at the leaves

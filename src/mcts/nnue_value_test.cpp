@@ -293,6 +293,70 @@ TEST(NnueValueBackend, DeferredOnePlyGivesThePolicyFirstAndTheOnePlySearchOnRefi
   EXPECT_THROW(UniformBackend().newComputation()->addRefinement(pos, moves, held), Error);
 }
 
+/// Priors proportional to 1, 2, 3, ... in the order of the moves (the last move is the favourite).
+class RisingPriorsBackend final : public Backend {
+ public:
+  std::unique_ptr<BackendComputation> newComputation() override {
+    class C final : public BackendComputation {
+     public:
+      int addInput(const Position&, std::span<const Move> moves) override {
+        std::vector<float> p(moves.size());
+        for (size_t i = 0; i < p.size(); ++i) p[i] = float(i + 1);
+        const float sum = std::accumulate(p.begin(), p.end(), 0.0f);
+        for (float& x : p) x /= sum;
+        m_priors.push_back(std::move(p));
+        return int(m_priors.size()) - 1;
+      }
+      int size() const override { return int(m_priors.size()); }
+      void compute() override {}
+      Wdl wdl(int) const override { return Wdl{}; }
+      std::span<const float> priors(int i) const override { return m_priors[size_t(i)]; }
+
+     private:
+      std::vector<std::vector<float>> m_priors;
+    };
+    return std::make_unique<C>();
+  }
+  BackendAttributes attributes() const override { return {.description = "rising priors"}; }
+};
+
+TEST(NnueValueBackend, FirstVisitQuietsSearchesTheCapturesAndTheQuietMovesOfHighestPrior) {
+  const auto net = testNetwork();
+  // White's rook on d1 is attacked by the queen: the quiescence search stands pat on it, a
+  // one-ply search sees the capture after a quiet move that leaves it.
+  Position pos = Position::fromFen("k7/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+  const MoveList list = legalMoves(pos);
+  const std::vector<Move> moves(list.begin(), list.end());
+  for (const int quiets : {1, 3, 100}) {
+    LeafSearchParams params;
+    params.priorTemperature = 96;
+    params.deferOnePly = true;
+    params.firstVisitQuiets = quiets;
+    NnueValueBackend backend(std::make_shared<RisingPriorsBackend>(), net, params);
+    auto c = backend.newComputation();
+    c->addInput(pos, moves);
+    c->compute();
+    // The expected subset: every capture, then the last `quiets` quiet moves (highest priors).
+    std::vector<Move> subset, quiet;
+    for (Move m : moves) (pos.isNoisy(m) ? subset : quiet).push_back(m);
+    ASSERT_FALSE(subset.empty());
+    for (size_t k = 0; k < quiet.size() && k < size_t(quiets); ++k) subset.push_back(quiet[quiet.size() - 1 - k]);
+    nnue::NnueEvaluator eval(net);
+    std::vector<int> scores(subset.size());
+    const int best = leafOnePly(pos, eval, params, subset, scores);
+    EXPECT_EQ(c->wdl(0), centipawnsToWdl(best, pos)) << quiets << " quiet moves";
+    // The priors stay the policy's until the refinement.
+    EXPECT_FLOAT_EQ(c->priors(0).back(), float(moves.size()) / float(moves.size() * (moves.size() + 1) / 2));
+    if (quiets == 100) {  // every move: the full one-ply value
+      std::vector<int> all(moves.size());
+      EXPECT_EQ(best, leafOnePly(pos, eval, params, moves, all));
+    }
+  }
+  LeafSearchParams bad;
+  bad.firstVisitQuiets = -1;
+  EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, bad), Error);
+}
+
 /// Every expanded node of the tree below `n` awaits refinement exactly when it has one visit.
 void expectRefinedIffRevisited(const Node& n, int& provisional, int& refined) {
   if (n.expanded() && !n.isTerminal()) {
