@@ -357,6 +357,28 @@ TEST(NnueValueBackend, FirstVisitQuietsSearchesTheCapturesAndTheQuietMovesOfHigh
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, bad), Error);
 }
 
+/// Search parameters of the tree tests below: batches of 4, no smart pruning.
+MctsParams batchedParams(u64 seed) {
+  MctsParams params;
+  params.seed = seed;
+  params.smartPruning = false;
+  params.batchSize = 4;
+  return params;
+}
+
+/// The root of the tree tests (after 1. e4 e5 2. Nf3 Nc6).
+Position opening() { return Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"); }
+
+/// `search` of opening() with `nodes` playouts on `threads` threads.
+SearchResult searchOpening(MctsSearch& search, u64 nodes, int threads, const InfoCallback& onInfo = {}) {
+  SearchLimits limits;
+  limits.nodes = nodes;
+  SearchConfig config;
+  config.threads = threads;
+  const SearchSignals signals;
+  return search.run(opening(), limits, config, onInfo, signals);
+}
+
 /// Every expanded node of the tree below `n` awaits refinement exactly when it has one visit.
 void expectRefinedIffRevisited(const Node& n, int& provisional, int& refined) {
   if (n.expanded() && !n.isTerminal()) {
@@ -376,19 +398,9 @@ TEST(MctsRefinement, NodesAreRefinedOnTheirSecondVisitOnly) {
     leaf.priorTemperature = 96;
     leaf.deferOnePly = true;
     auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
-    MctsParams params;
-    params.seed = 3;
-    params.smartPruning = false;
-    params.batchSize = 4;
-    MctsSearch search(backend, params);
-    SearchLimits limits;
-    limits.nodes = 600;
-    SearchConfig config;
-    config.threads = threads;
-    SearchSignals signals;
-    const Position root = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-    const SearchResult r = search.run(root, limits, config, InfoCallback{}, signals);
-    EXPECT_TRUE(legalMoves(root).contains(r.best));
+    MctsSearch search(backend, batchedParams(3));
+    const SearchResult r = searchOpening(search, 600, threads);
+    EXPECT_TRUE(legalMoves(opening()).contains(r.best));
     const MctsStats& st = search.lastStats();
     int provisional = 0, refined = 0;
     expectRefinedIffRevisited(*search.root(), provisional, refined);
@@ -438,20 +450,10 @@ TEST_P(NnueValueBackendThreads, MctsSearchesWithItOnTwoThreads) {
   leaf.depth = GetParam();     // and the alpha-beta search at the leaves
   leaf.hashMiB = 1;
   auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
-  MctsParams params;
-  params.seed = 1;
-  params.smartPruning = false;
-  params.batchSize = 4;
-  MctsSearch search(backend, params);
-  SearchLimits limits;
-  limits.nodes = 400;
-  SearchConfig config;
-  config.threads = 2;
-  SearchSignals signals;
+  MctsSearch search(backend, batchedParams(1));
   std::vector<SearchInfo> infos;
-  const Position root = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-  const SearchResult r = search.run(root, limits, config, [&](const SearchInfo& i) { infos.push_back(i); }, signals);
-  EXPECT_TRUE(legalMoves(root).contains(r.best));
+  const SearchResult r = searchOpening(search, 400, 2, [&](const SearchInfo& i) { infos.push_back(i); });
+  EXPECT_TRUE(legalMoves(opening()).contains(r.best));
   EXPECT_GE(r.nodes, 400u);
   EXPECT_GT(backend->leafNodes(), 0u);
   ASSERT_FALSE(infos.empty());
