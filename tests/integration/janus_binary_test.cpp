@@ -221,6 +221,17 @@ TEST(JanusBinary, CommandLineTools) {
   EXPECT_EQ(code, "exit 0");
   EXPECT_TRUE(std::regex_search(out, std::regex("\\n3000 nodes [0-9]+ nps\\n$"))) << out;
   EXPECT_NE(out.find("Cache hits"), std::string::npos) << out;
+  // Engine options reach the MCTS bench (its "Evaluation:" line names the backend they built).
+  std::tie(code, out) =
+      runCli("bench --search mcts --nodes 20 --option \"MCTS Defer One-Ply=true\" --option \"MCTS QS Depth=4\"");
+  EXPECT_EQ(code, "exit 0");
+  EXPECT_TRUE(std::regex_search(out, std::regex("\\n600 nodes [0-9]+ nps\\n$"))) << out;
+  if (out.find("pvnet: NNUE nn-") != std::string::npos) {  // a build with a network: the NNUE value
+    EXPECT_NE(out.find("one-ply search at a leaf's second visit (quiescence 4 plies"), std::string::npos) << out;
+  }
+  std::tie(code, out) = runCli("bench --search mcts --nodes 20 --option \"MCTS QS Depth\"");
+  EXPECT_EQ(code, "exit 1");
+  EXPECT_NE(out.find("'MCTS QS Depth': expected NAME=VALUE"), std::string::npos) << out;
   std::tie(code, out) = runCli("eval");
   EXPECT_EQ(code, "exit 0");
   EXPECT_NE(out.find("Total"), std::string::npos);
