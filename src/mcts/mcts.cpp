@@ -1,7 +1,6 @@
 #include "mcts/mcts.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <thread>
 
@@ -223,10 +222,7 @@ void MctsSearch::expandRoot(const Position& root) {
   if (m_root->awaitsRefinement()) {
     std::vector<Move> moves;
     std::vector<float> priors;
-    for (const Node::Edge& e : m_root->edges()) {
-      moves.push_back(e.move);
-      priors.push_back(e.prior);
-    }
+    m_root->copyEdges(moves, priors);
     auto computation = m_backend->newComputation();
     computation->addRefinement(root, moves, priors);
     computation->compute();
@@ -282,14 +278,7 @@ int MctsSearch::gather(std::vector<Playout>& batch) {
         collision = node->inFlight() > 1;
         p.newLeaf = false;
         p.refine = true;
-        if (!collision) {
-          p.legal.clear();
-          p.priors.clear();
-          for (const Node::Edge& e : node->edges()) {
-            p.legal.push_back(e.move);
-            p.priors.push_back(e.prior);
-          }
-        }
+        if (!collision) node->copyEdges(p.legal, p.priors);
         break;
       }
       const bool atRoot = node == m_root.get();
@@ -312,49 +301,6 @@ int MctsSearch::gather(std::vector<Playout>& batch) {
     ++count;
   }
   return count;
-}
-
-void MctsSearch::recycleTree() {
-  // Bytes each node would free if collapsed (its edges and the child nodes it created), by
-  // the bit width of its visits (bucket b holds visits in [2^(b-1), 2^b)). Nodes with a playout
-  // in flight are skipped: their paths are in use (a playout in flight below a node also counts
-  // in flight at the node, so a collapsed subtree never holds one).
-  constexpr int kBuckets = 34;
-  size_t byBucket[kBuckets] = {};
-  std::vector<const Node*> stack{m_root.get()};
-  while (!stack.empty()) {
-    const Node* n = stack.back();
-    stack.pop_back();
-    size_t own = size_t(n->numEdges()) * sizeof(Node::Edge);
-    for (int i = 0; i < n->numEdges(); ++i)
-      if (const Node* c = n->child(i)) {
-        own += sizeof(Node);
-        stack.push_back(c);
-      }
-    if (n != m_root.get() && n->inFlight() == 0) byBucket[std::bit_width(n->visits())] += own;
-  }
-  const size_t need = m_treeBytes - std::min(m_treeBytes, m_treeLimitBytes / 2);
-  int threshold = 0;
-  for (size_t freed = byBucket[0]; threshold + 1 < kBuckets && freed < need;) freed += byBucket[++threshold];
-  // Collapse the topmost nodes at or below the threshold.
-  size_t freedBytes = 0, freedNodes = 0;
-  std::vector<Node*> work{m_root.get()};
-  while (!work.empty()) {
-    Node* n = work.back();
-    work.pop_back();
-    for (int i = 0; i < n->numEdges(); ++i) {
-      Node* c = n->child(i);
-      if (!c) continue;
-      if (c->inFlight() == 0 && c->expanded() && int(std::bit_width(c->visits())) <= threshold)
-        freedBytes += c->collapse(freedNodes);
-      else
-        work.push_back(c);
-    }
-  }
-  m_treeBytes -= std::min(m_treeBytes, freedBytes);
-  m_treeNodes -= std::min(m_treeNodes, freedNodes);
-  ++m_stats.recycles;
-  m_stats.recycledBytes += freedBytes;
 }
 
 // ---- Step 3b: evaluate ----------------------------------------------------------------------------

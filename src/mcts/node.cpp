@@ -80,6 +80,15 @@ size_t Node::collapse(size_t& nodesFreed) {
   return bytes;
 }
 
+void Node::copyEdges(std::vector<Move>& moves, std::vector<float>& priors) const {
+  moves.clear();
+  priors.clear();
+  for (const Edge& e : edges()) {
+    moves.push_back(e.move);
+    priors.push_back(e.prior);
+  }
+}
+
 int Node::findEdge(Move m) const {
   for (int i = 0; i < m_numEdges; ++i)
     if (m_edges[size_t(i)].move == m) return i;

@@ -80,6 +80,8 @@ class Node {
   /// the child nodes under them). `awaitRefinement`: the priors are provisional, the search
   /// refines them before it first selects a child (BackendAttributes::refines).
   void expand(std::span<const Move> moves, std::span<const float> priors, bool awaitRefinement = false);
+  /// Replaces `moves` and `priors` by the edges' moves and priors, in edge order.
+  void copyEdges(std::vector<Move>& moves, std::vector<float>& priors) const;
   /// True when the node was expanded with provisional priors that are not refined yet.
   [[nodiscard]] bool awaitsRefinement() const { return m_awaitsRefinement; }
   /// Frees the edges and every node below them, keeping this node's own statistics and terminal
