@@ -18,7 +18,8 @@ APT_PACKAGES=(
 )
 JOBS=$(nproc)
 
-log() { printf '\n== %s ==\n' "$*"; }
+# log <message>: a section header with the seconds since the script started (where CI time goes).
+log() { printf '\n== [%4ds] %s ==\n' "$SECONDS" "$*"; }
 
 install_deps() {
   local missing=()

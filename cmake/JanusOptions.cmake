@@ -14,9 +14,12 @@ if(JANUS_GLIBCXX_ASSERTIONS)
   target_compile_definitions(janus_flags INTERFACE _GLIBCXX_ASSERTIONS)
 endif()
 if(JANUS_SANITIZE)
-  # -O1 keeps sanitizer builds fast enough to run the perft and search tests in CI.
+  # -O1 keeps sanitizer builds fast enough to run the perft and search tests in CI. -g1 (line
+  # tables only, after the Debug build type's -g) keeps file:line in the sanitizers' stack traces
+  # and compiles about a quarter faster with objects half the size (measured on mcts_test.cpp,
+  # engine.cpp, alphabeta_search.cpp: 12.6/8.8/3.3 s -> 9.2/6.6/2.6 s).
   target_compile_options(janus_flags INTERFACE -fsanitize=${JANUS_SANITIZE} -fno-omit-frame-pointer
-                                               -fno-sanitize-recover=all -O1)
+                                               -fno-sanitize-recover=all -O1 -g1)
   target_link_options(janus_flags INTERFACE -fsanitize=${JANUS_SANITIZE})
 endif()
 target_include_directories(janus_flags INTERFACE ${CMAKE_SOURCE_DIR}/src)
