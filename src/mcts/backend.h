@@ -49,6 +49,13 @@
 // ones. Most leaves are never visited twice, so the expensive part is paid only where the tree
 // grows. Backends that do not refine keep the default, which throws.
 //
+// Move values (optional). A backend that searches every move of a position anyway (the one-ply
+// search of NnueValueBackend) can return what it found: moveValues(i) holds, for each legal move
+// of input i in addInput order, the expected score Q in [-1, 1] of the position after the move,
+// from input i's side to move's view (the mover's). The search keeps them on its edges for the
+// implicit minimax backups of PuctParams::minimaxWeight. Scores of moves a search cut off may be
+// upper bounds. Backends without them keep the default, an empty span.
+//
 // Evaluation caching (CachingBackend) hashes the Zobrist key of the position plus, per
 // BackendAttributes, the halfmove clock and the keys of the last historyPlies positions. A
 // backend whose output depends on more than that must say so with cacheable = false.
@@ -130,6 +137,10 @@ class BackendComputation {
   /// Priors of input i's legal moves, in addInput order, summing to 1. Only after compute();
   /// the span stays valid while the computation lives.
   [[nodiscard]] virtual std::span<const float> priors(int i) const = 0;
+  /// Q in [-1, 1] of each legal move of input i, the mover's view, in addInput order (see "Move
+  /// values" above); empty if the backend has none for this input (the default). Only after
+  /// compute(); the span stays valid while the computation lives.
+  [[nodiscard]] virtual std::span<const float> moveValues(int /*i*/) const { return {}; }
 };
 
 /// An evaluator of positions. Thread-safe (see the contract above).

@@ -16,7 +16,7 @@ class CachingComputation final : public BackendComputation {
     Result r;
     if (m_owner.m_capacity > 0) {
       r.key = CachingBackend::cacheKey(pos, m_owner.m_attributes);
-      r.hit = m_owner.lookup(r.key, legalMoves, r.wdl, r.priors);
+      r.hit = m_owner.lookup(r.key, legalMoves, r.answer);
     }
     if (!r.hit) {
       r.innerIndex = m_inner->addInput(pos, legalMoves);
@@ -40,15 +40,21 @@ class CachingComputation final : public BackendComputation {
     m_inner->compute();
     if (m_owner.m_capacity == 0) return;
     for (const Result& r : m_results)
-      if (!r.hit && !r.refinement) m_owner.insert(r.key, r.moves, m_inner->wdl(r.innerIndex), m_inner->priors(r.innerIndex));
+      if (!r.hit && !r.refinement)
+        m_owner.insert(r.key, r.moves, m_inner->wdl(r.innerIndex), m_inner->priors(r.innerIndex),
+                       m_inner->moveValues(r.innerIndex));
   }
   [[nodiscard]] Wdl wdl(int i) const override {
     const Result& r = m_results[size_t(i)];
-    return r.hit ? r.wdl : m_inner->wdl(r.innerIndex);
+    return r.hit ? r.answer.wdl : m_inner->wdl(r.innerIndex);
   }
   [[nodiscard]] std::span<const float> priors(int i) const override {
     const Result& r = m_results[size_t(i)];
-    return r.hit ? std::span<const float>(r.priors) : m_inner->priors(r.innerIndex);
+    return r.hit ? std::span<const float>(r.answer.priors) : m_inner->priors(r.innerIndex);
+  }
+  [[nodiscard]] std::span<const float> moveValues(int i) const override {
+    const Result& r = m_results[size_t(i)];
+    return r.hit ? std::span<const float>(r.answer.values) : m_inner->moveValues(r.innerIndex);
   }
 
  private:
@@ -57,9 +63,8 @@ class CachingComputation final : public BackendComputation {
     bool refinement = false;  // never stored
     u64 key = 0;
     int innerIndex = -1;
-    Wdl wdl;                    // hit
-    std::vector<float> priors;  // hit
-    std::vector<Move> moves;    // miss: stored with the result
+    CachingBackend::Answer answer;  // hit
+    std::vector<Move> moves;        // miss: stored with the result
   };
   CachingBackend& m_owner;
   std::unique_ptr<BackendComputation> m_inner;
@@ -134,7 +139,7 @@ u64 CachingBackend::cacheKey(const Position& pos, const BackendAttributes& a) {
   return key;
 }
 
-bool CachingBackend::lookup(u64 key, std::span<const Move> moves, Wdl& wdl, std::vector<float>& priors) {
+bool CachingBackend::lookup(u64 key, std::span<const Move> moves, Answer& answer) {
   Shard& s = shardOf(key);
   bool hit = false;
   {
@@ -143,21 +148,26 @@ bool CachingBackend::lookup(u64 key, std::span<const Move> moves, Wdl& wdl, std:
     if (it != s.index.end()) {
       Entry& e = s.entries[it->second];
       if (e.moves.size() == moves.size()) {
-        priors.resize(moves.size());
         hit = true;
         if (std::equal(moves.begin(), moves.end(), e.moves.begin())) {
-          std::copy(e.priors.begin(), e.priors.end(), priors.begin());
+          answer.priors = e.priors;
+          answer.values = e.values;
         } else {  // same moves in another order (or a key collision: then a miss)
+          answer.priors.resize(moves.size());
+          answer.values.resize(e.values.empty() ? 0 : moves.size());
           for (size_t i = 0; i < moves.size() && hit; ++i) {
             auto at = std::find(e.moves.begin(), e.moves.end(), moves[i]);
-            if (at == e.moves.end())
+            if (at == e.moves.end()) {
               hit = false;
-            else
-              priors[i] = e.priors[size_t(at - e.moves.begin())];
+            } else {
+              const size_t k = size_t(at - e.moves.begin());
+              answer.priors[i] = e.priors[k];
+              if (!e.values.empty()) answer.values[i] = e.values[k];
+            }
           }
         }
         if (hit) {
-          wdl = e.wdl;
+          answer.wdl = e.wdl;
           e.referenced = true;
         }
       }
@@ -167,7 +177,8 @@ bool CachingBackend::lookup(u64 key, std::span<const Move> moves, Wdl& wdl, std:
   return hit;
 }
 
-void CachingBackend::insert(u64 key, std::span<const Move> moves, const Wdl& wdl, std::span<const float> priors) {
+void CachingBackend::insert(u64 key, std::span<const Move> moves, const Wdl& wdl, std::span<const float> priors,
+                            std::span<const float> values) {
   Shard& s = shardOf(key);
   std::lock_guard lock(s.mutex);
   size_t slot;
@@ -193,6 +204,7 @@ void CachingBackend::insert(u64 key, std::span<const Move> moves, const Wdl& wdl
   e.wdl = wdl;
   e.moves.assign(moves.begin(), moves.end());
   e.priors.assign(priors.begin(), priors.end());
+  e.values.assign(values.begin(), values.end());
   e.referenced = false;
 }
 

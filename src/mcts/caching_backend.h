@@ -8,13 +8,13 @@
 // backend reads it and with hashes of the keys of the last historyPlies positions when its
 // output depends on history (BackendAttributes). lc0 also keys its cache on the current
 // position alone unless told otherwise (its CacheHistoryLength option, default 0). The legal
-// moves are stored with the priors; a hit whose move list differs (a 64-bit key collision) is
-// treated as a miss.
+// moves are stored with the priors and the move values (BackendComputation::moveValues); a hit
+// whose move list differs (a 64-bit key collision) is treated as a miss.
 //
 // Replacement: 16 shards, each a fixed-size table with the CLOCK ("second chance")
 // approximation of least-recently-used eviction: a hit marks the entry; the eviction hand
 // skips (and unmarks) marked entries and replaces the first unmarked one. Capacity is in
-// entries (about 64 bytes plus 6 bytes per legal move each).
+// entries (about 100 bytes plus 6 bytes per legal move each, 10 with move values).
 //
 // Thread-safety: newComputation(), attributes() and stats() may be called from any thread;
 // each shard has its own mutex. A computation is used by one thread (the Backend contract).
@@ -70,6 +70,7 @@ class CachingBackend final : public Backend {
     Wdl wdl;
     std::vector<Move> moves;
     std::vector<float> priors;
+    std::vector<float> values;  // BackendComputation::moveValues (empty: none)
     bool referenced = false;  // CLOCK bit: hit since the hand last passed
   };
   struct Shard {
@@ -80,9 +81,16 @@ class CachingBackend final : public Backend {
     size_t capacity = 0;
   };
 
-  /// On a hit fills `wdl` and `priors` (in the order of `moves`) and returns true.
-  bool lookup(u64 key, std::span<const Move> moves, Wdl& wdl, std::vector<float>& priors);
-  void insert(u64 key, std::span<const Move> moves, const Wdl& wdl, std::span<const float> priors);
+  /// A cached answer, its per-move vectors in the order of the moves it was looked up with.
+  struct Answer {
+    Wdl wdl;
+    std::vector<float> priors;
+    std::vector<float> values;  // empty: the backend gave no move values
+  };
+  /// On a hit fills `answer` (per-move vectors in the order of `moves`) and returns true.
+  bool lookup(u64 key, std::span<const Move> moves, Answer& answer);
+  void insert(u64 key, std::span<const Move> moves, const Wdl& wdl, std::span<const float> priors,
+              std::span<const float> values);
   Shard& shardOf(u64 key) { return *m_shards[key % kShards]; }
 
   std::shared_ptr<Backend> m_inner;

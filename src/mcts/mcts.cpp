@@ -23,7 +23,8 @@ namespace janus::mcts {
 //                            stalemate, 50 moves, material, repetition, tablebase), send the rest
 //                            to one backend computation;
 //        c. backup (lock):   expand the evaluated leaves, add the values along the paths,
-//                            remove the virtual loss, propagate proven wins and losses.
+//                            remove the virtual loss, propagate proven wins and losses and
+//                            the implicit minimax values (backupMinimax).
 //      The main thread then checks the limits and reports.
 //   4. Join the helpers; best move by visits (proven wins first); final report.
 // ------------------------------------------------------------------------------------------------
@@ -102,6 +103,7 @@ LeafStatus classifyLeaf(const Position& pos, int ply, const MoveList& legal, con
 struct MctsSearch::Playout {
   std::vector<Node*> path;  ///< root ... leaf
   std::vector<Move> moves;  ///< the moves between them (path.size() - 1)
+  std::vector<int> edges;   ///< the edge index of each move in its node
   bool newLeaf = false;     ///< the leaf is to be classified and evaluated (else: terminal)
   bool refine = false;      ///< the leaf awaits refinement: `legal` and `priors` are its edges'
   // Filled by evaluate():
@@ -111,6 +113,7 @@ struct MctsSearch::Playout {
   int input = -1;
   Wdl wdl;
   std::vector<float> priors;
+  std::vector<float> values;  ///< BackendComputation::moveValues (empty: none)
 };
 
 MctsSearch::MctsSearch(std::shared_ptr<Backend> backend, MctsParams params)
@@ -214,7 +217,7 @@ void MctsSearch::expandRoot(const Position& root) {
     auto computation = m_backend->newComputation();
     computation->addInput(root, moves);
     computation->compute();
-    m_root->expand(moves, computation->priors(0), m_backendRefines);
+    m_root->expand(moves, computation->priors(0), m_backendRefines, computation->moveValues(0));
     m_treeBytes += size_t(m_root->numEdges()) * sizeof(Node::Edge);
     ++m_stats.evaluations;
     visit(computation->wdl(0));
@@ -226,7 +229,7 @@ void MctsSearch::expandRoot(const Position& root) {
     auto computation = m_backend->newComputation();
     computation->addRefinement(root, moves, priors);
     computation->compute();
-    m_root->expand(moves, computation->priors(0));  // no child yet: nothing is lost
+    m_root->expand(moves, computation->priors(0), false, computation->moveValues(0));  // no child yet: nothing is lost
     ++m_stats.refinements;
     visit(computation->wdl(0));
   }
@@ -257,6 +260,7 @@ int MctsSearch::gather(std::vector<Playout>& batch) {
     Playout& p = batch[size_t(count)];
     p.path.clear();
     p.moves.clear();
+    p.edges.clear();
     Node* node = m_root.get();
     bool collision = false;
     for (;;) {
@@ -290,6 +294,7 @@ int MctsSearch::gather(std::vector<Playout>& batch) {
         m_treeBytes += sizeof(Node);
       }
       p.moves.push_back(node->edge(e).move);
+      p.edges.push_back(e);
       node = &child;
     }
     if (collision) {
@@ -341,6 +346,8 @@ void MctsSearch::evaluate(std::vector<Playout>& batch, int count, Position& pos)
     p.wdl = computation->wdl(p.input);
     const auto priors = computation->priors(p.input);
     p.priors.assign(priors.begin(), priors.end());
+    const auto values = computation->moveValues(p.input);
+    p.values.assign(values.begin(), values.end());
   }
 }
 
@@ -356,12 +363,12 @@ void MctsSearch::backup(std::vector<Playout>& batch, int count) {
       leaf->makeTerminal(p.terminal, p.kind, 0);
       newlyDecided = true;
     } else if (p.newLeaf) {
-      leaf->expand(p.legal, p.priors, m_backendRefines);
+      leaf->expand(p.legal, p.priors, m_backendRefines, p.values);
       m_treeBytes += size_t(leaf->numEdges()) * sizeof(Node::Edge);
       ++m_stats.evaluations;
       evaluated = true;
     } else if (p.refine) {
-      leaf->expand(p.legal, p.priors);  // same moves, refined priors; it has no child yet
+      leaf->expand(p.legal, p.priors, false, p.values);  // same moves, refined priors; it has no child yet
       ++m_stats.refinements;
       evaluated = true;
     }
@@ -382,6 +389,9 @@ void MctsSearch::backup(std::vector<Playout>& batch, int count) {
     if (newlyDecided && leaf->terminal() != Terminal::kDraw)
       for (size_t i = p.path.size() - 1; i-- > 1;)
         if (!updateProof(*p.path[i])) break;
+    // Implicit minimax backups (PuctParams::minimaxWeight), up to the first unchanged edge.
+    for (size_t i = p.path.size() - 1; i >= 1; --i)
+      if (!backupMinimax(*p.path[i - 1], p.edges[i - 1])) break;
     const int depth = int(p.moves.size());
     ++m_stats.playouts;
     m_cumDepth += u64(depth);

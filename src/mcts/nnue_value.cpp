@@ -170,6 +170,7 @@ class NnueValueBackend::Computation final : public BackendComputation {
       e.sharpen = true;
       e.scoreOffset = m_scores.size();
       cp = onePlyScores(scratch, legalMoves);
+      appendMoveValues(e, pos, legalMoves.size());
     }
     if (params.depth > 0 && !legalMoves.empty()) {
       cp = leafAlphaBeta(pos, *m_searchers.alphaBeta, params.depth, &m_nodes);
@@ -193,6 +194,7 @@ class NnueValueBackend::Computation final : public BackendComputation {
     Position scratch = pos;
     e.scoreOffset = m_scores.size();
     const int cp = onePlyScores(scratch, legalMoves);
+    appendMoveValues(e, pos, legalMoves.size());
     e.wdl = centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos);
     e.priorOffset = m_priors.size();
     e.priorCount = legalMoves.size();
@@ -244,6 +246,10 @@ class NnueValueBackend::Computation final : public BackendComputation {
     if (e.priorCount == 0) return m_policy->priors(e.policyIndex);
     return std::span<const float>(m_priors).subspan(e.priorOffset, e.priorCount);
   }
+  [[nodiscard]] std::span<const float> moveValues(int i) const override {
+    const Entry& e = m_entries[size_t(i)];
+    return std::span<const float>(m_values).subspan(e.valueOffset, e.valueCount);
+  }
 
  private:
   static constexpr size_t kNotPending = size_t(-1);
@@ -255,6 +261,8 @@ class NnueValueBackend::Computation final : public BackendComputation {
     size_t scoreOffset = 0;  ///< one-ply scores at m_scores[scoreOffset, + moves)
     size_t priorOffset = 0;  ///< own priors at m_priors[priorOffset, + priorCount); none: the policy's
     size_t priorCount = 0;
+    size_t valueOffset = 0;  ///< move values at m_values[valueOffset, + valueCount); 0: none
+    size_t valueCount = 0;
     Wdl wdl;
   };
   /// Appends the one-ply scores of `moves` to m_scores; returns the best.
@@ -262,6 +270,18 @@ class NnueValueBackend::Computation final : public BackendComputation {
     m_scores.resize(m_scores.size() + moves.size());
     return leafOnePly(scratch, *m_searchers.eval, m_owner.m_params, moves,
                       std::span<int>(m_scores).subspan(m_scores.size() - moves.size()), &m_nodes);
+  }
+
+  /// Appends the Q of the last `count` one-ply scores (BackendComputation::moveValues), by the
+  /// same model as the value (centipawnsToWdl at the leaf's material).
+  void appendMoveValues(Entry& e, const Position& pos, size_t count) {
+    e.valueOffset = m_values.size();
+    e.valueCount = count;
+    const int material = wdlMaterial(pos);
+    for (size_t k = m_scores.size() - count; k < m_scores.size(); ++k) {
+      const WdlProbability p = scoreToWdlProbability(std::clamp(m_scores[k], -kMate, kMate), material);
+      m_values.push_back(float(p.q()));
+    }
   }
 
   NnueValueBackend& m_owner;
@@ -277,6 +297,7 @@ class NnueValueBackend::Computation final : public BackendComputation {
   std::vector<Pending> m_pending;
   std::vector<int> m_scores;
   std::vector<float> m_priors;
+  std::vector<float> m_values;
   u64 m_nodes = 0;
 };
 

@@ -235,6 +235,12 @@ TEST(NnueValueBackend, OnePlyPriorsFollowTheScoresAndTheValueIsTheBest) {
   const WdlProbability expected = scoreToWdlProbability(best, wdlMaterial(pos));
   EXPECT_NEAR(c->wdl(0).win, expected.win, 1e-6);
   EXPECT_NEAR(c->wdl(0).loss, expected.loss, 1e-6);
+  // The move values are the scores by the same model: the best of them is the value.
+  const auto values = c->moveValues(0);
+  ASSERT_EQ(values.size(), moves.size());
+  for (size_t i = 0; i < moves.size(); ++i)
+    EXPECT_NEAR(values[i], scoreToWdlProbability(scores[i], wdlMaterial(pos)).q(), 1e-6) << toUci(moves[i], false);
+  EXPECT_NEAR(*std::max_element(values.begin(), values.end()), c->wdl(0).q(), 1e-6);
 }
 
 TEST(NnueValueBackend, DeferredOnePlyGivesThePolicyFirstAndTheOnePlySearchOnRefinement) {
@@ -269,6 +275,7 @@ TEST(NnueValueBackend, DeferredOnePlyGivesThePolicyFirstAndTheOnePlySearchOnRefi
   nnue::NnueEvaluator eval(net);
   const int quiet = leafQuiescence(pos, eval, deferred);
   EXPECT_EQ(c->wdl(0), centipawnsToWdl(quiet, pos));
+  EXPECT_TRUE(c->moveValues(0).empty()) << "no one-ply search yet: no move values";
   // Refinement: the held priors sharpened by the one-ply scores, valued by their best, exactly
   // what the eager backend gives at expansion when it starts from the same priors.
   std::vector<int> scores(moves.size());
@@ -285,6 +292,8 @@ TEST(NnueValueBackend, DeferredOnePlyGivesThePolicyFirstAndTheOnePlySearchOnRefi
   e->addInput(pos, moves);
   e->compute();
   EXPECT_EQ(e->wdl(0), c->wdl(1));
+  ASSERT_EQ(c->moveValues(1).size(), moves.size());
+  EXPECT_TRUE(std::equal(c->moveValues(1).begin(), c->moveValues(1).end(), e->moveValues(0).begin()));
 
   // Bad refinements are refused with a reason; a backend that does not refine says so.
   auto bad = deferredBackend.newComputation();

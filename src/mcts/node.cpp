@@ -7,6 +7,8 @@
 
 namespace janus::mcts {
 
+static_assert(sizeof(Node::Edge) == 16, "the implicit minimax value fits in the edge's padding");
+
 double Node::q() const {
   if (isTerminal()) return terminalValue();
   return m_visits ? m_wl / m_visits : 0.0;
@@ -95,8 +97,24 @@ int Node::findEdge(Move m) const {
   return -1;
 }
 
-void Node::expand(std::span<const Move> moves, std::span<const float> priors, bool awaitRefinement) {
+bool Node::Edge::setMinimax(double q) {
+  const i16 v = i16(std::lround(std::clamp(q, -1.0, 1.0) * kValueScale));
+  if (v == value) return false;
+  value = v;
+  return true;
+}
+
+std::optional<double> Node::bestEdgeValue() const {
+  int best = Edge::kNoValue;
+  for (const Edge& e : edges()) best = std::max(best, int(e.value));
+  if (best == Edge::kNoValue) return std::nullopt;
+  return best / Edge::kValueScale;
+}
+
+void Node::expand(std::span<const Move> moves, std::span<const float> priors, bool awaitRefinement,
+                  std::span<const float> values) {
   assert(moves.size() == priors.size() && !moves.empty() && moves.size() <= size_t(kMaxMoves));
+  assert(values.empty() || values.size() == moves.size());
   std::vector<int> order(moves.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return priors[size_t(a)] > priors[size_t(b)]; });
@@ -105,6 +123,7 @@ void Node::expand(std::span<const Move> moves, std::span<const float> priors, bo
   for (size_t i = 0; i < moves.size(); ++i) {
     m_edges[i].move = moves[size_t(order[i])];
     m_edges[i].prior = priors[size_t(order[i])];
+    if (!values.empty()) m_edges[i].setMinimax(values[size_t(order[i])]);
   }
   m_awaitsRefinement = awaitRefinement;
 }
@@ -166,7 +185,9 @@ int selectEdge(const Node& node, const PuctParams& p, bool isRoot, const std::ve
       continue;
     }
     const u32 n = child->visits(), f = child->inFlight();
-    const double q = child->isTerminal() ? -child->terminalValue() : (-child->q() * n - p.virtualLoss * f) / double(n + f);
+    double q = child->isTerminal() ? -child->terminalValue() : (-child->q() * n - p.virtualLoss * f) / double(n + f);
+    if (p.minimaxWeight > 0.0 && e.hasValue() && !child->isTerminal())
+      q = (1.0 - p.minimaxWeight) * q + p.minimaxWeight * e.minimax();
     const double score = q + c * e.prior * sqrtN / (1.0 + double(n + f));
     if (score > bestScore) bestScore = score, best = i;
   }
@@ -197,6 +218,16 @@ void applyDirichletNoise(Node& node, double alpha, double epsilon, std::mt19937_
     Node::Edge& e = node.edge(i);
     e.prior = float((1.0 - epsilon) * e.prior + epsilon * priorSum * eta[size_t(i)] / sum);
   }
+}
+
+bool backupMinimax(Node& parent, int i) {
+  Node::Edge& e = parent.edge(i);
+  const Node* c = e.node.get();
+  if (!c) return false;
+  if (c->isTerminal()) return e.setMinimax(-c->terminalValue());
+  if (!c->expanded()) return false;
+  const std::optional<double> best = c->bestEdgeValue();
+  return best && e.setMinimax(-*best);
 }
 
 bool updateProof(Node& node) {

@@ -5,8 +5,8 @@
 //   +-----------------------------------+       +---------------------------------------+
 //   | visits N, in-flight (virtual loss)|  ---> | move, prior P, unique_ptr<Node> child |
 //   | sum of WL, sum of D (own view)    |       |   child == nullptr until first visited|
-//   | terminal status (+ kind, plies)   |       +---------------------------------------+
-//   | edges[0..n) sorted by prior desc  |
+//   | terminal status (+ kind, plies)   |       | implicit minimax value (or none)      |
+//   | edges[0..n) sorted by prior desc  |       +---------------------------------------+
 //   +-----------------------------------+
 //
 // Values: every node keeps W - L and D sums from the view of ITS side to move, so Q(node) is
@@ -16,7 +16,9 @@
 //
 // Not thread-safe: the search holds its tree mutex around every access (mcts.cpp).
 
+#include <climits>
 #include <memory>
+#include <optional>
 #include <random>
 #include <span>
 #include <vector>
@@ -41,9 +43,27 @@ enum class TerminalKind : u8 {
 class Node {
  public:
   struct Edge {
+    /// Edge::value when the backend gave no move value.
+    static constexpr i16 kNoValue = INT16_MIN;
+    /// Fixed-point scale of Edge::value (Q 1.0 = 32000).
+    static constexpr double kValueScale = 32000.0;
+
     Move move;
+    /// Implicit minimax value of the move (Lanctot, Winands, Pepels and Sturtevant, "Monte Carlo
+    /// Tree Search with Heuristic Evaluations using Implicit Minimax Backups", IEEE CIG 2014):
+    /// Q in [-1, 1] from this node's side to move's view, times kValueScale. The backend's move
+    /// value (BackendComputation::moveValues) until the child is expanded, then the negated best
+    /// value among the child's own edges (backupMinimax), the exact value once the child is
+    /// terminal. kNoValue: unknown. 16 bits, so the edge stays 16 bytes.
+    i16 value = kNoValue;
     float prior = 0.0f;          ///< P(s, a), 0..1
     std::unique_ptr<Node> node;  ///< the child, created on its first visit
+
+    [[nodiscard]] bool hasValue() const { return value != kNoValue; }
+    /// The value as Q in [-1, 1] (only if hasValue()).
+    [[nodiscard]] double minimax() const { return value / kValueScale; }
+    /// Stores `q` (clamped to [-1, 1]); returns true if the stored value changed.
+    bool setMinimax(double q);
   };
 
   // ---- Statistics (own side to move's view) --------------------------------------------------
@@ -78,8 +98,14 @@ class Node {
   /// Creates one edge per move with its prior (same length, at least one), sorted by prior,
   /// highest first (stable: equal priors keep the given order). Replaces existing edges (and
   /// the child nodes under them). `awaitRefinement`: the priors are provisional, the search
-  /// refines them before it first selects a child (BackendAttributes::refines).
-  void expand(std::span<const Move> moves, std::span<const float> priors, bool awaitRefinement = false);
+  /// refines them before it first selects a child (BackendAttributes::refines). `values`: the
+  /// backend's move values (Q, this node's view; same length as `moves`, or empty: none),
+  /// which become the edges' implicit minimax values.
+  void expand(std::span<const Move> moves, std::span<const float> priors, bool awaitRefinement = false,
+              std::span<const float> values = {});
+  /// The best implicit minimax value among the edges (Q, own view), or nullopt if no edge has
+  /// one.
+  [[nodiscard]] std::optional<double> bestEdgeValue() const;
   /// Replaces `moves` and `priors` by the edges' moves and priors, in edge order.
   void copyEdges(std::vector<Move>& moves, std::vector<float>& priors) const;
   /// True when the node was expanded with provisional priors that are not refined yet.
@@ -164,6 +190,13 @@ struct PuctParams {
   double fpuReductionRoot = 0.44;
   /// Each in-flight visit counts as this much loss for the player choosing the child.
   double virtualLoss = 1.0;
+  /// Implicit minimax backups (Lanctot et al., IEEE CIG 2014; Node::Edge::value): a visited,
+  /// non-terminal child is selected by (1 - minimaxWeight) * Q + minimaxWeight * its edge's
+  /// minimax value (where the edge has one) + U. The minimax value is the best leaf evaluation
+  /// below the edge backed up as in minimax, so a refutation found deep in the tree counts at
+  /// once instead of being averaged in over many visits. 0: plain PUCT. Unvisited children keep
+  /// the FPU value (their priors already hold the one-ply search's view).
+  double minimaxWeight = 0.0;
   /// Variance-scaled exploration (the idea of Monty's "CPUCT variance scaling", J. Wells et
   /// al., github.com/official-monty/Monty): where the values seen below a node spread widely
   /// the search explores more, where they agree it trusts Q. c(s) is multiplied by
@@ -203,6 +236,13 @@ struct PuctParams {
 /// P' = (1 - epsilon) * P + epsilon * eta (AlphaZero: alpha 0.3 for chess, epsilon 0.25).
 /// The priors keep summing to what they summed to (1). Deterministic for a given `rng` state.
 void applyDirichletNoise(Node& node, double alpha, double epsilon, std::mt19937_64& rng);
+
+/// Implicit minimax backup of edge i of `parent` from its child: the exact value of a terminal
+/// child, else the negated Node::bestEdgeValue() of an expanded child; unchanged when the child
+/// has neither. Returns true if the edge's value changed (then the parent's best value may have
+/// changed too: the search repeats this up the path and stops at the first edge that keeps its
+/// value).
+bool backupMinimax(Node& parent, int i);
 
 /// Mate propagation: makes `node` a proven win if a child is a (rule, proven or tablebase) loss,
 /// or a proven loss if every edge has a child that is a win. Returns true if it changed.

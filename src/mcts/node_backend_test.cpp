@@ -229,6 +229,63 @@ TEST(MctsPuct, SelectionFollowsTheAlphaZeroFormula) {
   EXPECT_EQ(selectEdge(n, p, true, &allowed), 1);
 }
 
+TEST(MctsMinimax, EdgesKeepTheMoveValuesInPriorOrderAndBackUpTheChildsBest) {
+  Node n;
+  const Position pos;
+  const std::vector<Move> moves = {parseUci(pos, "e2e4", false), parseUci(pos, "d2d4", false), parseUci(pos, "g1f3", false)};
+  n.expand(moves, std::vector<float>{0.3f, 0.5f, 0.2f}, false, std::vector<float>{0.25f, -0.5f, 2.0f});
+  ASSERT_EQ(toUci(n.edge(0).move, false), "d2d4");  // sorted by prior; the values go with their moves
+  EXPECT_NEAR(n.edge(0).minimax(), -0.5, 1e-4);
+  EXPECT_NEAR(n.edge(1).minimax(), 0.25, 1e-4);
+  EXPECT_NEAR(n.edge(2).minimax(), 1.0, 1e-4) << "clamped to [-1, 1]";
+  EXPECT_NEAR(*n.bestEdgeValue(), 1.0, 1e-4);
+
+  // No child yet, or a child not expanded: nothing to back up.
+  EXPECT_FALSE(backupMinimax(n, 0));
+  Node& child = n.getOrCreateChild(0);
+  EXPECT_FALSE(backupMinimax(n, 0));
+  EXPECT_NEAR(n.edge(0).minimax(), -0.5, 1e-4);
+  // The child's best reply is worth 0.6 to its side: the move is worth -0.6 to the parent.
+  Position after = pos;
+  after.makeMove(n.edge(0).move);
+  const MoveList replies = legalMoves(after);
+  std::vector<float> replyValues(replies.size(), -0.3f);
+  replyValues[3] = 0.6f;
+  child.expand(std::vector<Move>(replies.begin(), replies.end()), std::vector<float>(replies.size(), 0.05f), false,
+               replyValues);
+  EXPECT_TRUE(backupMinimax(n, 0));
+  EXPECT_NEAR(n.edge(0).minimax(), -0.6, 1e-4);
+  EXPECT_FALSE(backupMinimax(n, 0)) << "unchanged the second time";
+  // A terminal child gives its exact value.
+  child.makeTerminal(Terminal::kLoss, TerminalKind::kRule);
+  EXPECT_TRUE(backupMinimax(n, 0));
+  EXPECT_EQ(n.edge(0).minimax(), 1.0);
+
+  // Without move values the edges have none.
+  Node plain;
+  plain.expand(moves, std::vector<float>{0.3f, 0.5f, 0.2f});
+  for (const Node::Edge& e : plain.edges()) EXPECT_FALSE(e.hasValue());
+  EXPECT_FALSE(plain.bestEdgeValue().has_value());
+}
+
+TEST(MctsMinimax, TheWeightBlendsTheMinimaxValueIntoQOfVisitedChildren) {
+  Node n = handBuilt();  // d2d4 Q 0.2 over 6 visits, e2e4 Q -0.1 over 3, g1f3 unvisited
+  PuctParams p;
+  p.cpuctInit = 0.0;
+  p.cpuctFactor = 0.0;  // no exploration: the best (blended) Q wins
+  p.minimaxWeight = 0.5;
+  EXPECT_EQ(selectEdge(n, p, false), 0) << "no edge has a value: plain Q";
+  n.edge(0).setMinimax(-0.8);  // a refutation of d2d4 found below it
+  n.edge(1).setMinimax(0.1);
+  // d2d4: 0.5 * 0.2 + 0.5 * -0.8 = -0.3; e2e4: 0.5 * -0.1 + 0.5 * 0.1 = 0; g1f3: FPU 0.1 - 0.44 sqrt(0.8).
+  EXPECT_EQ(selectEdge(n, p, false), 1);
+  p.minimaxWeight = 0.0;
+  EXPECT_EQ(selectEdge(n, p, false), 0) << "weight 0: plain PUCT";
+  // A blend of 0.2 leaves d2d4 at 0.8 * 0.2 + 0.2 * -0.8 = 0 against e2e4's -0.06.
+  p.minimaxWeight = 0.2;
+  EXPECT_EQ(selectEdge(n, p, false), 0);
+}
+
 TEST(MctsPuct, FirstPlayUrgencyReducesTheParentValue) {
   Node n = handBuilt();
   EXPECT_NEAR(fpuValue(n, 0.0), 0.1, 1e-12);
