@@ -77,7 +77,7 @@ const RealOption kMctsReals[] = {
      [](mcts::MctsParams& p, double v) { p.puct.cpuctVarWeight = v; }},
     {"MCTS CPuct Var Scale", "0.4", 0.01, 2, "The standard deviation of Q (on [-1,1]) at which the variance factor is 1",
      [](mcts::MctsParams& p, double v) { p.puct.cpuctVarScale = v; }},
-    {"MCTS Minimax Weight", "0", 0, 1,
+    {"MCTS Minimax Weight", "0.3", 0, 1,
      "Implicit minimax backups: a visited move is selected by (1 - this) * Q + this * the minimax of the leaf "
      "evaluations below it (Lanctot et al. 2014); 0: off. Needs move values (MCTS Value nnue with one-ply priors)",
      [](mcts::MctsParams& p, double v) { p.puct.minimaxWeight = v; }},
