@@ -14,17 +14,14 @@
 #include "mcts/caching_backend.h"
 #include "mcts/mcts.h"
 #include "mcts/pvnet_backend.h"
+#include "mcts/test_search.h"
 #include "mcts/uniform_backend.h"
 #include "util/error.h"
 
 namespace janus::mcts {
 namespace {
 
-Position positionAfter(const std::string& fen, const std::vector<std::string>& moves) {
-  Position pos = fen == "startpos" ? Position() : Position::fromFen(fen);
-  for (const auto& m : moves) pos.makeMove(parseUci(pos, m, false));
-  return pos;
-}
+using testing_support::positionAfter;
 
 
 TEST(MctsBackend, UniformGivesEqualPriorsAndTheMaterialValue) {

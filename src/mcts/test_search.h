@@ -1,0 +1,67 @@
+#pragma once
+// Test support for the MCTS tests (mcts_tests only, not part of any library): a deterministic
+// search with its reports collected, and the visit bookkeeping check over a tree.
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/notation.h"
+#include "mcts/mcts.h"
+#include "mcts/uniform_backend.h"
+
+namespace janus::mcts::testing_support {
+
+/// `fen` (or "startpos") after `moves` in UCI notation.
+inline Position positionAfter(const std::string& fen, const std::vector<std::string>& moves) {
+  Position pos = fen == "startpos" ? Position() : Position::fromFen(fen);
+  for (const auto& m : moves) pos.makeMove(parseUci(pos, m, false));
+  return pos;
+}
+
+/// A search with the uniform (material) backend; deterministic settings unless changed.
+struct Searcher {
+  explicit Searcher(MctsParams p = deterministic(), std::shared_ptr<Backend> backend = std::make_shared<UniformBackend>())
+      : search(std::move(backend), p) {}
+  static MctsParams deterministic() {
+    MctsParams p;
+    p.smartPruning = false;
+    p.seed = 1;
+    return p;
+  }
+  SearchResult go(const Position& pos, SearchLimits limits, SearchConfig config = {}) {
+    infos.clear();
+    return search.run(pos, limits, config, [this](const SearchInfo& i) { infos.push_back(i); }, signals);
+  }
+  SearchResult goNodes(const Position& pos, u64 nodes, int threads = 1) {
+    SearchLimits l;
+    l.nodes = nodes;
+    SearchConfig c;
+    c.threads = threads;
+    return go(pos, l, c);
+  }
+  MctsSearch search;
+  SearchSignals signals;
+  std::vector<SearchInfo> infos;
+};
+
+/// Checks visit bookkeeping below `node`: nothing in flight, and (for nodes that are neither
+/// terminal nor proven) one visit for the node's own evaluation plus its children's. Returns the
+/// number of nodes checked.
+inline int checkVisits(const Node& node) {
+  EXPECT_EQ(node.inFlight(), 0u);
+  int count = 1;
+  u32 childVisits = 0;
+  for (const Node::Edge& e : node.edges())
+    if (e.node) {
+      childVisits += e.node->visits();
+      count += checkVisits(*e.node);
+    }
+  if (!node.isTerminal() && node.expanded()) { EXPECT_EQ(node.visits(), childVisits + 1); }
+  if (!node.expanded()) { EXPECT_EQ(childVisits, 0u); }
+  return count;
+}
+
+}  // namespace janus::mcts::testing_support
