@@ -81,6 +81,10 @@ const RealOption kMctsReals[] = {
      "Implicit minimax backups: a visited move is selected by (1 - this) * Q + this * the minimax of the leaf "
      "evaluations below it (Lanctot et al. 2014); 0: off. Needs move values (MCTS Value nnue with one-ply priors)",
      [](mcts::MctsParams& p, double v) { p.puct.minimaxWeight = v; }},
+    {"MCTS FPU Value Weight", "0", 0, 1,
+     "An unvisited move is valued at (1 - this) * FPU + this * its one-ply value; 0: plain FPU. Needs move values "
+     "(MCTS Value nnue with one-ply priors)",
+     [](mcts::MctsParams& p, double v) { p.puct.fpuValueWeight = v; }},
     {"MCTS FPU Reduction", "0.15", -10, 10, "First-play urgency: unvisited moves get Q(parent) - this * sqrt(visited policy)",
      [](mcts::MctsParams& p, double v) { p.puct.fpuReduction = p.puct.fpuReductionRoot = v; }},
     {"MCTS Time Scale", "1.6", 0.1, 10, "With a clock, MCTS thinks this times alpha-beta's optimum time, scaled 0.5..2 by "

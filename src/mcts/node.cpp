@@ -193,6 +193,17 @@ int selectEdge(const Node& node, const PuctParams& p, bool isRoot, const std::ve
   }
   if (bestFresh < 0) return best;
   const double fpu = node.q() - (isRoot ? p.fpuReductionRoot : p.fpuReduction) * std::sqrt(visitedPolicy);
+  if (p.fpuValueWeight > 0.0) {
+    // Fresh edges differ by their move values too: score each of them (the lowest index wins ties).
+    for (int i = firstFresh; i < node.numEdges(); ++i) {
+      const Node::Edge& e = node.edge(i);
+      if ((allowed && !(*allowed)[size_t(i)]) || !fresh(e.node.get())) continue;
+      const double q = e.hasValue() ? (1.0 - p.fpuValueWeight) * fpu + p.fpuValueWeight * e.minimax() : fpu;
+      const double score = q + c * e.prior * sqrtN;
+      if (score > bestScore || (score == bestScore && i < best)) bestScore = score, best = i;
+    }
+    return best;
+  }
   auto freshScore = [&](int i) { return fpu + c * node.edge(i).prior * sqrtN / 1.0; };
   const double top = freshScore(bestFresh);
   if (firstFresh != bestFresh)  // an earlier fresh edge with the same score (equal after rounding) wins the tie

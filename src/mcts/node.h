@@ -199,6 +199,14 @@ struct PuctParams {
   /// (UCI "MCTS Minimax Weight") is 0.3: +40.5 +- 28.5 Elo over 0 at 10+0.1, SPRT(0, 20) H1
   /// (docs/mcts.md); PuctParams keeps 0 so that the formula tests stay plain PUCT.
   double minimaxWeight = 0.0;
+  /// First-play urgency from the move values: an unvisited child whose edge has a value
+  /// (Node::Edge::value, the backend's one-ply score of the move) is valued at
+  /// (1 - fpuValueWeight) * FPU + fpuValueWeight * that value instead of the FPU value alone, so
+  /// the next new move tried is the one the one-ply search rates best for its prior, not the
+  /// highest prior alone (heuristic Q initialisation; Gelly and Silver, "Combining Online and
+  /// Offline Knowledge in UCT", ICML 2007, section 4: a child's value starts at a heuristic
+  /// estimate). 0: plain FPU. The engine's default is UCI "MCTS FPU Value Weight".
+  double fpuValueWeight = 0.0;
   /// Variance-scaled exploration (the idea of Monty's "CPUCT variance scaling", J. Wells et
   /// al., github.com/official-monty/Monty): where the values seen below a node spread widely
   /// the search explores more, where they agree it trusts Q. c(s) is multiplied by

@@ -283,6 +283,32 @@ TEST(MctsMinimax, TheWeightBlendsTheMinimaxValueIntoQOfVisitedChildren) {
   EXPECT_EQ(selectEdge(n, p, false), 0);
 }
 
+TEST(MctsPuct, FpuValueWeightBlendsTheMoveValueIntoUnvisitedChildren) {
+  Node n = handBuilt();  // d2d4 Q 0.2 over 6 visits, e2e4 Q -0.1 over 3, g1f3 unvisited (prior 0.2)
+  n.edge(2).setMinimax(0.9);  // g1f3's one-ply value
+  PuctParams p;
+  p.cpuctInit = 0.0;
+  p.cpuctFactor = 0.0;  // no exploration: the best Q wins
+  // g1f3 plain: FPU 0.1 - 0.44 sqrt(0.8) = -0.29 < d2d4's 0.2.
+  EXPECT_EQ(selectEdge(n, p, false), 0);
+  // Half its one-ply value 0.9: 0.5 * -0.29 + 0.5 * 0.9 = 0.30 > 0.2.
+  p.fpuValueWeight = 0.5;
+  EXPECT_EQ(selectEdge(n, p, false), 2);
+  // A quarter: 0.75 * -0.29 + 0.25 * 0.9 = 0.005 < 0.2.
+  p.fpuValueWeight = 0.25;
+  EXPECT_EQ(selectEdge(n, p, false), 0);
+  // Between two fresh moves the value decides, not the prior alone.
+  Node fresh;
+  fresh.expand(std::vector<Move>{n.edge(0).move, n.edge(1).move, n.edge(2).move}, std::vector<float>{0.5f, 0.3f, 0.2f},
+               false, std::vector<float>{-0.6f, 0.0f, 0.4f});
+  fresh.addVisits(1, 0.0);
+  p.cpuctInit = 1.0;  // U = P: d2d4 0.5, e2e4 0.3, g1f3 0.2
+  p.fpuValueWeight = 0.0;
+  EXPECT_EQ(selectEdge(fresh, p, false), 0) << "plain FPU: the highest prior";
+  p.fpuValueWeight = 1.0;  // Q = the move value: d2d4 -0.1, e2e4 0.3, g1f3 0.6
+  EXPECT_EQ(selectEdge(fresh, p, false), 2);
+}
+
 TEST(MctsPuct, FirstPlayUrgencyReducesTheParentValue) {
   Node n = handBuilt();
   EXPECT_NEAR(fpuValue(n, 0.0), 0.1, 1e-12);
@@ -353,7 +379,9 @@ TEST(MctsPuct, VarianceScalesTheExplorationConstant) {
 }
 
 /// The PUCT choice by its definition: the first edge with the highest edgeQ + edgeU, with the
-/// FPU value of fpuValue (the reference selectEdge's one pass must agree with).
+/// FPU value of fpuValue, the edge's minimax value blended into Q by minimaxWeight (a visited,
+/// non-terminal child) or fpuValueWeight (a child without started visits), where it has one:
+/// the reference selectEdge's one pass must agree with.
 int selectByDefinition(const Node& n, const PuctParams& p, bool isRoot, const std::vector<bool>* allowed) {
   const double c = cpuct(p, n);
   const double fpu = fpuValue(n, isRoot ? p.fpuReductionRoot : p.fpuReduction);
@@ -361,7 +389,13 @@ int selectByDefinition(const Node& n, const PuctParams& p, bool isRoot, const st
   double bestScore = -1e300;
   for (int i = 0; i < n.numEdges(); ++i) {
     if (allowed && !(*allowed)[size_t(i)]) continue;
-    const double score = edgeQ(n, i, fpu, p.virtualLoss) + edgeU(n, i, c);
+    const Node* child = n.child(i);
+    double q = edgeQ(n, i, fpu, p.virtualLoss);
+    if (n.edge(i).hasValue() && !(child && child->isTerminal())) {
+      const double w = child && child->startedVisits() > 0 ? p.minimaxWeight : p.fpuValueWeight;
+      q = (1.0 - w) * q + w * n.edge(i).minimax();
+    }
+    const double score = q + edgeU(n, i, c);
     if (score > bestScore) bestScore = score, best = i;
   }
   return best;
@@ -407,6 +441,12 @@ TEST(MctsPuct, OnePassSelectionEqualsTheDefinitionOnRandomNodes) {
     p.fpuReduction = unit(rng);
     p.fpuReductionRoot = unit(rng);
     p.cpuctVarWeight = trial % 2 ? 0.0 : unit(rng);
+    if (trial % 7 < 3) {  // move values on some edges, blended into visited and fresh children
+      for (int i = 0; i < n.numEdges(); ++i)
+        if (rng() % 3) n.edge(i).setMinimax(trial % 7 == 0 ? 0.0 : 2 * unit(rng) - 1);
+      p.minimaxWeight = trial % 7 == 2 ? 0.0 : unit(rng);
+      p.fpuValueWeight = trial % 7 == 1 ? 0.0 : unit(rng);
+    }
     std::vector<bool> allowed(size_t(n.numEdges()));
     for (size_t i = 0; i < allowed.size(); ++i) allowed[i] = rng() % 3 != 0;
     const bool masked = trial % 3 == 2 && std::find(allowed.begin(), allowed.end(), true) != allowed.end();
