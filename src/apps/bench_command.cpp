@@ -16,6 +16,7 @@
 #include "engine/engine.h"
 #include "mcts/caching_backend.h"
 #include "mcts/mcts.h"
+#include "mcts/nnue_value.h"
 
 namespace janus::apps {
 
@@ -114,6 +115,15 @@ int runBench(const BenchArgs& a) {
       cache->resetStats();
     }
     std::cerr << "Position " << ++index << "/" << std::size(kBenchFens) << ": " << last.nodes << " nodes\n";
+  }
+  // The leaf searches' nodes (one-ply and quiescence of MCTS Value nnue): the work per playout,
+  // deterministic like the node count, so a change to the leaf search is measured without a clock.
+  if (mcts) {
+    mcts::Backend* backend = &engine.mctsSearch()->backend();
+    if (auto* cache = dynamic_cast<mcts::CachingBackend*>(backend)) backend = &cache->inner();
+    if (const auto* nnue = dynamic_cast<const mcts::NnueValueBackend*>(backend))
+      std::cerr << "Leaf nodes      : " << nnue->leafNodes() << " (" << std::fixed << std::setprecision(1)
+                << double(nnue->leafNodes()) / double(std::max<u64>(totalNodes, 1)) << " per playout)\n";
   }
   if (cacheLookups)
     std::cerr << "Cache hits      : " << cacheHits << " of " << cacheLookups << " lookups (" << std::fixed

@@ -314,6 +314,14 @@ void Engine::declareMctsOptions() {
   m_options.add({"MCTS QS Depth", Type::kSpin, "8", 0, 64, {},
                  "Plies of captures the quiescence search at MCTS leaves looks at with MCTS Value nnue (0: static evaluation)"},
                 setLeafParam(&mcts::LeafSearchParams::maxPly));
+  m_options.add({"MCTS One-Ply Window", Type::kSpin, "8", 1, 64, {},
+                 "With MCTS Prior Temperature > 0: the one-ply search's window below the best score so far, in "
+                 "prior temperatures (moves below it get an upper bound)"},
+                setLeafParam(&mcts::LeafSearchParams::windowTemperatures));
+  m_options.add({"MCTS QS Delta Margin", Type::kSpin, "0", 0, 10000, {},
+                 "Centipawns; > 0: delta pruning in the MCTS leaves' quiescence search (a capture that cannot lift "
+                 "the stand-pat score to alpha by the victim's value plus this is skipped)"},
+                setLeafParam(&mcts::LeafSearchParams::deltaMargin));
   m_options.add({"MCTS Prior Temperature", Type::kSpin, std::to_string(mcts::kDefaultPriorTemperature), 0, 10000, {},
                  "With MCTS Value nnue: > 0 searches every move of a leaf one ply deep (NNUE and quiescence), values "
                  "the leaf by the best and sharpens the priors by softmax(ln prior + score / this, in centipawns); 0: off"},
@@ -373,7 +381,9 @@ Engine::MctsValueSettings Engine::mctsValueSettings() const {
   MctsValueSettings s;
   s.nnue = m_options.value("MCTS Value") == "nnue";
   s.leaf.maxPly = int(m_options.integer("MCTS QS Depth"));
+  s.leaf.deltaMargin = int(m_options.integer("MCTS QS Delta Margin"));
   s.leaf.priorTemperature = int(m_options.integer("MCTS Prior Temperature"));
+  s.leaf.windowTemperatures = int(m_options.integer("MCTS One-Ply Window"));
   s.leaf.depth = int(m_options.integer("MCTS Leaf Depth"));
   s.leaf.deferOnePly = m_options.boolean("MCTS Defer One-Ply");
   s.leaf.firstVisitQuiets = int(m_options.integer("MCTS First Visit Quiets"));

@@ -39,9 +39,9 @@ struct Quiescence {
     ++nodes;
     const bool inCheck = pos.inCheck();
     const bool frontier = ply >= params.maxPly || nodes >= u64(params.nodeLimit);
-    int best = -kInfinite;
+    int best = -kInfinite, standPat = -kInfinite;
     if (!inCheck) {  // stand pat before generating anything: most nodes end here
-      best = staticEval();
+      best = standPat = staticEval();
       if (best >= beta || frontier) return best;
       alpha = std::max(alpha, best);
     }
@@ -62,6 +62,14 @@ struct Quiescence {
       const Move m = list[i];
       if (!inCheck) {
         if (m.isPromotion() && m.promotion() != kQueen) continue;
+        if (params.deltaMargin > 0 && !m.isPromotion()) {
+          // Delta pruning: even winning the victim outright cannot lift the score to alpha.
+          const int bound = standPat + tunables::seeValue(m.isEnPassant() ? kPawn : typeOf(pos.pieceOn(m.to()))) + params.deltaMargin;
+          if (bound <= alpha) {
+            best = std::max(best, bound);
+            continue;
+          }
+        }
         if (!seeGe(pos, m, 0)) continue;
       }
       eval.onMakeMove(pos, m);
@@ -88,9 +96,9 @@ int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams&
   eval.reset(pos);
   int best = -kInfinite;
   u64 searched = 0;
-  // Moves far below the best get almost no prior: a window of 8 temperatures (e^-8 < 0.04%)
-  // lets the quiescence searches of the others fail low early.
-  const int window = 8 * std::max(1, params.priorTemperature);
+  // Moves far below the best get almost no prior: a window of a few temperatures (8: e^-8 <
+  // 0.04%) lets the quiescence searches of the others fail low early.
+  const int window = std::max(1, params.windowTemperatures) * std::max(1, params.priorTemperature);
   for (size_t i = 0; i < moves.size(); ++i) {
     const Move m = moves[i];
     eval.onMakeMove(pos, m);

@@ -41,6 +41,10 @@ struct LeafSearchParams {
   int maxPly = 8;
   /// Nodes per quiescence search at most (its root counts); past it every node stands pat.
   int nodeLimit = 256;
+  /// Delta pruning in the quiescence search (chessprogramming wiki "Delta Pruning"): a capture
+  /// is skipped when the stand-pat score plus the victim's value plus this margin (centipawns)
+  /// cannot reach alpha; the fail-soft score is raised to that bound. 0: off.
+  int deltaMargin = 0;
   /// One-ply priors: every legal move of the leaf is searched (made, then the quiescence
   /// search above), the leaf's value is the best of them (a depth-1 search instead of the
   /// leaf's own quiescence), and the priors become softmax(ln(policy prior + 0.001) + score /
@@ -48,6 +52,10 @@ struct LeafSearchParams {
   /// sees (MCTS-minimax hybrids: Baier and Winands, "Monte-Carlo Tree Search and Minimax
   /// Hybrids", IEEE CIG 2013). 0: priors from the policy alone, the leaf's quiescence value.
   int priorTemperature = 0;  ///< centipawns; the engine's default is kDefaultPriorTemperature
+  /// The one-ply search's window below the best score so far, in prior temperatures: a move
+  /// whose score falls below it gets that upper bound (and a prior of at most e^-window of the
+  /// best's). Narrower windows cut the quiescence searches of bad moves short.
+  int windowTemperatures = 8;
   /// With priorTemperature > 0: the one-ply search waits for a leaf's second visit. A new leaf
   /// gets the policy's priors and its quiescence value (or the alpha-beta value of `depth`);
   /// when a playout comes back to it, the backend refines it (BackendAttributes::refines): the
@@ -82,8 +90,8 @@ struct LeafSearchParams {
 
 /// The one-ply search of LeafSearchParams::priorTemperature: scores[i] (centipawns, side to move
 /// of `pos`) of each of `moves` (legal in `pos`, same length as `scores`) by the quiescence
-/// search of the position after it, with a window of 8 temperatures below the best so far (a
-/// score below the window is an upper bound). Returns the best score. `pos` is restored.
+/// search of the position after it, with a window of LeafSearchParams::windowTemperatures
+/// temperatures below the best so far (a score below the window is an upper bound). Returns the best score. `pos` is restored.
 int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams& params, std::span<const Move> moves,
                std::span<int> scores, u64* nodes = nullptr);
 

@@ -212,6 +212,70 @@ TEST(LeafOnePly, ScoresEveryMoveByTheQuiescenceSearchAfterIt) {
   EXPECT_EQ(scores[k], -std::clamp(nnue::NnueEvaluator(net).evaluateFromScratch(after), -kEvalMax, kEvalMax));
 }
 
+TEST(LeafOnePly, ANarrowerWindowKeepsTheBestAndTheScoresWithinIt) {
+  const auto net = testNetwork();
+  Position pos = Position::fromFen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+  const MoveList list = legalMoves(pos);
+  const std::vector<Move> moves(list.begin(), list.end());
+  auto search = [&](int windowTemperatures, u64& nodes, int& best) {
+    nnue::NnueEvaluator eval(net);
+    LeafSearchParams params;
+    params.priorTemperature = 20;
+    params.windowTemperatures = windowTemperatures;
+    params.nodeLimit = 1 << 30;  // no node cap: the searches differ by their windows only
+    std::vector<int> scores(moves.size());
+    best = leafOnePly(pos, eval, params, moves, scores, &nodes);
+    return scores;
+  };
+  u64 wideNodes = 0, narrowNodes = 0;
+  int wideBest = 0, narrowBest = 0;
+  const std::vector<int> wide = search(64, wideNodes, wideBest);
+  const std::vector<int> narrow = search(1, narrowNodes, narrowBest);
+  EXPECT_EQ(narrowBest, wideBest) << "the best move is searched with an alpha below its score";
+  EXPECT_LT(narrowNodes, wideNodes);
+  int bounded = 0;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    // A score above the narrow window is exact; one below it is an upper bound (fail-soft).
+    if (wide[i] > wideBest - 20) {
+      EXPECT_EQ(narrow[i], wide[i]) << toUci(moves[i], false);
+    }
+    EXPECT_GE(narrow[i], wide[i]) << toUci(moves[i], false);
+    bounded += narrow[i] != wide[i];
+  }
+  EXPECT_GT(bounded, 0) << "some moves failed low";
+}
+
+TEST(LeafOnePly, DeltaPruningSkipsCapturesThatCannotReachAlpha) {
+  const auto net = testNetwork();
+  // Positions with many captures at every ply (perft suites' "kiwipete" and "position 4/5").
+  const char* fens[] = {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+                        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8"};
+  u64 nodesOff = 0, nodesHuge = 0, nodesPruned = 0;
+  for (const char* fen : fens) {
+    Position pos = Position::fromFen(fen);
+    const MoveList list = legalMoves(pos);
+    const std::vector<Move> moves(list.begin(), list.end());
+    auto search = [&](int margin, u64& nodes) {
+      nnue::NnueEvaluator eval(net);
+      LeafSearchParams params;
+      params.priorTemperature = 10;  // a narrow window: the quiescence searches have an alpha to fall short of
+      params.deltaMargin = margin;
+      std::vector<int> scores(moves.size());
+      const int best = leafOnePly(pos, eval, params, moves, scores, &nodes);
+      EXPECT_EQ(pos.fen(), fen) << "the position is restored";
+      EXPECT_EQ(best, *std::max_element(scores.begin(), scores.end()));
+      return scores;
+    };
+    const std::vector<int> off = search(0, nodesOff);
+    // A margin no score can overcome prunes nothing: the same scores and nodes as no pruning.
+    EXPECT_EQ(search(1'000'000, nodesHuge), off) << fen;
+    (void)search(50, nodesPruned);
+  }
+  EXPECT_EQ(nodesHuge, nodesOff);
+  EXPECT_LT(nodesPruned, nodesOff) << "a small margin skips captures";
+}
+
 TEST(NnueValueBackend, OnePlyPriorsFollowTheScoresAndTheValueIsTheBest) {
   const auto net = testNetwork();
   LeafSearchParams params;
