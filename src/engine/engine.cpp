@@ -66,26 +66,26 @@ struct RealOption {
   void (*apply)(mcts::MctsParams&, double);
 };
 const RealOption kMctsReals[] = {
-    {"MCTS CPuct", "1.91", 0, 100, "PUCT exploration c_init (AlphaZero 1.25 on a [0,1] value scale = 2.5; SPSA-tuned)",
+    {"MCTS CPuct", "1.86", 0, 100, "PUCT exploration c_init (AlphaZero 1.25 on a [0,1] value scale = 2.5; SPSA-tuned)",
      [](mcts::MctsParams& p, double v) { p.puct.cpuctInit = v; }},
-    {"MCTS CPuct Base", "18048", 1, 1e9, "PUCT c_base: c grows by CPuct Factor * ln((N + base) / base)",
+    {"MCTS CPuct Base", "19230", 1, 1e9, "PUCT c_base: c grows by CPuct Factor * ln((N + base) / base)",
      [](mcts::MctsParams& p, double v) { p.puct.cpuctBase = v; }},
-    {"MCTS CPuct Factor", "1.73", 0, 100, "PUCT c_factor (AlphaZero 1 on a [0,1] value scale = 2; SPSA-tuned)",
+    {"MCTS CPuct Factor", "1.30", 0, 100, "PUCT c_factor (AlphaZero 1 on a [0,1] value scale = 2; SPSA-tuned)",
      [](mcts::MctsParams& p, double v) { p.puct.cpuctFactor = v; }},
-    {"MCTS CPuct Var Weight", "0.88", 0, 10,
+    {"MCTS CPuct Var Weight", "0.93", 0, 10,
      "Variance-scaled exploration: c is multiplied by 1 + this * (sigma(Q) / CPuct Var Scale - 1); 0: off",
      [](mcts::MctsParams& p, double v) { p.puct.cpuctVarWeight = v; }},
     {"MCTS CPuct Var Scale", "0.4", 0.01, 2, "The standard deviation of Q (on [-1,1]) at which the variance factor is 1",
      [](mcts::MctsParams& p, double v) { p.puct.cpuctVarScale = v; }},
-    {"MCTS Minimax Weight", "0.3", 0, 1,
+    {"MCTS Minimax Weight", "0.43", 0, 1,
      "Implicit minimax backups: a visited move is selected by (1 - this) * Q + this * the minimax of the leaf "
      "evaluations below it (Lanctot et al. 2014); 0: off. Needs move values (MCTS Value nnue with one-ply priors)",
      [](mcts::MctsParams& p, double v) { p.puct.minimaxWeight = v; }},
-    {"MCTS FPU Value Weight", "0", 0, 1,
+    {"MCTS FPU Value Weight", "0.66", 0, 1,
      "An unvisited move is valued at (1 - this) * FPU + this * its one-ply value; 0: plain FPU. Needs move values "
      "(MCTS Value nnue with one-ply priors)",
      [](mcts::MctsParams& p, double v) { p.puct.fpuValueWeight = v; }},
-    {"MCTS FPU Reduction", "0.15", -10, 10, "First-play urgency: unvisited moves get Q(parent) - this * sqrt(visited policy)",
+    {"MCTS FPU Reduction", "0.06", -10, 10, "First-play urgency: unvisited moves get Q(parent) - this * sqrt(visited policy)",
      [](mcts::MctsParams& p, double v) { p.puct.fpuReduction = p.puct.fpuReductionRoot = v; }},
     {"MCTS Time Scale", "1.6", 0.1, 10, "With a clock, MCTS thinks this times alpha-beta's optimum time, scaled 0.5..2 by "
                                         "the best move's visit share, its changes and a falling value",
@@ -318,7 +318,7 @@ void Engine::declareMctsOptions() {
                  "With MCTS Prior Temperature > 0: the one-ply search's window below the best score so far, in "
                  "prior temperatures (moves below it get an upper bound)"},
                 setLeafParam(&mcts::LeafSearchParams::windowTemperatures));
-  m_options.add({"MCTS QS Delta Margin", Type::kSpin, "0", 0, 10000, {},
+  m_options.add({"MCTS QS Delta Margin", Type::kSpin, "100", 0, 10000, {},
                  "Centipawns; > 0: delta pruning in the MCTS leaves' quiescence search (a capture that cannot lift "
                  "the stand-pat score to alpha by the victim's value plus this is skipped)"},
                 setLeafParam(&mcts::LeafSearchParams::deltaMargin));

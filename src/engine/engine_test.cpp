@@ -315,7 +315,7 @@ TEST(EngineMcts, SearchOptionSwitchesToMcts) {
   // Options are checked when set; bad values keep the old ones.
   EXPECT_THROW(e.setOption("MCTS CPuct", "lots"), Error);
   EXPECT_THROW(e.setOption("MCTS CPuct", "-1"), Error);
-  EXPECT_EQ(e.options().value("MCTS CPuct"), "1.91");
+  EXPECT_EQ(e.options().value("MCTS CPuct"), "1.86");
   EXPECT_THROW(e.setOption("MCTS Backend", "tensor"), Error);
   e.setOption("MCTS CPuct", "3.1");
   e.setOption("MCTS Cache", "0");

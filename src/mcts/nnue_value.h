@@ -33,7 +33,7 @@ namespace janus::mcts {
 
 /// The engine's default of MCTS Prior Temperature (centipawns; SPSA-tuned, docs/mcts.md), also
 /// the default of `janus selfplay --value nnue`.
-inline constexpr int kDefaultPriorTemperature = 96;
+inline constexpr int kDefaultPriorTemperature = 132;
 
 /// The search at MCTS leaves.
 struct LeafSearchParams {
