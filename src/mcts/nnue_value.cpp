@@ -19,9 +19,7 @@ namespace {
 
 /// Victim value * 8 - attacker type: MVV-LVA order (chessprogramming wiki "MVV-LVA").
 int mvvLva(const Position& pos, Move m) {
-  PieceType victim = kNoPieceType;
-  if (m.isEnPassant()) victim = kPawn;
-  else if (!pos.empty(m.to()) && !m.isCastling()) victim = typeOf(pos.pieceOn(m.to()));
+  const PieceType victim = capturedType(pos, m);
   const int gain = (victim == kNoPieceType ? 0 : tunables::seeValue(victim)) +
                    (m.isPromotion() ? tunables::seeValue(m.promotion()) : 0);
   return gain * 8 - int(typeOf(pos.movedPiece(m)));
@@ -64,7 +62,7 @@ struct Quiescence {
         if (m.isPromotion() && m.promotion() != kQueen) continue;
         if (params.deltaMargin > 0 && !m.isPromotion()) {
           // Delta pruning: even winning the victim outright cannot lift the score to alpha.
-          const int bound = standPat + tunables::seeValue(m.isEnPassant() ? kPawn : typeOf(pos.pieceOn(m.to()))) + params.deltaMargin;
+          const int bound = standPat + tunables::seeValue(capturedType(pos, m)) + params.deltaMargin;
           if (bound <= alpha) {
             best = std::max(best, bound);
             continue;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "search/alphabeta.h"
+#include "search/see.h"
 #include "search/tunables.h"
 
 namespace janus {
@@ -64,13 +65,6 @@ struct NodeState {
   int eval = kScoreNone;        ///< staticEval, or the TT score where its bound allows
   bool improving = false;       ///< static evaluation above that of two plies before
 };
-
-/// Type of the piece `m` captures, or kNoPieceType for a non-capture.
-inline PieceType capturedType(const Position& pos, Move m) {
-  if (m.isEnPassant()) return kPawn;
-  if (m.isCastling() || pos.empty(m.to())) return kNoPieceType;
-  return typeOf(pos.pieceOn(m.to()));
-}
 
 inline int historyBonus(int depth) {
   return std::min(tunables::HistoryBonusPerDepth * depth * depth, tunables::HistoryBonusMax);

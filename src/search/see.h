@@ -10,6 +10,13 @@
 
 namespace janus {
 
+/// Type of the piece `m` captures, or kNoPieceType for a non-capture.
+inline PieceType capturedType(const Position& pos, Move m) {
+  if (m.isEnPassant()) return kPawn;
+  if (m.isCastling() || pos.empty(m.to())) return kNoPieceType;
+  return typeOf(pos.pieceOn(m.to()));
+}
+
 /// True if the static exchange value of `m` is >= `threshold` (centipawns).
 [[nodiscard]] bool seeGe(const Position& pos, Move m, int threshold);
 
