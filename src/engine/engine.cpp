@@ -322,6 +322,10 @@ void Engine::declareMctsOptions() {
                  "Centipawns; > 0: delta pruning in the MCTS leaves' quiescence search (a capture that cannot lift "
                  "the stand-pat score to alpha by the victim's value plus this is skipped)"},
                 setLeafParam(&mcts::LeafSearchParams::deltaMargin));
+  m_options.add({"MCTS QS Checks", Type::kSpin, "0", 0, 16, {},
+                 "Plies of the MCTS leaves' quiescence search (the position after a one-ply move is ply 1) where "
+                 "the side to move also tries its quiet checks that do not lose material by SEE; 0: off"},
+                setLeafParam(&mcts::LeafSearchParams::checkPlies));
   m_options.add({"MCTS Prior Temperature", Type::kSpin, std::to_string(mcts::kDefaultPriorTemperature), 0, 10000, {},
                  "With MCTS Value nnue: > 0 searches every move of a leaf one ply deep (NNUE and quiescence), values "
                  "the leaf by the best and sharpens the priors by softmax(ln prior + score / this, in centipawns); 0: off"},
@@ -382,6 +386,7 @@ Engine::MctsValueSettings Engine::mctsValueSettings() const {
   s.nnue = m_options.value("MCTS Value") == "nnue";
   s.leaf.maxPly = int(m_options.integer("MCTS QS Depth"));
   s.leaf.deltaMargin = int(m_options.integer("MCTS QS Delta Margin"));
+  s.leaf.checkPlies = int(m_options.integer("MCTS QS Checks"));
   s.leaf.priorTemperature = int(m_options.integer("MCTS Prior Temperature"));
   s.leaf.windowTemperatures = int(m_options.integer("MCTS One-Ply Window"));
   s.leaf.depth = int(m_options.integer("MCTS Leaf Depth"));

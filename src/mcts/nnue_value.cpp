@@ -33,7 +33,8 @@ struct Quiescence {
 
   int staticEval() { return std::clamp(eval.evaluate(pos), -kEvalMax, kEvalMax); }
 
-  int search(int alpha, int beta, int ply) {
+  /// `checked`: the side to move gave check with its previous move (its parent node was in check).
+  int search(int alpha, int beta, int ply, bool checked) {
     ++nodes;
     const bool inCheck = pos.inCheck();
     const bool frontier = ply >= params.maxPly || nodes >= u64(params.nodeLimit);
@@ -47,6 +48,14 @@ struct Quiescence {
     generateMoves(pos, moves, inCheck ? GenType::kAll : GenType::kNoisy);
     if (inCheck && moves.empty()) return matedIn(ply);
     if (inCheck && frontier) return staticEval();  // in check at the frontier: the evaluation as it is
+    const int noisy = moves.size();
+    if (checked && !inCheck && ply <= params.checkPlies) {  // a check sequence goes on: quiet checks last
+      MoveList quiets;
+      generateMoves(pos, quiets, GenType::kQuiet);
+      const CheckInfo ci = pos.checkInfo();
+      for (Move m : quiets)
+        if (pos.givesCheck(m, ci)) moves.add(m);
+    }
     // Order: best MVV-LVA first (selection sort: lists are short).
     int keys[kMaxMoves];
     for (int i = 0; i < moves.size(); ++i) keys[i] = mvvLva(pos, moves[i]);
@@ -60,7 +69,8 @@ struct Quiescence {
       const Move m = list[i];
       if (!inCheck) {
         if (m.isPromotion() && m.promotion() != kQueen) continue;
-        if (params.deltaMargin > 0 && !m.isPromotion()) {
+        const bool quietCheck = i >= noisy;  // MVV-LVA keys sort the quiet checks last
+        if (params.deltaMargin > 0 && !m.isPromotion() && !quietCheck) {
           // Delta pruning: even winning the victim outright cannot lift the score to alpha.
           const int bound = standPat + tunables::seeValue(capturedType(pos, m)) + params.deltaMargin;
           if (bound <= alpha) {
@@ -72,7 +82,7 @@ struct Quiescence {
       }
       eval.onMakeMove(pos, m);
       pos.makeMove(m);
-      const int score = -search(-beta, -alpha, ply + 1);
+      const int score = -search(-beta, -alpha, ply + 1, inCheck);
       pos.unmakeMove(m);
       eval.onUnmakeMove(pos, m);
       if (score > best) {
@@ -92,6 +102,7 @@ struct Quiescence {
 int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams& params, std::span<const Move> moves,
                std::span<int> scores, u64* nodes) {
   eval.reset(pos);
+  const bool leafInCheck = pos.inCheck();  // then each reply continues the opponent's check sequence
   int best = -kInfinite;
   u64 searched = 0;
   // Moves far below the best get almost no prior: a window of a few temperatures (8: e^-8 <
@@ -103,7 +114,7 @@ int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams&
     pos.makeMove(m);
     Quiescence q{pos, eval, params};
     const int alpha = best == -kInfinite ? -kInfinite : std::max(-kInfinite, best - window);
-    scores[i] = -q.search(-kInfinite, -alpha, 1);
+    scores[i] = -q.search(-kInfinite, -alpha, 1, leafInCheck);
     searched += q.nodes;
     pos.unmakeMove(m);
     eval.onUnmakeMove(pos, m);
@@ -116,7 +127,7 @@ int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams&
 int leafQuiescence(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams& params, u64* nodes) {
   eval.reset(pos);
   Quiescence q{pos, eval, params};
-  const int score = q.search(-kInfinite, kInfinite, 0);
+  const int score = q.search(-kInfinite, kInfinite, 0, false);
   if (nodes) *nodes += q.nodes;
   return score;
 }

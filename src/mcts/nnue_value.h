@@ -45,6 +45,15 @@ struct LeafSearchParams {
   /// is skipped when the stand-pat score plus the victim's value plus this margin (centipawns)
   /// cannot reach alpha; the fail-soft score is raised to that bound. 0: off.
   int deltaMargin = 0;
+  /// Check sequences in the quiescence search (chessprogramming wiki "Quiescence Search":
+  /// checks): at plies up to `checkPlies` (the leaf's own position is ply 0, the position after
+  /// a one-ply move ply 1) a side whose previous move gave check also tries its non-capturing
+  /// checks that do not lose material by SEE, exempt from delta pruning, after its captures. A
+  /// sacrifice with check followed by more checks (Rxh7+ Kxh7 Qh4#) is then scored by the
+  /// one-ply search, not only by the tree; quiet checks that start a sequence are left to the
+  /// one-ply search and the tree (searching them at every node cost 87% more leaf nodes and
+  /// lost in self-play, docs/mcts.md). 0: captures and promotions only.
+  int checkPlies = 0;
   /// One-ply priors: every legal move of the leaf is searched (made, then the quiescence
   /// search above), the leaf's value is the best of them (a depth-1 search instead of the
   /// leaf's own quiescence), and the priors become softmax(ln(policy prior + 0.001) + score /

@@ -276,6 +276,55 @@ TEST(LeafOnePly, DeltaPruningSkipsCapturesThatCannotReachAlpha) {
   EXPECT_LT(nodesPruned, nodesOff) << "a small margin skips captures";
 }
 
+TEST(LeafQuiescence, QuietChecksOnlyContinueACheckSequence) {
+  const auto net = testNetwork();
+  nnue::NnueEvaluator eval(net);
+  // Ra8# starts no sequence (no check before it): left to the one-ply search and the tree, at
+  // any depth of check sequences (the test below finds a sequence's mate).
+  const char* fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+  Position quiet = Position::fromFen(fen);
+  LeafSearchParams off, deep;
+  deep.checkPlies = 8;
+  u64 nodesOff = 0, nodesDeep = 0;
+  EXPECT_EQ(leafQuiescence(quiet, eval, deep, &nodesDeep), leafQuiescence(quiet, eval, off, &nodesOff));
+  EXPECT_LT(leafQuiescence(quiet, eval, deep), kMateInMaxPly);
+  EXPECT_EQ(nodesDeep, nodesOff);
+  EXPECT_EQ(quiet.fen(), fen) << "the position is restored";
+}
+
+TEST(LeafOnePly, QuietChecksScoreASacrificeThatMatesByChecks) {
+  const auto net = testNetwork();
+  // 1.Rxh7+ Kxh7 2.Qh4#: the one-ply move is a capture with check, the evasion is forced and the
+  // mate is a quiet check at the quiescence search's ply 2.
+  const char* fen = "6rk/6pp/6p1/8/8/7R/5Q2/6K1 w - - 0 1";
+  Position pos = Position::fromFen(fen);
+  const MoveList list = legalMoves(pos);
+  const std::vector<Move> moves(list.begin(), list.end());
+  const Move sacrifice = parseUci(pos, "h3h7", false);
+  const size_t at = size_t(std::find(moves.begin(), moves.end(), sacrifice) - moves.begin());
+  ASSERT_LT(at, moves.size());
+  auto scores = [&](int checkPlies, u64& nodes) {
+    nnue::NnueEvaluator eval(net);
+    LeafSearchParams params;
+    params.priorTemperature = 100;
+    params.deltaMargin = 100;  // delta pruning never skips a quiet check
+    params.checkPlies = checkPlies;
+    std::vector<int> s(moves.size());
+    const int best = leafOnePly(pos, eval, params, moves, s, &nodes);
+    EXPECT_EQ(pos.fen(), fen) << "the position is restored";
+    EXPECT_EQ(best, *std::max_element(s.begin(), s.end()));
+    return s;
+  };
+  u64 nodesOff = 0, nodes1 = 0, nodes2 = 0;
+  EXPECT_LT(scores(0, nodesOff)[at], kMateInMaxPly) << "captures only: a rook for a pawn";
+  EXPECT_LT(scores(1, nodes1)[at], kMateInMaxPly) << "ply 1 is Black's: White's mating check is at ply 2";
+  EXPECT_EQ(nodes1, nodesOff) << "White's leaf is not in check: Black has no sequence to continue at ply 1";
+  const std::vector<int> with2 = scores(2, nodes2);
+  EXPECT_EQ(with2[at], mateIn(3));
+  EXPECT_EQ(*std::max_element(with2.begin(), with2.end()), with2[at]) << "the sacrifice is the best move";
+  EXPECT_LT(nodes1, nodes2);
+}
+
 TEST(NnueValueBackend, OnePlyPriorsFollowTheScoresAndTheValueIsTheBest) {
   const auto net = testNetwork();
   LeafSearchParams params;
