@@ -324,7 +324,8 @@ void Engine::declareMctsOptions() {
                 setLeafParam(&mcts::LeafSearchParams::deltaMargin));
   m_options.add({"MCTS QS Checks", Type::kSpin, "0", 0, 16, {},
                  "Plies of the MCTS leaves' quiescence search (the position after a one-ply move is ply 1) where "
-                 "the side to move also tries its quiet checks that do not lose material by SEE; 0: off"},
+                 "a side whose previous move gave check also tries its quiet checks that do not lose material by "
+                 "SEE (check sequences); 0: off"},
                 setLeafParam(&mcts::LeafSearchParams::checkPlies));
   m_options.add({"MCTS Prior Temperature", Type::kSpin, std::to_string(mcts::kDefaultPriorTemperature), 0, 10000, {},
                  "With MCTS Value nnue: > 0 searches every move of a leaf one ply deep (NNUE and quiescence), values "
