@@ -347,6 +347,19 @@ void Engine::declareMctsOptions() {
                  "With MCTS Value nnue: > 0 values each leaf by an alpha-beta search of this many plies (NNUE, "
                  "16 MiB of TT per thread), the one-ply search then only shapes the priors; 0: off"},
                 setLeafParam(&mcts::LeafSearchParams::depth));
+  m_options.add({"MCTS Hint Visits", Type::kSpin, "0", 0, 1'000'000'000, {},
+                 "With MCTS Value nnue: a node with this many visits asks an alpha-beta search of MCTS Hint Depth "
+                 "once for its best move and raises that move's prior to MCTS Hint Share; 0: off"},
+                setLeafParam(&mcts::LeafSearchParams::hintVisits));
+  m_options.add({"MCTS Hint Depth", Type::kSpin, "10", 0, 20, {},
+                 "Plies of the alpha-beta search of MCTS Hint Visits (NNUE, 16 MiB of TT per thread); 0: no hints"},
+                setLeafParam(&mcts::LeafSearchParams::hintDepth));
+  m_options.add({"MCTS Hint Nodes", Type::kSpin, "10000", 1, 100'000'000, {},
+                 "Nodes of the alpha-beta search of MCTS Hint Visits at most (it stops there with its best move)"},
+                setLeafParam(&mcts::LeafSearchParams::hintNodes));
+  m_options.add({"MCTS Hint Share", Type::kSpin, "50", 0, 100, {},
+                 "Percent: the prior the move of an alpha-beta hint gets at least (the others shrink in proportion)"},
+                setLeafParam(&mcts::LeafSearchParams::hintSharePercent));
   m_options.add({"MCTS Batch", Type::kSpin, "0", 0, 1024, {},
                  "Leaves each MCTS thread evaluates together in one backend call; 0: the backend's own choice "
                  "(pvnet 1, torch 32)"});
@@ -393,6 +406,10 @@ Engine::MctsValueSettings Engine::mctsValueSettings() const {
   s.leaf.depth = int(m_options.integer("MCTS Leaf Depth"));
   s.leaf.deferOnePly = m_options.boolean("MCTS Defer One-Ply");
   s.leaf.firstVisitQuiets = int(m_options.integer("MCTS First Visit Quiets"));
+  s.leaf.hintVisits = int(m_options.integer("MCTS Hint Visits"));
+  s.leaf.hintDepth = int(m_options.integer("MCTS Hint Depth"));
+  s.leaf.hintNodes = int(m_options.integer("MCTS Hint Nodes"));
+  s.leaf.hintSharePercent = int(m_options.integer("MCTS Hint Share"));
   return s;
 }
 

@@ -14,6 +14,10 @@ int BackendComputation::addRefinement(const Position&, std::span<const Move>, st
   throw Error("this MCTS backend does not refine its evaluations (BackendAttributes::refines is false)");
 }
 
+int BackendComputation::addHint(const Position&, std::span<const Move>, std::span<const float>) {
+  throw Error("this MCTS backend gives no alpha-beta hints (BackendAttributes::hintVisits is 0)");
+}
+
 BackendRegistry& BackendRegistry::instance() {
   static BackendRegistry registry;
   return registry;

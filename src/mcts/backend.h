@@ -49,6 +49,18 @@
 // ones. Most leaves are never visited twice, so the expensive part is paid only where the tree
 // grows. Backends that do not refine keep the default, which throws.
 //
+// Alpha-beta hints (optional; BackendAttributes::hintVisits). A backend with an alpha-beta search
+// (NnueValueBackend with LeafSearchParams::hintVisits and hintDepth) can name the best move of a
+// position the tree has visited often: the search calls addHint(pos, moves, priors)
+// once for that node, with the priors it holds; wdl(i) is the alpha-beta search's value of the
+// position (the search backs it up as that playout's value) and priors(i) the node's priors with
+// the search's best move raised, which replace the old ones in place (the node keeps its children).
+// A one-ply search scores a quiet move that prepares a double threat or a check sequence at its
+// quiescence value, so its prior and first-play value are tiny and the tree never tries it; a
+// few plies of alpha-beta at the nodes the tree relies on most name it (the informed priors of
+// Baier and Winands' MCTS-IP-M, "MCTS-Minimax Hybrids", IEEE TCIAIG 2015). Backends without a
+// search keep the default, which throws.
+//
 // Move values (optional). A backend that searches every move of a position anyway (the one-ply
 // search of NnueValueBackend) can return what it found: moveValues(i) holds, for each legal move
 // of input i in addInput order, the expected score Q in [-1, 1] of the position after the move,
@@ -114,6 +126,9 @@ struct BackendAttributes {
   /// True if the backend's first answers are provisional and BackendComputation::addRefinement
   /// improves them (see "Refinement" above).
   bool refines = false;
+  /// > 0: a node (the root included) that has this many visits asks once for an alpha-beta
+  /// hint (BackendComputation::addHint, see "Alpha-beta hints"); 0: the backend gives none.
+  u32 hintVisits = 0;
 };
 
 /// One batch of evaluations. Used by a single thread (see the contract above).
@@ -128,7 +143,12 @@ class BackendComputation {
   /// 1). Reads all three only during the call. Returns the input's index; wdl(i) and priors(i)
   /// are then the refined value and priors. The default throws janus::Error (no refinement).
   virtual int addRefinement(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors);
-  /// Number of inputs (evaluations and refinements) added so far.
+  /// Queues an alpha-beta hint (BackendAttributes::hintVisits) for `pos`, whose node holds `priors`
+  /// for `legalMoves` (same length, summing to 1). Reads all three only during the call. Returns
+  /// the input's index; wdl(i) is then the search's value and priors(i) the priors with its best
+  /// move raised. The default throws janus::Error (no hints).
+  virtual int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors);
+  /// Number of inputs (evaluations, refinements and hints) added so far.
   [[nodiscard]] virtual int size() const = 0;
   /// Evaluates every input. Blocks. Called once (possibly with no input).
   virtual void compute() = 0;

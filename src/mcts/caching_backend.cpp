@@ -28,11 +28,11 @@ class CachingComputation final : public BackendComputation {
   /// Refinements are not cached: the cache keeps the first, provisional answer, which a
   /// transposition or a recycled node then refines again.
   int addRefinement(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors) override {
-    Result r;
-    r.innerIndex = m_inner->addRefinement(pos, legalMoves, priors);
-    r.refinement = true;
-    m_results.push_back(std::move(r));
-    return int(m_results.size()) - 1;
+    return addUncached(m_inner->addRefinement(pos, legalMoves, priors));
+  }
+  /// Hints are not cached either: they depend on the priors the node holds.
+  int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors) override {
+    return addUncached(m_inner->addHint(pos, legalMoves, priors));
   }
   [[nodiscard]] int size() const override { return int(m_results.size()); }
   void compute() override {
@@ -60,12 +60,21 @@ class CachingComputation final : public BackendComputation {
  private:
   struct Result {
     bool hit = false;
-    bool refinement = false;  // never stored
+    bool refinement = false;  // a refinement or a hint: never stored
     u64 key = 0;
     int innerIndex = -1;
     CachingBackend::Answer answer;  // hit
     std::vector<Move> moves;        // miss: stored with the result
   };
+  /// An input answered by the inner computation's input `innerIndex` and never stored.
+  int addUncached(int innerIndex) {
+    Result r;
+    r.innerIndex = innerIndex;
+    r.refinement = true;
+    m_results.push_back(std::move(r));
+    return int(m_results.size()) - 1;
+  }
+
   CachingBackend& m_owner;
   std::unique_ptr<BackendComputation> m_inner;
   std::vector<Result> m_results;

@@ -106,6 +106,7 @@ struct MctsSearch::Playout {
   std::vector<int> edges;   ///< the edge index of each move in its node
   bool newLeaf = false;     ///< the leaf is to be classified and evaluated (else: terminal)
   bool refine = false;      ///< the leaf awaits refinement: `legal` and `priors` are its edges'
+  bool hint = false;        ///< the leaf asks for an alpha-beta hint: `legal` and `priors` are its edges'
   // Filled by evaluate():
   Terminal terminal = Terminal::kNone;
   TerminalKind kind = TerminalKind::kNone;
@@ -120,6 +121,7 @@ MctsSearch::MctsSearch(std::shared_ptr<Backend> backend, MctsParams params)
     : m_backend(std::move(backend)),
       m_backendBatch(m_backend ? std::max(1, m_backend->attributes().preferredBatch) : 1),
       m_backendRefines(m_backend && m_backend->attributes().refines),
+      m_backendHintVisits(m_backend ? m_backend->attributes().hintVisits : 0),
       m_params(params),
       m_rng(params.seed ? params.seed : std::random_device{}()) {}
 
@@ -145,6 +147,7 @@ void MctsSearch::setBackend(std::shared_ptr<Backend> backend) {
   m_backend = std::move(backend);
   m_backendBatch = m_backend ? std::max(1, m_backend->attributes().preferredBatch) : 1;
   m_backendRefines = m_backend && m_backend->attributes().refines;
+  m_backendHintVisits = m_backend ? m_backend->attributes().hintVisits : 0;
   m_root.reset();
   m_rootPos.reset();
   m_cleanRootPriors.clear();
@@ -266,23 +269,24 @@ int MctsSearch::gather(std::vector<Playout>& batch) {
     for (;;) {
       node->addVirtualLoss();
       p.path.push_back(node);
-      if (node->isTerminal() && node != m_root.get()) {
-        p.newLeaf = false;
-        p.refine = false;
-        break;
-      }
+      p.newLeaf = p.refine = p.hint = false;
+      if (node->isTerminal() && node != m_root.get()) break;
       if (!node->expanded()) {
         // Someone (this batch or another thread) is already evaluating this leaf.
         collision = node->inFlight() > 1;
         p.newLeaf = true;
-        p.refine = false;
         break;
       }
       if (node->awaitsRefinement()) {  // back at a provisional leaf: refine it (it has no child yet)
         collision = node->inFlight() > 1;
-        p.newLeaf = false;
         p.refine = true;
         if (!collision) node->copyEdges(p.legal, p.priors);
+        break;
+      }
+      if (m_backendHintVisits > 0 && !node->hinted() && node->visits() >= m_backendHintVisits) {
+        node->markHinted();  // asked once: later playouts (of this batch too) pass on
+        p.hint = true;
+        node->copyEdges(p.legal, p.priors);
         break;
       }
       const bool atRoot = node == m_root.get();
@@ -317,10 +321,10 @@ void MctsSearch::evaluate(std::vector<Playout>& batch, int count, Position& pos)
     p.input = -1;
     p.terminal = Terminal::kNone;
     p.kind = TerminalKind::kNone;
-    if (p.refine) {
+    if (p.refine || p.hint) {
       for (Move m : p.moves) pos.makeMove(m);
       if (!computation) computation = m_backend->newComputation();
-      p.input = computation->addRefinement(pos, p.legal, p.priors);
+      p.input = p.refine ? computation->addRefinement(pos, p.legal, p.priors) : computation->addHint(pos, p.legal, p.priors);
       for (auto it = p.moves.rbegin(); it != p.moves.rend(); ++it) pos.unmakeMove(*it);
       continue;
     }
@@ -370,6 +374,10 @@ void MctsSearch::backup(std::vector<Playout>& batch, int count) {
     } else if (p.refine) {
       leaf->expand(p.legal, p.priors, false, p.values);  // same moves, refined priors; it has no child yet
       ++m_stats.refinements;
+      evaluated = true;
+    } else if (p.hint) {
+      leaf->setPriors(p.priors);  // in edge order (copyEdges); children and values stay
+      ++m_stats.hints;
       evaluated = true;
     }
     double wl, d;

@@ -76,6 +76,7 @@ struct MctsStats {
   u64 reusedVisits = 0;   ///< visits of the root kept from the previous search
   u64 evaluations = 0;    ///< positions sent to the backend
   u64 refinements = 0;    ///< provisional evaluations refined (BackendAttributes::refines)
+  u64 hints = 0;          ///< alpha-beta hints applied (BackendAttributes::hintVisits)
   u64 terminals = 0;      ///< playouts ended by a terminal node (rules, repetition, tablebase, proof)
   u64 collisions = 0;     ///< gathers that ran into a leaf already being evaluated
   u64 batches = 0;        ///< backend computations
@@ -177,6 +178,7 @@ class MctsSearch final : public Search {
   std::shared_ptr<Backend> m_backend;
   int m_backendBatch = 1;  ///< the backend's preferred batch (MctsParams::batchSize 0)
   bool m_backendRefines = false;  ///< BackendAttributes::refines of m_backend
+  u32 m_backendHintVisits = 0;    ///< BackendAttributes::hintVisits of m_backend
   MctsParams m_params;
   const Tablebases* m_tb = nullptr;
   std::mt19937_64 m_rng;

@@ -132,18 +132,30 @@ int leafQuiescence(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchPar
   return score;
 }
 
-int leafAlphaBeta(const Position& pos, AlphaBetaSearch& search, int depth, u64* nodes) {
+SearchResult leafAlphaBeta(const Position& pos, AlphaBetaSearch& search, int depth, u64* nodes, u64 maxNodes) {
   // Without the game history: a repetition of the game before the leaf must not change the
   // leaf's (cached) value.
   const Position leaf = Position::fromFen(pos.fen(), pos.isChess960());
   SearchLimits limits;
   limits.depth = depth;
+  limits.nodes = maxNodes;
   SearchConfig config;
   config.moveOverheadMs = 0;
   const SearchSignals signals;
   const SearchResult r = search.run(leaf, limits, config, InfoCallback{}, signals);
   if (nodes) *nodes += r.nodes;
-  return r.score;
+  return r;
+}
+
+void appendHinted(std::span<const float> priors, std::span<const Move> moves, Move best, double share,
+                  std::vector<float>& out) {
+  const auto it = std::find(moves.begin(), moves.end(), best);
+  const size_t k = size_t(it - moves.begin());
+  const bool raise = it != moves.end() && double(priors[k]) < share;
+  // The others keep their ratios: scaled from 1 - p[k] to 1 - share.
+  const double scale = raise && priors[k] < 1.0f ? (1.0 - share) / (1.0 - double(priors[k])) : 1.0;
+  for (size_t i = 0; i < priors.size(); ++i)
+    out.push_back(!raise ? priors[i] : i == k ? float(share) : float(double(priors[i]) * scale));
 }
 
 Wdl centipawnsToWdl(int cp, const Position& pos) {
@@ -190,7 +202,7 @@ class NnueValueBackend::Computation final : public BackendComputation {
       appendMoveValues(e, pos, legalMoves.size());
     }
     if (params.depth > 0 && !legalMoves.empty()) {
-      cp = leafAlphaBeta(pos, *m_searchers.alphaBeta, params.depth, &m_nodes);
+      cp = leafAlphaBeta(pos, *m_searchers.alphaBeta, params.depth, &m_nodes).score;
     } else if (params.deferOnePly && params.firstVisitQuiets > 0) {  // needs the priors: in compute()
       e.pending = m_pending.size();
       m_pending.push_back(Pending{pos, std::vector<Move>(legalMoves.begin(), legalMoves.end())});
@@ -217,6 +229,23 @@ class NnueValueBackend::Computation final : public BackendComputation {
     e.priorCount = legalMoves.size();
     appendSharpened(priors, std::span<const int>(m_scores).subspan(e.scoreOffset, legalMoves.size()),
                     m_owner.m_params.priorTemperature, m_priors);
+    m_entries.push_back(e);
+    return int(m_entries.size()) - 1;
+  }
+  int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors) override {
+    const LeafSearchParams& params = m_owner.m_params;
+    if (params.hintVisits <= 0 || params.hintDepth <= 0)
+      throw Error("nnue value backend: hints need hint visits and a hint depth > 0");
+    if (priors.size() != legalMoves.size() || legalMoves.empty())
+      throw Error(fmt::format("nnue value backend: a hint needs one prior per move ({} priors, {} moves)",
+                              priors.size(), legalMoves.size()));
+    const SearchResult r =
+        leafAlphaBeta(pos, *m_searchers.alphaBeta, params.hintDepth, &m_nodes, u64(params.hintNodes));
+    Entry e;
+    e.wdl = centipawnsToWdl(std::clamp(r.score, -kMate, kMate), pos);
+    e.priorOffset = m_priors.size();
+    e.priorCount = legalMoves.size();
+    appendHinted(priors, legalMoves, r.best, params.hintSharePercent / 100.0, m_priors);
     m_entries.push_back(e);
     return int(m_entries.size()) - 1;
   }
@@ -324,13 +353,15 @@ NnueValueBackend::NnueValueBackend(std::shared_ptr<Backend> policy, std::shared_
   if (!m_policy) throw Error("nnue value backend: no policy backend");
   if (!m_net) throw Error("nnue value backend: no NNUE network (this build embeds none: set EvalFile)");
   if (m_params.maxPly < 0 || m_params.nodeLimit < 1 || m_params.priorTemperature < 0 || m_params.depth < 0 ||
-      m_params.firstVisitQuiets < 0 ||
-      m_params.depth > kMaxPly / 2 || m_params.hashMiB < 1 || m_params.hashMiB > 65536)
+      m_params.firstVisitQuiets < 0 || m_params.depth > kMaxPly / 2 || m_params.hintDepth < 0 || m_params.hintVisits < 0 || m_params.hintNodes < 1 ||
+      m_params.hintDepth > kMaxPly / 2 || m_params.hintSharePercent < 0 || m_params.hintSharePercent > 100 ||
+      m_params.hashMiB < 1 || m_params.hashMiB > 65536)
     throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0, its node limit {} >= 1, the prior "
-                            "temperature {} >= 0, the leaf search depth {} 0..{}, its hash {} MiB 1..65536 and the "
-                            "first visit's quiet moves {} >= 0",
+                            "temperature {} >= 0, the leaf search depth {} and the hint depth {} 0..{}, the hint visits {} >= "
+                            "0, its nodes {} >= 1, the hint share {}% 0..100, the hash {} MiB 1..65536 and the first visit's quiet moves {} >= 0",
                             m_params.maxPly, m_params.nodeLimit, m_params.priorTemperature, m_params.depth,
-                            kMaxPly / 2, m_params.hashMiB, m_params.firstVisitQuiets));
+                            m_params.hintDepth, kMaxPly / 2, m_params.hintVisits, m_params.hintNodes, m_params.hintSharePercent, m_params.hashMiB,
+                            m_params.firstVisitQuiets));
 }
 
 NnueValueBackend::~NnueValueBackend() = default;
@@ -340,6 +371,7 @@ std::unique_ptr<BackendComputation> NnueValueBackend::newComputation() { return 
 BackendAttributes NnueValueBackend::attributes() const {
   BackendAttributes a = m_policy->attributes();
   a.refines = m_params.priorTemperature > 0 && m_params.deferOnePly;
+  a.hintVisits = hints() ? u32(m_params.hintVisits) : 0;
   if (m_params.depth > 0)
     a.description = fmt::format("NNUE {} alpha-beta search of depth {} ({} MiB TT per thread; priors: {}) with {} priors",
                                 m_net->name(), m_params.depth, m_params.hashMiB,
@@ -359,6 +391,10 @@ BackendAttributes NnueValueBackend::attributes() const {
   else
     a.description = fmt::format("NNUE {} value (quiescence {} plies) with {} priors", m_net->name(), m_params.maxPly,
                                 a.description);
+  if (hints())
+    a.description += fmt::format("; alpha-beta hints of depth {} (at most {} nodes) at {} visits (best move's prior "
+                                 "at least {}%)",
+                                 m_params.hintDepth, m_params.hintNodes, m_params.hintVisits, m_params.hintSharePercent);
   return a;
 }
 
@@ -378,7 +414,7 @@ NnueValueBackend::Searchers NnueValueBackend::borrow() {
   }
   Searchers s;
   s.eval = std::make_unique<nnue::NnueEvaluator>(m_net);
-  if (m_params.depth > 0) {
+  if (m_params.depth > 0 || hints()) {
     s.alphaBeta = std::make_unique<AlphaBetaSearch>(std::make_unique<nnue::NnueEvaluator>(m_net));
     s.alphaBeta->setHashMiB(size_t(m_params.hashMiB));
   }

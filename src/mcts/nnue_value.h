@@ -86,7 +86,19 @@ struct LeafSearchParams {
   /// later leaves reuse what earlier ones found. The leaf's game history is dropped first, so
   /// its value depends on the position alone (the tree decides repetitions). 0: no such search.
   int depth = 0;
-  /// Transposition table of each leaf alpha-beta search (MiB; one per search thread).
+  /// Alpha-beta hints (src/mcts/backend.h): a node with this many visits asks once for the
+  /// best move of a full alpha-beta search of `hintDepth` plies (BackendComputation::addHint),
+  /// whose prior is raised to `hintSharePercent`; 0 (or hintDepth 0): no hints.
+  int hintVisits = 0;
+  int hintDepth = 10;
+  /// Nodes of a hint's search at most (it stops there with its best move so far): a search of
+  /// a fixed depth can take a second in a queen ending, which a clock of 10+0.1 cannot afford.
+  int hintNodes = 10000;
+  /// The prior (percent) a hinted move gets at least; the other moves' priors shrink in
+  /// proportion.
+  int hintSharePercent = 50;
+  /// Transposition table of each leaf alpha-beta search (MiB; one per search thread), shared
+  /// by the leaf searches of `depth` and the hints.
   int hashMiB = 16;
 };
 
@@ -104,10 +116,20 @@ struct LeafSearchParams {
 int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams& params, std::span<const Move> moves,
                std::span<int> scores, u64* nodes = nullptr);
 
-/// Centipawns (side to move's view; a mate score when it finds one) of `pos` by `search` to
-/// LeafSearchParams::depth plies, searching `pos` without its game history. `nodes` (if not
-/// null) is increased by the nodes searched.
-[[nodiscard]] int leafAlphaBeta(const Position& pos, AlphaBetaSearch& search, int depth, u64* nodes = nullptr);
+/// The search of `pos` by `search` to `depth` plies (LeafSearchParams::depth or hintDepth),
+/// without its game history: its score (centipawns, side to move's view; a mate score when it
+/// finds one) and best move (legal in `pos`). `nodes` (if not null) is increased by the nodes
+/// searched.
+/// `maxNodes` > 0 stops the search there (its best move and score so far).
+[[nodiscard]] SearchResult leafAlphaBeta(const Position& pos, AlphaBetaSearch& search, int depth, u64* nodes = nullptr,
+                                         u64 maxNodes = 0);
+
+/// The priors of an alpha-beta hint (BackendComputation::addHint): `priors` (summing to 1) with
+/// the prior of `moves[k] == best` raised to `share` (0..1) if it is below, the others scaled
+/// by the same factor so that the sum stays 1; appended to `out` in the same order. `best` not
+/// among `moves`: the priors unchanged.
+void appendHinted(std::span<const float> priors, std::span<const Move> moves, Move best, double share,
+                  std::vector<float>& out);
 
 /// Win/draw/loss (side to move's view) for a centipawn score by search/wdl.h's model at the
 /// material of `pos` (not rounded to per mille).
@@ -137,11 +159,13 @@ class NnueValueBackend final : public Backend {
  private:
   class Computation;
   /// What one computation searches with: the evaluator of the quiescence and one-ply searches
-  /// and, with LeafSearchParams::depth > 0, an alpha-beta search with its TT.
+  /// and, with LeafSearchParams::depth or hintDepth > 0, an alpha-beta search with its TT.
   struct Searchers {
     std::unique_ptr<nnue::NnueEvaluator> eval;
     std::unique_ptr<AlphaBetaSearch> alphaBeta;
   };
+  /// True when LeafSearchParams asks for alpha-beta hints (visits and depth > 0).
+  [[nodiscard]] bool hints() const { return m_params.hintVisits > 0 && m_params.hintDepth > 0; }
   Searchers borrow();
   void giveBack(Searchers s, u64 nodes);
 

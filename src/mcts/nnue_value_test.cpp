@@ -153,7 +153,7 @@ TEST(LeafAlphaBeta, FindsAMateTheOnePlySearchCannotSee) {
   search.setHashMiB(1);
   const Position pos = Position::fromFen(kQuietMateIn2);
   u64 nodes = 0;
-  EXPECT_EQ(leafAlphaBeta(pos, search, 3, &nodes), mateIn(3));
+  EXPECT_EQ(leafAlphaBeta(pos, search, 3, &nodes).score, mateIn(3));
   EXPECT_GT(nodes, 0u);
   Position scratch = pos;
   nnue::NnueEvaluator eval(net);

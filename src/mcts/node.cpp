@@ -79,6 +79,7 @@ size_t Node::collapse(size_t& nodesFreed) {
   m_edges.reset();
   m_numEdges = 0;
   m_awaitsRefinement = false;
+  m_hinted = false;
   return bytes;
 }
 
@@ -126,6 +127,12 @@ void Node::expand(std::span<const Move> moves, std::span<const float> priors, bo
     if (!values.empty()) m_edges[i].setMinimax(values[size_t(order[i])]);
   }
   m_awaitsRefinement = awaitRefinement;
+  m_hinted = false;
+}
+
+void Node::setPriors(std::span<const float> priors) {
+  assert(priors.size() == size_t(m_numEdges));
+  for (size_t i = 0; i < priors.size(); ++i) m_edges[i].prior = priors[i];
 }
 
 double cpuct(const PuctParams& p, u32 parentVisits) {

@@ -110,6 +110,13 @@ class Node {
   void copyEdges(std::vector<Move>& moves, std::vector<float>& priors) const;
   /// True when the node was expanded with provisional priors that are not refined yet.
   [[nodiscard]] bool awaitsRefinement() const { return m_awaitsRefinement; }
+  /// True once an alpha-beta hint (MctsParams::hintVisits) was asked for this node's edges;
+  /// false again when expand() or collapse() replaces them.
+  [[nodiscard]] bool hinted() const { return m_hinted; }
+  void markHinted() { m_hinted = true; }
+  /// Replaces the edges' priors in place, in edge order (`priors`: one per edge); the edges keep
+  /// their order, children and values (selectEdge does not need the priors sorted).
+  void setPriors(std::span<const float> priors);
   /// Frees the edges and every node below them, keeping this node's own statistics and terminal
   /// status: the node becomes a leaf again, and is evaluated and expanded anew when a playout
   /// reaches it (tree recycling). Returns the bytes freed (edges of this node and of every node
@@ -168,6 +175,7 @@ class Node {
   TerminalKind m_kind = TerminalKind::kNone;
   u16 m_plies = 0;
   bool m_awaitsRefinement = false;
+  bool m_hinted = false;
 };
 
 // ---- PUCT ----------------------------------------------------------------------------------------

@@ -1,0 +1,197 @@
+// Tests of the alpha-beta hints (backend.h "Alpha-beta hints", LeafSearchParams::hintVisits):
+// the priors a hint gives, the backend's hint and its pass through the cache, and the search
+// asking for one hint per node that reaches the visits.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "core/movegen.h"
+#include "mcts/caching_backend.h"
+#include "mcts/mcts.h"
+#include "mcts/nnue_value.h"
+#include "mcts/uniform_backend.h"
+#include "nnue/test_net.h"
+#include "search/score.h"
+#include "util/error.h"
+
+namespace janus::mcts {
+namespace {
+
+std::shared_ptr<const nnue::Network> testNetwork() {
+  static const auto net = [] {
+    const auto bytes = nnue::testing::quantise(nnue::testing::randomFloatNet(32, 8, nnue::Activation::kSCReLU, 7));
+    return nnue::Network::fromBytes(bytes, "test network");
+  }();
+  return net;
+}
+
+std::vector<Move> legal(const Position& pos) {
+  const MoveList list = legalMoves(pos);
+  return {list.begin(), list.end()};
+}
+
+TEST(AlphaBetaHint, RaisesTheBestMovesPriorAndKeepsTheOthersRatios) {
+  const Position pos;
+  const std::vector<Move> all = legal(pos);
+  const std::vector<Move> moves(all.begin(), all.begin() + 4);
+  const std::vector<float> priors = {0.5f, 0.3f, 0.15f, 0.05f};
+  std::vector<float> out;
+  appendHinted(priors, moves, moves[3], 0.5, out);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_FLOAT_EQ(out[3], 0.5f);
+  EXPECT_NEAR(std::accumulate(out.begin(), out.end(), 0.0), 1.0, 1e-6);
+  EXPECT_NEAR(out[0] / out[1], 0.5 / 0.3, 1e-5);
+  EXPECT_NEAR(out[1] / out[2], 0.3 / 0.15, 1e-5);
+  // A best move already above the share, or not among the moves: the priors as they were.
+  out.clear();
+  appendHinted(priors, moves, moves[0], 0.4, out);
+  EXPECT_EQ(out, priors);
+  out.clear();
+  appendHinted(priors, moves, all.back(), 0.5, out);
+  EXPECT_EQ(out, priors);
+  // A share of 1 gives the hinted move everything.
+  out.clear();
+  appendHinted(priors, moves, moves[2], 1.0, out);
+  EXPECT_EQ(out, (std::vector<float>{0.0f, 0.0f, 1.0f, 0.0f}));
+}
+
+TEST(AlphaBetaHint, TheBackendNamesTheQuietMateAndTheCachePassesItOn) {
+  LeafSearchParams params;
+  params.priorTemperature = 100;
+  params.hintVisits = 10;
+  params.hintDepth = 3;
+  params.hintSharePercent = 60;
+  params.hashMiB = 1;
+  auto inner = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), params);
+  auto cache = std::make_shared<CachingBackend>(inner, 100);
+  EXPECT_EQ(cache->attributes().hintVisits, 10u);
+  EXPECT_NE(cache->attributes().description.find("alpha-beta hints of depth 3 (at most 10000 nodes) at 10 visits"),
+            std::string::npos);
+  // 3k4/8/4K3/8/8/8/8/R7: a quiet first move (Ra7 or Kd6) mates in 2; the one-ply search only
+  // sees a rook move.
+  const Position pos = Position::fromFen("3k4/8/4K3/8/8/8/8/R7 w - - 0 1");
+  const std::vector<Move> moves = legal(pos);
+  const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
+  auto c = cache->newComputation();
+  ASSERT_EQ(c->addHint(pos, moves, uniform), 0);
+  c->compute();
+  EXPECT_FLOAT_EQ(c->wdl(0).win, 1.0f);  // the search's mate score is the value
+  AlphaBetaSearch reference(std::make_unique<nnue::NnueEvaluator>(testNetwork()));
+  reference.setHashMiB(1);
+  const SearchResult r = leafAlphaBeta(pos, reference, 3);
+  EXPECT_EQ(r.score, mateIn(3));
+  const auto priors = c->priors(0);
+  ASSERT_EQ(priors.size(), moves.size());
+  const size_t k = size_t(std::ranges::find(moves, r.best) - moves.begin());
+  ASSERT_LT(k, moves.size());
+  EXPECT_FLOAT_EQ(priors[k], 0.6f);
+  EXPECT_NEAR(std::accumulate(priors.begin(), priors.end(), 0.0), 1.0, 1e-5);
+  EXPECT_EQ(cache->stats().entries, 0u);  // hints depend on the node's priors: never cached
+
+  // Without hint visits (or depth) the backend gives none.
+  params.hintVisits = 0;
+  NnueValueBackend none(std::make_shared<UniformBackend>(), testNetwork(), params);
+  EXPECT_EQ(none.attributes().hintVisits, 0u);
+  auto n = none.newComputation();
+  EXPECT_THROW((void)n->addHint(pos, moves, uniform), Error);
+  params.hintVisits = -1;
+  EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), testNetwork(), params), Error);
+}
+
+TEST(AlphaBetaHint, TheHintsSearchStopsAtItsNodes) {
+  LeafSearchParams params;
+  params.hintVisits = 1;
+  params.hintDepth = 20;  // unbounded, millions of nodes in the opening
+  params.hintNodes = 50;
+  params.hashMiB = 1;
+  NnueValueBackend backend(std::make_shared<UniformBackend>(), testNetwork(), params);
+  const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  const std::vector<Move> moves = legal(pos);
+  const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
+  {
+    auto c = backend.newComputation();
+    c->addHint(pos, moves, uniform);
+    c->compute();
+    const auto priors = c->priors(0);
+    EXPECT_FLOAT_EQ(*std::ranges::max_element(priors), 0.5f);  // a best move so far was named
+  }
+  EXPECT_GE(backend.leafNodes(), 50u);
+  EXPECT_LT(backend.leafNodes(), 200u);
+}
+
+/// Counts the expanded, non-terminal nodes below and including `n`, and checks that exactly
+/// those with more than `visits` visits were hinted (one thread, batch 1: the playout that finds
+/// a node at `visits` stops there for its hint, which is its next visit).
+void expectHintedIffVisited(const Node& n, u32 visits, u64& hinted) {
+  if (n.expanded() && !n.isTerminal()) {
+    EXPECT_EQ(n.hinted(), n.visits() > visits) << "visits " << n.visits();
+    hinted += n.hinted();
+  }
+  for (const Node::Edge& e : n.edges())
+    if (e.node) expectHintedIffVisited(*e.node, visits, hinted);
+}
+
+TEST(MctsHints, EveryNodeIsHintedOnceWhenItReachesTheVisits) {
+  LeafSearchParams leaf;
+  leaf.priorTemperature = 100;
+  leaf.hintVisits = 40;
+  leaf.hintDepth = 2;
+  leaf.hashMiB = 1;
+  auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
+  MctsParams params;
+  params.seed = 5;
+  params.smartPruning = false;
+  params.batchSize = 1;
+  MctsSearch search(backend, params);
+  const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  SearchLimits limits;
+  limits.nodes = 800;
+  const SearchSignals signals;
+  const SearchResult r = search.run(pos, limits, SearchConfig{}, InfoCallback{}, signals);
+  EXPECT_TRUE(legalMoves(pos).contains(r.best));
+  u64 hinted = 0;
+  expectHintedIffVisited(*search.root(), 40, hinted);
+  const MctsStats& st = search.lastStats();
+  EXPECT_TRUE(search.root()->hinted());
+  EXPECT_GT(hinted, 2u);
+  EXPECT_EQ(st.hints, hinted);
+  // Each hint is a visit of its node, like an evaluation (terminal leaves add the rest).
+  EXPECT_EQ(st.evaluations + st.hints + st.terminals, st.playouts);
+  // The priors stay a distribution.
+  double sum = 0.0;
+  for (const Node::Edge& e : search.root()->edges()) sum += e.prior;
+  EXPECT_NEAR(sum, 1.0, 1e-5);
+}
+
+TEST(MctsHints, AFullShareHintMakesTheSearchPlayTheQuietMate) {
+  LeafSearchParams leaf;
+  leaf.priorTemperature = 100;
+  leaf.hintVisits = 1;  // the root at once
+  leaf.hintDepth = 3;
+  leaf.hintSharePercent = 100;
+  leaf.hashMiB = 1;
+  auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
+  MctsParams params;
+  params.seed = 5;
+  params.smartPruning = false;
+  params.batchSize = 1;
+  MctsSearch search(backend, params);
+  const Position pos = Position::fromFen("3k4/8/4K3/8/8/8/8/R7 w - - 0 1");
+  SearchLimits limits;
+  limits.nodes = 60;
+  const SearchSignals signals;
+  const SearchResult r = search.run(pos, limits, SearchConfig{}, InfoCallback{}, signals);
+  AlphaBetaSearch reference(std::make_unique<nnue::NnueEvaluator>(testNetwork()));
+  reference.setHashMiB(1);
+  EXPECT_EQ(r.best, leafAlphaBeta(pos, reference, 3).best);
+  EXPECT_GE(search.lastStats().hints, 1u);
+  // The hint gave the root's mating move every bit of the prior.
+  const int e = search.root()->findEdge(r.best);
+  ASSERT_GE(e, 0);
+  EXPECT_FLOAT_EQ(search.root()->edge(e).prior, 1.0f);
+}
+
+}  // namespace
+}  // namespace janus::mcts
