@@ -347,7 +347,7 @@ void Engine::declareMctsOptions() {
                  "With MCTS Value nnue: > 0 values each leaf by an alpha-beta search of this many plies (NNUE, "
                  "16 MiB of TT per thread), the one-ply search then only shapes the priors; 0: off"},
                 setLeafParam(&mcts::LeafSearchParams::depth));
-  m_options.add({"MCTS Hint Visits", Type::kSpin, "0", 0, 1'000'000'000, {},
+  m_options.add({"MCTS Hint Visits", Type::kSpin, "300", 0, 1'000'000'000, {},
                  "With MCTS Value nnue: a node with this many visits asks an alpha-beta search of MCTS Hint Depth "
                  "once for its best move and raises that move's prior to MCTS Hint Share; 0: off"},
                 setLeafParam(&mcts::LeafSearchParams::hintVisits));
