@@ -11,21 +11,16 @@
 #include "mcts/caching_backend.h"
 #include "mcts/mcts.h"
 #include "mcts/nnue_value.h"
+#include "mcts/test_search.h"
 #include "mcts/uniform_backend.h"
-#include "nnue/test_net.h"
 #include "search/score.h"
 #include "util/error.h"
 
 namespace janus::mcts {
 namespace {
 
-std::shared_ptr<const nnue::Network> testNetwork() {
-  static const auto net = [] {
-    const auto bytes = nnue::testing::quantise(nnue::testing::randomFloatNet(32, 8, nnue::Activation::kSCReLU, 7));
-    return nnue::Network::fromBytes(bytes, "test network");
-  }();
-  return net;
-}
+using testing_support::Searcher;
+using testing_support::testNetwork;
 
 std::vector<Move> legal(const Position& pos) {
   const MoveList list = legalMoves(pos);
@@ -133,64 +128,52 @@ void expectHintedIffVisited(const Node& n, u32 visits, u64& hinted) {
     if (e.node) expectHintedIffVisited(*e.node, visits, hinted);
 }
 
-TEST(MctsHints, EveryNodeIsHintedOnceWhenItReachesTheVisits) {
+/// A one-thread, batch-1 search (no smart pruning) whose nodes ask for a hint of `depth` plies
+/// at `visits` visits, raising the hinted move to `sharePercent`.
+std::unique_ptr<Searcher> hintSearcher(int visits, int depth, int sharePercent = 50) {
   LeafSearchParams leaf;
   leaf.priorTemperature = 100;
-  leaf.hintVisits = 40;
-  leaf.hintDepth = 2;
+  leaf.hintVisits = visits;
+  leaf.hintDepth = depth;
+  leaf.hintSharePercent = sharePercent;
   leaf.hashMiB = 1;
-  auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
-  MctsParams params;
-  params.seed = 5;
-  params.smartPruning = false;
+  MctsParams params = Searcher::deterministic();
   params.batchSize = 1;
-  MctsSearch search(backend, params);
+  return std::make_unique<Searcher>(
+      params, std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf));
+}
+
+TEST(MctsHints, EveryNodeIsHintedOnceWhenItReachesTheVisits) {
+  auto s = hintSearcher(40, 2);
   const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-  SearchLimits limits;
-  limits.nodes = 800;
-  const SearchSignals signals;
-  const SearchResult r = search.run(pos, limits, SearchConfig{}, InfoCallback{}, signals);
+  const SearchResult r = s->goNodes(pos, 800);
   EXPECT_TRUE(legalMoves(pos).contains(r.best));
   u64 hinted = 0;
-  expectHintedIffVisited(*search.root(), 40, hinted);
-  const MctsStats& st = search.lastStats();
-  EXPECT_TRUE(search.root()->hinted());
+  expectHintedIffVisited(*s->search.root(), 40, hinted);
+  const MctsStats& st = s->search.lastStats();
+  EXPECT_TRUE(s->search.root()->hinted());
   EXPECT_GT(hinted, 2u);
   EXPECT_EQ(st.hints, hinted);
   // Each hint is a visit of its node, like an evaluation (terminal leaves add the rest).
   EXPECT_EQ(st.evaluations + st.hints + st.terminals, st.playouts);
   // The priors stay a distribution.
   double sum = 0.0;
-  for (const Node::Edge& e : search.root()->edges()) sum += e.prior;
+  for (const Node::Edge& e : s->search.root()->edges()) sum += e.prior;
   EXPECT_NEAR(sum, 1.0, 1e-5);
 }
 
 TEST(MctsHints, AFullShareHintMakesTheSearchPlayTheQuietMate) {
-  LeafSearchParams leaf;
-  leaf.priorTemperature = 100;
-  leaf.hintVisits = 1;  // the root at once
-  leaf.hintDepth = 3;
-  leaf.hintSharePercent = 100;
-  leaf.hashMiB = 1;
-  auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
-  MctsParams params;
-  params.seed = 5;
-  params.smartPruning = false;
-  params.batchSize = 1;
-  MctsSearch search(backend, params);
+  auto s = hintSearcher(1, 3, 100);  // the root at once, with all of the prior
   const Position pos = Position::fromFen("3k4/8/4K3/8/8/8/8/R7 w - - 0 1");
-  SearchLimits limits;
-  limits.nodes = 60;
-  const SearchSignals signals;
-  const SearchResult r = search.run(pos, limits, SearchConfig{}, InfoCallback{}, signals);
+  const SearchResult r = s->goNodes(pos, 60);
   AlphaBetaSearch reference(std::make_unique<nnue::NnueEvaluator>(testNetwork()));
   reference.setHashMiB(1);
   EXPECT_EQ(r.best, leafAlphaBeta(pos, reference, 3).best);
-  EXPECT_GE(search.lastStats().hints, 1u);
+  EXPECT_GE(s->search.lastStats().hints, 1u);
   // The hint gave the root's mating move every bit of the prior.
-  const int e = search.root()->findEdge(r.best);
+  const int e = s->search.root()->findEdge(r.best);
   ASSERT_GE(e, 0);
-  EXPECT_FLOAT_EQ(search.root()->edge(e).prior, 1.0f);
+  EXPECT_FLOAT_EQ(s->search.root()->edge(e).prior, 1.0f);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "core/notation.h"
 #include "mcts/caching_backend.h"
 #include "mcts/mcts.h"
+#include "mcts/test_search.h"
 #include "mcts/uniform_backend.h"
 #include "nnue/test_net.h"
 #include "search/score.h"
@@ -23,14 +24,7 @@
 namespace janus::mcts {
 namespace {
 
-/// A small random network (the tests do not depend on the embedded one).
-std::shared_ptr<const nnue::Network> testNetwork() {
-  static const auto net = [] {
-    const auto bytes = nnue::testing::quantise(nnue::testing::randomFloatNet(32, 8, nnue::Activation::kSCReLU, 7));
-    return nnue::Network::fromBytes(bytes, "test network");
-  }();
-  return net;
-}
+using testing_support::testNetwork;
 
 TEST(ValueMapping, CentipawnsRoundTripThroughQ) {
   for (int material : {10, 30, 50, 78})

@@ -1,6 +1,7 @@
 #pragma once
 // Test support for the MCTS tests (mcts_tests only, not part of any library): a deterministic
-// search with its reports collected, and the visit bookkeeping check over a tree.
+// search with its reports collected, the visit bookkeeping check over a tree, and a small NNUE
+// network for the leaf-value tests.
 
 #include <gtest/gtest.h>
 
@@ -11,8 +12,20 @@
 #include "core/notation.h"
 #include "mcts/mcts.h"
 #include "mcts/uniform_backend.h"
+#include "nnue/network.h"
+#include "nnue/test_net.h"
 
 namespace janus::mcts::testing_support {
+
+/// A small random network (32 hidden, 8 output buckets, SCReLU, seed 7): the leaf-value tests do
+/// not depend on the embedded one.
+inline std::shared_ptr<const nnue::Network> testNetwork() {
+  static const auto net = [] {
+    const auto bytes = nnue::testing::quantise(nnue::testing::randomFloatNet(32, 8, nnue::Activation::kSCReLU, 7));
+    return nnue::Network::fromBytes(bytes, "test network");
+  }();
+  return net;
+}
 
 /// `fen` (or "startpos") after `moves` in UCI notation.
 inline Position positionAfter(const std::string& fen, const std::vector<std::string>& moves) {
