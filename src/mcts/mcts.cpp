@@ -324,7 +324,8 @@ void MctsSearch::evaluate(std::vector<Playout>& batch, int count, Position& pos)
     if (p.refine || p.hint) {
       for (Move m : p.moves) pos.makeMove(m);
       if (!computation) computation = m_backend->newComputation();
-      p.input = p.refine ? computation->addRefinement(pos, p.legal, p.priors) : computation->addHint(pos, p.legal, p.priors);
+      p.input = p.refine ? computation->addRefinement(pos, p.legal, p.priors)
+                         : computation->addHint(pos, p.legal, p.priors);
       for (auto it = p.moves.rbegin(); it != p.moves.rend(); ++it) pos.unmakeMove(*it);
       continue;
     }

@@ -352,16 +352,16 @@ NnueValueBackend::NnueValueBackend(std::shared_ptr<Backend> policy, std::shared_
     : m_policy(std::move(policy)), m_net(std::move(net)), m_params(params) {
   if (!m_policy) throw Error("nnue value backend: no policy backend");
   if (!m_net) throw Error("nnue value backend: no NNUE network (this build embeds none: set EvalFile)");
-  if (m_params.maxPly < 0 || m_params.nodeLimit < 1 || m_params.priorTemperature < 0 || m_params.depth < 0 ||
-      m_params.firstVisitQuiets < 0 || m_params.depth > kMaxPly / 2 || m_params.hintDepth < 0 || m_params.hintVisits < 0 || m_params.hintNodes < 1 ||
-      m_params.hintDepth > kMaxPly / 2 || m_params.hintSharePercent < 0 || m_params.hintSharePercent > 100 ||
-      m_params.hashMiB < 1 || m_params.hashMiB > 65536)
+  const LeafSearchParams& p = m_params;
+  if (p.maxPly < 0 || p.nodeLimit < 1 || p.priorTemperature < 0 || p.depth < 0 || p.depth > kMaxPly / 2 ||
+      p.firstVisitQuiets < 0 || p.hintVisits < 0 || p.hintDepth < 0 || p.hintDepth > kMaxPly / 2 || p.hintNodes < 1 ||
+      p.hintSharePercent < 0 || p.hintSharePercent > 100 || p.hashMiB < 1 || p.hashMiB > 65536)
     throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0, its node limit {} >= 1, the prior "
-                            "temperature {} >= 0, the leaf search depth {} and the hint depth {} 0..{}, the hint visits {} >= "
-                            "0, its nodes {} >= 1, the hint share {}% 0..100, the hash {} MiB 1..65536 and the first visit's quiet moves {} >= 0",
-                            m_params.maxPly, m_params.nodeLimit, m_params.priorTemperature, m_params.depth,
-                            m_params.hintDepth, kMaxPly / 2, m_params.hintVisits, m_params.hintNodes, m_params.hintSharePercent, m_params.hashMiB,
-                            m_params.firstVisitQuiets));
+                            "temperature {} >= 0, the leaf search depth {} and the hint depth {} 0..{}, the hint "
+                            "visits {} >= 0, its nodes {} >= 1, the hint share {}% 0..100, the hash {} MiB 1..65536 "
+                            "and the first visit's quiet moves {} >= 0",
+                            p.maxPly, p.nodeLimit, p.priorTemperature, p.depth, p.hintDepth, kMaxPly / 2, p.hintVisits,
+                            p.hintNodes, p.hintSharePercent, p.hashMiB, p.firstVisitQuiets));
 }
 
 NnueValueBackend::~NnueValueBackend() = default;
