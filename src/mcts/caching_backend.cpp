@@ -40,7 +40,7 @@ class CachingComputation final : public BackendComputation {
     m_inner->compute();
     if (m_owner.m_capacity == 0) return;
     for (const Result& r : m_results)
-      if (!r.hit && !r.refinement)
+      if (!r.hit && !r.uncached)
         m_owner.insert(r.key, r.moves, m_inner->wdl(r.innerIndex), m_inner->priors(r.innerIndex),
                        m_inner->moveValues(r.innerIndex));
   }
@@ -60,7 +60,7 @@ class CachingComputation final : public BackendComputation {
  private:
   struct Result {
     bool hit = false;
-    bool refinement = false;  // a refinement or a hint: never stored
+    bool uncached = false;  // a refinement or a hint: never stored
     u64 key = 0;
     int innerIndex = -1;
     CachingBackend::Answer answer;  // hit
@@ -70,7 +70,7 @@ class CachingComputation final : public BackendComputation {
   int addUncached(int innerIndex) {
     Result r;
     r.innerIndex = innerIndex;
-    r.refinement = true;
+    r.uncached = true;
     m_results.push_back(std::move(r));
     return int(m_results.size()) - 1;
   }

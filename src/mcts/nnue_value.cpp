@@ -152,8 +152,8 @@ void appendHinted(std::span<const float> priors, std::span<const Move> moves, Mo
   const auto it = std::find(moves.begin(), moves.end(), best);
   const size_t k = size_t(it - moves.begin());
   const bool raise = it != moves.end() && double(priors[k]) < share;
-  // The others keep their ratios: scaled from 1 - p[k] to 1 - share.
-  const double scale = raise && priors[k] < 1.0f ? (1.0 - share) / (1.0 - double(priors[k])) : 1.0;
+  // The others keep their ratios: scaled from 1 - p[k] to 1 - share (p[k] < share <= 1 when raised).
+  const double scale = raise ? (1.0 - share) / (1.0 - double(priors[k])) : 1.0;
   for (size_t i = 0; i < priors.size(); ++i)
     out.push_back(!raise ? priors[i] : i == k ? float(share) : float(double(priors[i]) * scale));
 }

@@ -159,7 +159,7 @@ class NnueValueBackend final : public Backend {
  private:
   class Computation;
   /// What one computation searches with: the evaluator of the quiescence and one-ply searches
-  /// and, with LeafSearchParams::depth or hintDepth > 0, an alpha-beta search with its TT.
+  /// and, with LeafSearchParams::depth > 0 or hints(), an alpha-beta search with its TT.
   struct Searchers {
     std::unique_ptr<nnue::NnueEvaluator> eval;
     std::unique_ptr<AlphaBetaSearch> alphaBeta;

@@ -110,7 +110,7 @@ class Node {
   void copyEdges(std::vector<Move>& moves, std::vector<float>& priors) const;
   /// True when the node was expanded with provisional priors that are not refined yet.
   [[nodiscard]] bool awaitsRefinement() const { return m_awaitsRefinement; }
-  /// True once an alpha-beta hint (MctsParams::hintVisits) was asked for this node's edges;
+  /// True once an alpha-beta hint (BackendAttributes::hintVisits) was asked for this node's edges;
   /// false again when expand() or collapse() replaces them.
   [[nodiscard]] bool hinted() const { return m_hinted; }
   void markHinted() { m_hinted = true; }
