@@ -75,6 +75,10 @@ void addRlCommand(CLI::App& app, Commands& out) {
                   "it) or nnue (the engine's default: NNUE one-ply and quiescence searches, the network gives the priors)")
       ->check(CLI::IsMember({"net", "nnue"}));
   cmd->add_option("--eval-file", sp.evalFile, "--value nnue: the NNUE network (.jnn; default: the embedded one)");
+  cmd->add_option("--hint-visits", sp.leaf.hintVisits,
+                  "--value nnue: visits at which a node asks alpha-beta for a hint, in self-play and every match (as "
+                  "MCTS Hint Visits; 0: no hints)")
+      ->check(CLI::Range(0, 1000000000));
   cmd->add_option("--seed", sp.seed, "Seed of the self-play (generation g uses a seed derived from it and g)");
   cmd->add_option("--window", c.window, "Generations of self-play records the trainer sees");
   cmd->add_option("--trainer", c.trainer, "janus-train-az (default: next to this janus)");

@@ -117,6 +117,9 @@ void addSelfplayCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--first-visit-quiets", c.leaf.firstVisitQuiets,
                   "--defer-one-ply: quiet moves of the first visit's one-ply search (as MCTS First Visit Quiets)")
       ->check(CLI::Range(0, 256));
+  cmd->add_option("--hint-visits", c.leaf.hintVisits,
+                  "--value nnue: visits at which a node asks alpha-beta for a hint (as MCTS Hint Visits; 0: no hints)")
+      ->check(CLI::Range(0, 1000000000));
   cmd->add_option("--policy-temperature", a->policyTemperature, "Softmax temperature of the priors")
       ->check(CLI::Range(0.01, 100.0));
   cmd->add_option("--visits", c.visits, "Playouts of a full search (a training target)")->check(CLI::Range(1, 10000000));

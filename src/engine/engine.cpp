@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <charconv>
 
+#include <fmt/format.h>
+
 #include "core/notation.h"
 #include "eval/hce.h"
 #include "mcts/caching_backend.h"
+#include "mcts/face.h"
 #include "mcts/mcts.h"
 #include "mcts/nnue_value.h"
 #include "mcts/uniform_backend.h"
@@ -57,40 +60,46 @@ double parseReal(const std::string& option, const std::string& v, double min, do
   return x;
 }
 
-/// MCTS options holding real numbers: UCI name, default, range, help, and where the value goes.
+/// MCTS options holding real numbers: UCI name, range, help, and where the value is kept in
+/// MctsParams (its default is the default face's, mcts/face.h).
 struct RealOption {
   const char* name;
-  const char* defaultValue;
   double min, max;
   const char* help;
+  double (*get)(const mcts::MctsParams&);
   void (*apply)(mcts::MctsParams&, double);
+  [[nodiscard]] std::string defaultValue() const { return fmt::format("{}", get(mcts::defaultFaceParams())); }
 };
+#define JANUS_PUCT_FIELD(f) \
+  [](const mcts::MctsParams& p) { return p.puct.f; }, [](mcts::MctsParams& p, double v) { p.puct.f = v; }
 const RealOption kMctsReals[] = {
-    {"MCTS CPuct", "1.86", 0, 100, "PUCT exploration c_init (AlphaZero 1.25 on a [0,1] value scale = 2.5; SPSA-tuned)",
-     [](mcts::MctsParams& p, double v) { p.puct.cpuctInit = v; }},
-    {"MCTS CPuct Base", "19230", 1, 1e9, "PUCT c_base: c grows by CPuct Factor * ln((N + base) / base)",
-     [](mcts::MctsParams& p, double v) { p.puct.cpuctBase = v; }},
-    {"MCTS CPuct Factor", "1.30", 0, 100, "PUCT c_factor (AlphaZero 1 on a [0,1] value scale = 2; SPSA-tuned)",
-     [](mcts::MctsParams& p, double v) { p.puct.cpuctFactor = v; }},
-    {"MCTS CPuct Var Weight", "0.93", 0, 10,
+    {"MCTS CPuct", 0, 100, "PUCT exploration c_init (AlphaZero 1.25 on a [0,1] value scale = 2.5; SPSA-tuned)",
+     JANUS_PUCT_FIELD(cpuctInit)},
+    {"MCTS CPuct Base", 1, 1e9, "PUCT c_base: c grows by CPuct Factor * ln((N + base) / base)", JANUS_PUCT_FIELD(cpuctBase)},
+    {"MCTS CPuct Factor", 0, 100, "PUCT c_factor (AlphaZero 1 on a [0,1] value scale = 2; SPSA-tuned)",
+     JANUS_PUCT_FIELD(cpuctFactor)},
+    {"MCTS CPuct Var Weight", 0, 10,
      "Variance-scaled exploration: c is multiplied by 1 + this * (sigma(Q) / CPuct Var Scale - 1); 0: off",
-     [](mcts::MctsParams& p, double v) { p.puct.cpuctVarWeight = v; }},
-    {"MCTS CPuct Var Scale", "0.4", 0.01, 2, "The standard deviation of Q (on [-1,1]) at which the variance factor is 1",
-     [](mcts::MctsParams& p, double v) { p.puct.cpuctVarScale = v; }},
-    {"MCTS Minimax Weight", "0.43", 0, 1,
+     JANUS_PUCT_FIELD(cpuctVarWeight)},
+    {"MCTS CPuct Var Scale", 0.01, 2, "The standard deviation of Q (on [-1,1]) at which the variance factor is 1",
+     JANUS_PUCT_FIELD(cpuctVarScale)},
+    {"MCTS Minimax Weight", 0, 1,
      "Implicit minimax backups: a visited move is selected by (1 - this) * Q + this * the minimax of the leaf "
      "evaluations below it (Lanctot et al. 2014); 0: off. Needs move values (MCTS Value nnue with one-ply priors)",
-     [](mcts::MctsParams& p, double v) { p.puct.minimaxWeight = v; }},
-    {"MCTS FPU Value Weight", "0.66", 0, 1,
+     JANUS_PUCT_FIELD(minimaxWeight)},
+    {"MCTS FPU Value Weight", 0, 1,
      "An unvisited move is valued at (1 - this) * FPU + this * its one-ply value; 0: plain FPU. Needs move values "
      "(MCTS Value nnue with one-ply priors)",
-     [](mcts::MctsParams& p, double v) { p.puct.fpuValueWeight = v; }},
-    {"MCTS FPU Reduction", "0.06", -10, 10, "First-play urgency: unvisited moves get Q(parent) - this * sqrt(visited policy)",
+     JANUS_PUCT_FIELD(fpuValueWeight)},
+    {"MCTS FPU Reduction", -10, 10, "First-play urgency: unvisited moves get Q(parent) - this * sqrt(visited policy)",
+     [](const mcts::MctsParams& p) { return p.puct.fpuReduction; },
      [](mcts::MctsParams& p, double v) { p.puct.fpuReduction = p.puct.fpuReductionRoot = v; }},
-    {"MCTS Time Scale", "1.6", 0.1, 10, "With a clock, MCTS thinks this times alpha-beta's optimum time, scaled 0.5..2 by "
-                                        "the best move's visit share, its changes and a falling value",
-     [](mcts::MctsParams& p, double v) { p.timeScale = v; }},
+    {"MCTS Time Scale", 0.1, 10,
+     "With a clock, MCTS thinks this times alpha-beta's optimum time, scaled 0.5..2 by the best move's visit share, "
+     "its changes and a falling value",
+     [](const mcts::MctsParams& p) { return p.timeScale; }, [](mcts::MctsParams& p, double v) { p.timeScale = v; }},
 };
+#undef JANUS_PUCT_FIELD
 
 /// Collects the MultiPV lines a search reports (the lines of one iteration come together, best
 /// first: multipv 1, 2, ...) and keeps the last consistent set: lines 1..k of one depth, all
@@ -304,6 +313,7 @@ void Engine::declareMctsOptions() {
                 });
   // The callback of a leaf search option (spin): reinstalls the backend with `field` set to the
   // value being set (the options still hold the old one while the callback runs).
+  const mcts::LeafSearchParams face = mcts::defaultFaceLeaf();  // the options' defaults
   const auto setLeafParam = [this](int mcts::LeafSearchParams::*field) {
     return [this, field](const std::string& v) {
       MctsValueSettings s = mctsValueSettings();
@@ -311,27 +321,27 @@ void Engine::declareMctsOptions() {
       if (m_mcts) reinstallMctsBackend(s);
     };
   };
-  m_options.add({"MCTS QS Depth", Type::kSpin, "8", 0, 64, {},
+  m_options.add({"MCTS QS Depth", Type::kSpin, std::to_string(face.maxPly), 0, 64, {},
                  "Plies of captures the quiescence search at MCTS leaves looks at with MCTS Value nnue (0: static evaluation)"},
                 setLeafParam(&mcts::LeafSearchParams::maxPly));
-  m_options.add({"MCTS One-Ply Window", Type::kSpin, "8", 1, 64, {},
+  m_options.add({"MCTS One-Ply Window", Type::kSpin, std::to_string(face.windowTemperatures), 1, 64, {},
                  "With MCTS Prior Temperature > 0: the one-ply search's window below the best score so far, in "
                  "prior temperatures (moves below it get an upper bound)"},
                 setLeafParam(&mcts::LeafSearchParams::windowTemperatures));
-  m_options.add({"MCTS QS Delta Margin", Type::kSpin, "100", 0, 10000, {},
+  m_options.add({"MCTS QS Delta Margin", Type::kSpin, std::to_string(face.deltaMargin), 0, 10000, {},
                  "Centipawns; > 0: delta pruning in the MCTS leaves' quiescence search (a capture that cannot lift "
                  "the stand-pat score to alpha by the victim's value plus this is skipped)"},
                 setLeafParam(&mcts::LeafSearchParams::deltaMargin));
-  m_options.add({"MCTS QS Checks", Type::kSpin, "0", 0, 16, {},
+  m_options.add({"MCTS QS Checks", Type::kSpin, std::to_string(face.checkPlies), 0, 16, {},
                  "Plies of the MCTS leaves' quiescence search (the position after a one-ply move is ply 1) where "
                  "a side whose previous move gave check also tries its quiet checks that do not lose material by "
                  "SEE (check sequences); 0: off"},
                 setLeafParam(&mcts::LeafSearchParams::checkPlies));
-  m_options.add({"MCTS Prior Temperature", Type::kSpin, std::to_string(mcts::kDefaultPriorTemperature), 0, 10000, {},
+  m_options.add({"MCTS Prior Temperature", Type::kSpin, std::to_string(face.priorTemperature), 0, 10000, {},
                  "With MCTS Value nnue: > 0 searches every move of a leaf one ply deep (NNUE and quiescence), values "
                  "the leaf by the best and sharpens the priors by softmax(ln prior + score / this, in centipawns); 0: off"},
                 setLeafParam(&mcts::LeafSearchParams::priorTemperature));
-  m_options.add({"MCTS Defer One-Ply", Type::kCheck, "false", 0, 0, {},
+  m_options.add({"MCTS Defer One-Ply", Type::kCheck, face.deferOnePly ? "true" : "false", 0, 0, {},
                  "With MCTS Value nnue and a prior temperature: a new leaf gets the policy's priors and its quiescence "
                  "value; the one-ply search runs when a playout comes back to it (most leaves are visited once)"},
                 [this](const std::string& v) {
@@ -339,32 +349,32 @@ void Engine::declareMctsOptions() {
                   s.leaf.deferOnePly = v == "true";
                   if (m_mcts) reinstallMctsBackend(s);
                 });
-  m_options.add({"MCTS First Visit Quiets", Type::kSpin, "0", 0, 256, {},
+  m_options.add({"MCTS First Visit Quiets", Type::kSpin, std::to_string(face.firstVisitQuiets), 0, 256, {},
                  "With MCTS Defer One-Ply: > 0 values a new leaf by a one-ply search over its captures, promotions and "
                  "this many quiet moves of highest prior (it sees threats a quiescence search misses); 0: quiescence"},
                 setLeafParam(&mcts::LeafSearchParams::firstVisitQuiets));
-  m_options.add({"MCTS Leaf Depth", Type::kSpin, "0", 0, 20, {},
+  m_options.add({"MCTS Leaf Depth", Type::kSpin, std::to_string(face.depth), 0, 20, {},
                  "With MCTS Value nnue: > 0 values each leaf by an alpha-beta search of this many plies (NNUE, "
                  "16 MiB of TT per thread), the one-ply search then only shapes the priors; 0: off"},
                 setLeafParam(&mcts::LeafSearchParams::depth));
-  m_options.add({"MCTS Hint Visits", Type::kSpin, "300", 0, 1'000'000'000, {},
+  m_options.add({"MCTS Hint Visits", Type::kSpin, std::to_string(face.hintVisits), 0, 1'000'000'000, {},
                  "With MCTS Value nnue: a node with this many visits asks an alpha-beta search of MCTS Hint Depth "
                  "once for its best move and raises that move's prior to MCTS Hint Share; 0: off"},
                 setLeafParam(&mcts::LeafSearchParams::hintVisits));
-  m_options.add({"MCTS Hint Depth", Type::kSpin, "10", 0, 20, {},
+  m_options.add({"MCTS Hint Depth", Type::kSpin, std::to_string(face.hintDepth), 0, 20, {},
                  "Plies of the alpha-beta search of MCTS Hint Visits (NNUE, 16 MiB of TT per thread); 0: no hints"},
                 setLeafParam(&mcts::LeafSearchParams::hintDepth));
-  m_options.add({"MCTS Hint Nodes", Type::kSpin, "10000", 1, 100'000'000, {},
+  m_options.add({"MCTS Hint Nodes", Type::kSpin, std::to_string(face.hintNodes), 1, 100'000'000, {},
                  "Nodes of the alpha-beta search of MCTS Hint Visits at most (it stops there with its best move)"},
                 setLeafParam(&mcts::LeafSearchParams::hintNodes));
-  m_options.add({"MCTS Hint Share", Type::kSpin, "50", 0, 100, {},
+  m_options.add({"MCTS Hint Share", Type::kSpin, std::to_string(face.hintSharePercent), 0, 100, {},
                  "Percent: the prior the move of an alpha-beta hint gets at least (the others shrink in proportion)"},
                 setLeafParam(&mcts::LeafSearchParams::hintSharePercent));
   m_options.add({"MCTS Batch", Type::kSpin, "0", 0, 1024, {},
                  "Leaves each MCTS thread evaluates together in one backend call; 0: the backend's own choice "
                  "(pvnet 1, torch 32)"});
   for (const RealOption& r : kMctsReals)
-    m_options.add({r.name, Type::kString, r.defaultValue, 0, 0, {}, r.help},
+    m_options.add({r.name, Type::kString, r.defaultValue(), 0, 0, {}, r.help},
                   [name = std::string(r.name), min = r.min, max = r.max](const std::string& v) { (void)parseReal(name, v, min, max); });
   m_options.add({"MCTS Noise", Type::kCheck, "false", 0, 0, {},
                  "Dirichlet noise (alpha 0.3, epsilon 0.25) on the root priors: for self-play only"});

@@ -31,10 +31,6 @@
 
 namespace janus::mcts {
 
-/// The engine's default of MCTS Prior Temperature (centipawns; SPSA-tuned, docs/mcts.md), also
-/// the default of `janus selfplay --value nnue`.
-inline constexpr int kDefaultPriorTemperature = 132;
-
 /// The search at MCTS leaves.
 struct LeafSearchParams {
   /// Plies of captures below the leaf (0: the static evaluation only, no quiescence).
@@ -60,7 +56,7 @@ struct LeafSearchParams {
   /// priorTemperature): the policy network's opinion sharpened by the tactics a one-ply search
   /// sees (MCTS-minimax hybrids: Baier and Winands, "Monte-Carlo Tree Search and Minimax
   /// Hybrids", IEEE CIG 2013). 0: priors from the policy alone, the leaf's quiescence value.
-  int priorTemperature = 0;  ///< centipawns; the engine's default is kDefaultPriorTemperature
+  int priorTemperature = 0;  ///< centipawns; the engine's default: defaultFaceLeaf() (mcts/face.h)
   /// The one-ply search's window below the best score so far, in prior temperatures: a move
   /// whose score falls below it gets that upper bound (and a prior of at most e^-window of the
   /// best's). Narrower windows cut the quiescence searches of bad moves short.

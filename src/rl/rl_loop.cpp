@@ -180,6 +180,7 @@ match::EngineConfig mctsMatchEngine(const RlConfig& c, const std::string& name, 
     if (!sc.evalFile.empty()) e.options.emplace_back("EvalFile", fs::absolute(sc.evalFile).string());
     e.options.emplace_back("MCTS QS Depth", std::to_string(sc.leaf.maxPly));
     e.options.emplace_back("MCTS Prior Temperature", std::to_string(sc.leaf.priorTemperature));
+    e.options.emplace_back("MCTS Hint Visits", std::to_string(sc.leaf.hintVisits));
   }
   if (net.empty())
     e.options.emplace_back("MCTS Backend", "uniform");
@@ -220,7 +221,8 @@ std::vector<std::string> selfplayTaskCommand(const selfplay::SelfplayConfig& sc,
   if (sc.value == "nnue") {
     if (!sc.evalFile.empty()) argv.insert(argv.end(), {"--eval-file", sc.evalFile});
     argv.insert(argv.end(), {"--qs-depth", std::to_string(sc.leaf.maxPly), "--prior-temperature",
-                             std::to_string(sc.leaf.priorTemperature)});
+                             std::to_string(sc.leaf.priorTemperature), "--hint-visits",
+                             std::to_string(sc.leaf.hintVisits)});
   }
   return argv;
 }

@@ -235,10 +235,11 @@ TEST(RlSlurm, TheTaskCommandCarriesEverySelfplaySetting) {
   sc.evalFile = "/nets/nn-1.jnn";
   sc.leaf.maxPly = 6;
   sc.leaf.priorTemperature = 80;
+  sc.leaf.hintVisits = 150;
   const auto nnueArgv = selfplayTaskCommand(sc, "/bin/janus", "/d", 10);
-  EXPECT_EQ(std::vector<std::string>(nnueArgv.end() - 8, nnueArgv.end()),
+  EXPECT_EQ(std::vector<std::string>(nnueArgv.end() - 10, nnueArgv.end()),
             (std::vector<std::string>{"--value", "nnue", "--eval-file", "/nets/nn-1.jnn", "--qs-depth", "6",
-                                      "--prior-temperature", "80"}));
+                                      "--prior-temperature", "80", "--hint-visits", "150"}));
   sc.value = "net";
   // The uniform backend of generation 0 has no network file.
   sc.weights.clear();
@@ -278,6 +279,7 @@ TEST(RlMatches, TheMatchEnginesPlayTheFaceTheSelfplayPlayed) {
   EXPECT_EQ(option(nnue, "EvalFile"), "/nets/nn-1.jnn");
   EXPECT_EQ(option(nnue, "MCTS QS Depth"), "5");
   EXPECT_EQ(option(nnue, "MCTS Prior Temperature"), "70");
+  EXPECT_EQ(option(nnue, "MCTS Hint Visits"), "300");  // the default face's, as in self-play
   EXPECT_EQ(option(nnue, "MCTS Backend"), "uniform");  // generation 0 without a network
 }
 

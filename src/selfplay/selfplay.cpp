@@ -212,7 +212,7 @@ SelfplayProgress generateSelfplay(const SelfplayConfig& config, const records::C
         mcts::BackendRegistry::instance().create(config.backend, {config.weights, config.backendParams});
     if (nnueNet) backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), nnueNet, config.leaf);
     network = backend->attributes().description;
-    searches.push_back(std::make_unique<mcts::MctsSearch>(std::move(backend)));
+    searches.push_back(std::make_unique<mcts::MctsSearch>(std::move(backend), mcts::defaultFaceParams()));
   }
 
   const std::vector<std::pair<std::string, std::string>> settings = {

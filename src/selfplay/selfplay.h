@@ -28,6 +28,7 @@
 #include <string>
 
 #include "records/chunked_run.h"
+#include "mcts/face.h"
 #include "mcts/mcts.h"
 #include "mcts/nnue_value.h"
 #include "selfplay/record.h"
@@ -50,9 +51,10 @@ struct SelfplayConfig {
   /// priors only). The records are the same either way: visit distributions and game results.
   std::string value = "net";
   std::string evalFile;  ///< value nnue: the NNUE network (.jnn); "" = the one embedded in the build
-  /// value nnue: the leaf searches, by default as the engine's MCTS QS Depth and Prior Temperature
-  /// options (no leaf alpha-beta search: depth 0, as MCTS Leaf Depth's default).
-  mcts::LeafSearchParams leaf{.priorTemperature = mcts::kDefaultPriorTemperature};
+  /// value nnue: the leaf searches, by default the engine's default face (mcts/face.h: one-ply
+  /// priors, quiescence, alpha-beta hints). The PUCT settings are always the default face's
+  /// (defaultFaceParams), with noise on full searches and no smart pruning.
+  mcts::LeafSearchParams leaf = mcts::defaultFaceLeaf();
   int visits = 800;              ///< playouts of a full search
   int fastVisits = 100;          ///< playouts of a fast search
   double fullFraction = 0.25;    ///< share of moves with a full search (1 = no playout cap randomisation)

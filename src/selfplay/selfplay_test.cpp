@@ -182,6 +182,13 @@ TEST(Selfplay, NnueValueRunsTheEnginesLeafSearchesAndNamesThemInTheManifest) {
   const std::string text((std::istreambuf_iterator<char>(manifest)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("value nnue\n"), std::string::npos) << text;
   EXPECT_NE(text.find("one-ply search (quiescence 4 plies, prior temperature 50 cp)"), std::string::npos) << text;
+  // The other leaf settings are the engine's default face (mcts/face.h), alpha-beta hints included.
+  EXPECT_NE(text.find("alpha-beta hints of depth 10 (at most 10000 nodes) at 300 visits"), std::string::npos) << text;
+  c.leaf.hintVisits = 0;
+  (void)generateSelfplay(c, {dir.file("nohints"), 2, 1, 1, false});
+  std::ifstream manifest2(dir.dir() / "nohints" / kRunManifestName);
+  const std::string text2((std::istreambuf_iterator<char>(manifest2)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text2.find("alpha-beta hints"), std::string::npos) << text2;
 
   // The same seed with the uniform backend's own values plays other games: the values and the
   // one-ply priors of the NNUE changed the search.
