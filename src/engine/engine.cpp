@@ -370,6 +370,10 @@ void Engine::declareMctsOptions() {
   m_options.add({"MCTS Hint Share", Type::kSpin, std::to_string(face.hintSharePercent), 0, 100, {},
                  "Percent: the prior the move of an alpha-beta hint gets at least (the others shrink in proportion)"},
                 setLeafParam(&mcts::LeafSearchParams::hintSharePercent));
+  m_options.add({"MCTS Hint Growth", Type::kSpin, std::to_string(face.hintGrowth), 0, 1024, {},
+                 ">= 2: a hinted node asks again at MCTS Hint Visits times this, its square, ... visits, each time "
+                 "with this many times the nodes and 2 more plies; 0 or 1: once"},
+                setLeafParam(&mcts::LeafSearchParams::hintGrowth));
   m_options.add({"MCTS Batch", Type::kSpin, "0", 0, 1024, {},
                  "Leaves each MCTS thread evaluates together in one backend call; 0: the backend's own choice "
                  "(pvnet 1, torch 32)"});
@@ -420,6 +424,7 @@ Engine::MctsValueSettings Engine::mctsValueSettings() const {
   s.leaf.hintDepth = int(m_options.integer("MCTS Hint Depth"));
   s.leaf.hintNodes = int(m_options.integer("MCTS Hint Nodes"));
   s.leaf.hintSharePercent = int(m_options.integer("MCTS Hint Share"));
+  s.leaf.hintGrowth = int(m_options.integer("MCTS Hint Growth"));
   return s;
 }
 

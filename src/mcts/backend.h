@@ -51,8 +51,9 @@
 //
 // Alpha-beta hints (optional; BackendAttributes::hintVisits). A backend with an alpha-beta search
 // (NnueValueBackend with LeafSearchParams::hintVisits and hintDepth) can name the best move of a
-// position the tree has visited often: the search calls addHint(pos, moves, priors)
-// once for that node, with the priors it holds; wdl(i) is the alpha-beta search's value of the
+// position the tree has visited often: the search calls addHint(pos, moves, priors, round)
+// once for that node (or again at growing visits, BackendAttributes::hintGrowth), with the priors
+// it holds; wdl(i) is the alpha-beta search's value of the
 // position (the search backs it up as that playout's value) and priors(i) the node's priors with
 // the search's best move raised, which replace the old ones in place (the node keeps its children).
 // A one-ply search scores a quiet move that prepares a double threat or a check sequence at its
@@ -129,6 +130,9 @@ struct BackendAttributes {
   /// > 0: a node (the root included) that has this many visits asks once for an alpha-beta
   /// hint (BackendComputation::addHint, see "Alpha-beta hints"); 0: the backend gives none.
   u32 hintVisits = 0;
+  /// >= 2: the node asks again at hintVisits * hintGrowth^k visits (round k = 1, 2, ...);
+  /// 0 or 1: once.
+  u32 hintGrowth = 0;
 };
 
 /// One batch of evaluations. Used by a single thread (see the contract above).
@@ -144,10 +148,12 @@ class BackendComputation {
   /// are then the refined value and priors. The default throws janus::Error (no refinement).
   virtual int addRefinement(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors);
   /// Queues an alpha-beta hint (BackendAttributes::hintVisits) for `pos`, whose node holds `priors`
-  /// for `legalMoves` (same length, summing to 1). Reads all three only during the call. Returns
-  /// the input's index; wdl(i) is then the search's value and priors(i) the priors with its best
-  /// move raised. The default throws janus::Error (no hints).
-  virtual int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors);
+  /// for `legalMoves` (same length, summing to 1); `round` is 0 for the node's first hint, k for
+  /// its (k+1)-th (BackendAttributes::hintGrowth), whose search may be larger. Reads all of them
+  /// only during the call. Returns the input's index; wdl(i) is then the search's value and
+  /// priors(i) the priors with its best move raised. The default throws janus::Error (no hints).
+  virtual int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors,
+                      int round);
   /// Number of inputs (evaluations, refinements and hints) added so far.
   [[nodiscard]] virtual int size() const = 0;
   /// Evaluates every input. Blocks. Called once (possibly with no input).

@@ -31,8 +31,9 @@ class CachingComputation final : public BackendComputation {
     return addUncached(m_inner->addRefinement(pos, legalMoves, priors));
   }
   /// Hints are not cached either: they depend on the priors the node holds.
-  int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors) override {
-    return addUncached(m_inner->addHint(pos, legalMoves, priors));
+  int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors,
+              int round) override {
+    return addUncached(m_inner->addHint(pos, legalMoves, priors, round));
   }
   [[nodiscard]] int size() const override { return int(m_results.size()); }
   void compute() override {

@@ -70,7 +70,7 @@ TEST(AlphaBetaHint, TheBackendNamesTheQuietMateAndTheCachePassesItOn) {
   const std::vector<Move> moves = legal(pos);
   const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
   auto c = cache->newComputation();
-  ASSERT_EQ(c->addHint(pos, moves, uniform), 0);
+  ASSERT_EQ(c->addHint(pos, moves, uniform, 0), 0);
   c->compute();
   EXPECT_FLOAT_EQ(c->wdl(0).win, 1.0f);  // the search's mate score is the value
   AlphaBetaSearch reference(std::make_unique<nnue::NnueEvaluator>(testNetwork()));
@@ -90,7 +90,7 @@ TEST(AlphaBetaHint, TheBackendNamesTheQuietMateAndTheCachePassesItOn) {
   NnueValueBackend none(std::make_shared<UniformBackend>(), testNetwork(), params);
   EXPECT_EQ(none.attributes().hintVisits, 0u);
   auto n = none.newComputation();
-  EXPECT_THROW((void)n->addHint(pos, moves, uniform), Error);
+  EXPECT_THROW((void)n->addHint(pos, moves, uniform, 0), Error);
   params.hintVisits = -1;
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), testNetwork(), params), Error);
 }
@@ -107,34 +107,70 @@ TEST(AlphaBetaHint, TheHintsSearchStopsAtItsNodes) {
   const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
   {
     auto c = backend.newComputation();
-    c->addHint(pos, moves, uniform);
+    c->addHint(pos, moves, uniform, 0);
     c->compute();
     const auto priors = c->priors(0);
     EXPECT_FLOAT_EQ(*std::ranges::max_element(priors), 0.5f);  // a best move so far was named
   }
   EXPECT_GE(backend.leafNodes(), 50u);
   EXPECT_LT(backend.leafNodes(), 200u);
+  // A later round needs a hint growth.
+  EXPECT_THROW((void)backend.newComputation()->addHint(pos, moves, uniform, 1), Error);
 }
 
-/// Counts the expanded, non-terminal nodes below and including `n`, and checks that exactly
-/// those with more than `visits` visits were hinted (one thread, batch 1: the playout that finds
-/// a node at `visits` stops there for its hint, which is its next visit).
-void expectHintedIffVisited(const Node& n, u32 visits, u64& hinted) {
+TEST(AlphaBetaHint, RoundKOfAGrowingHintSearchesGrowthToTheKTimesTheNodes) {
+  LeafSearchParams params;
+  params.hintVisits = 1;
+  params.hintDepth = 20;
+  params.hintNodes = 50;
+  params.hintGrowth = 8;
+  params.hashMiB = 1;
+  const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  const std::vector<Move> moves = legal(pos);
+  const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
+  for (int round : {0, 1, 2}) {
+    NnueValueBackend backend(std::make_shared<UniformBackend>(), testNetwork(), params);  // a fresh TT
+    EXPECT_EQ(backend.attributes().hintGrowth, 8u);
+    {
+      auto c = backend.newComputation();  // counted in leafNodes() when it is gone
+      c->addHint(pos, moves, uniform, round);
+      c->compute();
+    }
+    const u64 budget = 50u << (3 * round);  // 50, 400, 3200
+    EXPECT_GE(backend.leafNodes(), budget) << "round " << round;
+    EXPECT_LT(backend.leafNodes(), 2 * budget + 100) << "round " << round;
+  }
+  params.hintGrowth = -1;
+  EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), testNetwork(), params), Error);
+}
+
+/// Counts the hints of the expanded, non-terminal nodes below and including `n`, and checks
+/// that each node has one per threshold visits * growth^k (k = 0, 1, ... with growth >= 2, else
+/// k = 0) it has passed (one thread, batch 1: the playout that finds a node at a threshold stops
+/// there for its hint, which is its next visit).
+void expectHintedIffVisited(const Node& n, u32 visits, u64& hints, u32 growth = 0) {
   if (n.expanded() && !n.isTerminal()) {
-    EXPECT_EQ(n.hinted(), n.visits() > visits) << "visits " << n.visits();
-    hinted += n.hinted();
+    int expected = 0;
+    for (u64 t = visits; t < n.visits(); t *= growth) {
+      ++expected;
+      if (growth < 2) break;
+    }
+    EXPECT_EQ(n.hints(), expected) << "visits " << n.visits();
+    hints += u64(n.hints());
   }
   for (const Node::Edge& e : n.edges())
-    if (e.node) expectHintedIffVisited(*e.node, visits, hinted);
+    if (e.node) expectHintedIffVisited(*e.node, visits, hints, growth);
 }
 
 /// A one-thread, batch-1 search (no smart pruning) whose nodes ask for a hint of `depth` plies
-/// at `visits` visits, raising the hinted move to `sharePercent`.
-std::unique_ptr<Searcher> hintSearcher(int visits, int depth, int sharePercent = 50) {
+/// at `visits` visits (and again at visits * growth^k with growth >= 2), raising the hinted
+/// move to `sharePercent`.
+std::unique_ptr<Searcher> hintSearcher(int visits, int depth, int sharePercent = 50, int growth = 0) {
   LeafSearchParams leaf;
   leaf.priorTemperature = 100;
   leaf.hintVisits = visits;
   leaf.hintDepth = depth;
+  leaf.hintGrowth = growth;
   leaf.hintSharePercent = sharePercent;
   leaf.hashMiB = 1;
   MctsParams params = Searcher::deterministic();
@@ -160,6 +196,18 @@ TEST(MctsHints, EveryNodeIsHintedOnceWhenItReachesTheVisits) {
   double sum = 0.0;
   for (const Node::Edge& e : s->search.root()->edges()) sum += e.prior;
   EXPECT_NEAR(sum, 1.0, 1e-5);
+}
+
+TEST(MctsHints, AGrowingHintAsksAgainAtEachPowerOfTheGrowth) {
+  auto s = hintSearcher(10, 2, 50, 4);  // hints at 10, 40, 160, 640 visits
+  const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  const SearchResult r = s->goNodes(pos, 800);
+  EXPECT_TRUE(legalMoves(pos).contains(r.best));
+  u64 hints = 0;
+  expectHintedIffVisited(*s->search.root(), 10, hints, 4);
+  EXPECT_EQ(s->search.root()->hints(), 4);
+  EXPECT_EQ(s->search.lastStats().hints, hints);
+  EXPECT_EQ(s->search.lastStats().evaluations + hints + s->search.lastStats().terminals, s->search.lastStats().playouts);
 }
 
 TEST(MctsHints, AFullShareHintMakesTheSearchPlayTheQuietMate) {

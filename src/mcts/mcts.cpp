@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <thread>
 
 #include "core/movegen.h"
@@ -99,6 +100,16 @@ LeafStatus classifyLeaf(const Position& pos, int ply, const MoveList& legal, con
   return {};
 }
 
+bool MctsSearch::hintDue(const Node& node) const {
+  if (m_backendHintVisits == 0) return false;
+  const int round = node.hints();
+  if (round > 0 && m_backendHintGrowth < 2) return false;  // hinted once: done
+  // hintVisits * growth^round visits, saturating (a node has at most 2^32 - 1 visits).
+  u64 threshold = m_backendHintVisits;
+  for (int k = 0; k < round && threshold <= std::numeric_limits<u32>::max(); ++k) threshold *= m_backendHintGrowth;
+  return node.visits() >= threshold;
+}
+
 /// One playout of a batch. The vectors are reused from batch to batch.
 struct MctsSearch::Playout {
   std::vector<Node*> path;  ///< root ... leaf
@@ -107,6 +118,7 @@ struct MctsSearch::Playout {
   bool newLeaf = false;     ///< the leaf is to be classified and evaluated (else: terminal)
   bool refine = false;      ///< the leaf awaits refinement: `legal` and `priors` are its edges'
   bool hint = false;        ///< the leaf asks for an alpha-beta hint: `legal` and `priors` are its edges'
+  int hintRound = 0;        ///< with `hint`: 0 for the node's first hint, k for its (k+1)-th
   // Filled by evaluate():
   Terminal terminal = Terminal::kNone;
   TerminalKind kind = TerminalKind::kNone;
@@ -122,6 +134,7 @@ MctsSearch::MctsSearch(std::shared_ptr<Backend> backend, MctsParams params)
       m_backendBatch(m_backend ? std::max(1, m_backend->attributes().preferredBatch) : 1),
       m_backendRefines(m_backend && m_backend->attributes().refines),
       m_backendHintVisits(m_backend ? m_backend->attributes().hintVisits : 0),
+      m_backendHintGrowth(m_backend ? m_backend->attributes().hintGrowth : 0),
       m_params(params),
       m_rng(params.seed ? params.seed : std::random_device{}()) {}
 
@@ -148,6 +161,7 @@ void MctsSearch::setBackend(std::shared_ptr<Backend> backend) {
   m_backendBatch = m_backend ? std::max(1, m_backend->attributes().preferredBatch) : 1;
   m_backendRefines = m_backend && m_backend->attributes().refines;
   m_backendHintVisits = m_backend ? m_backend->attributes().hintVisits : 0;
+  m_backendHintGrowth = m_backend ? m_backend->attributes().hintGrowth : 0;
   m_root.reset();
   m_rootPos.reset();
   m_cleanRootPriors.clear();
@@ -283,8 +297,9 @@ int MctsSearch::gather(std::vector<Playout>& batch) {
         if (!collision) node->copyEdges(p.legal, p.priors);
         break;
       }
-      if (m_backendHintVisits > 0 && !node->hinted() && node->visits() >= m_backendHintVisits) {
-        node->markHinted();  // asked once: later playouts (of this batch too) pass on
+      if (hintDue(*node)) {
+        p.hintRound = node->hints();
+        node->markHinted();  // asked: later playouts (of this batch too) pass on to the next round
         p.hint = true;
         node->copyEdges(p.legal, p.priors);
         break;
@@ -325,7 +340,7 @@ void MctsSearch::evaluate(std::vector<Playout>& batch, int count, Position& pos)
       for (Move m : p.moves) pos.makeMove(m);
       if (!computation) computation = m_backend->newComputation();
       p.input = p.refine ? computation->addRefinement(pos, p.legal, p.priors)
-                         : computation->addHint(pos, p.legal, p.priors);
+                         : computation->addHint(pos, p.legal, p.priors, p.hintRound);
       for (auto it = p.moves.rbegin(); it != p.moves.rend(); ++it) pos.unmakeMove(*it);
       continue;
     }

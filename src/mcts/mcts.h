@@ -146,6 +146,9 @@ class MctsSearch final : public Search {
   /// Evaluates and expands an unexpanded root (one playout) and refines a root that awaits
   /// refinement (one more), so that the root's priors are final before the noise and the threads.
   void expandRoot(const Position& root);
+  /// True when `node` is to ask for its next alpha-beta hint: its visits reached
+  /// BackendAttributes::hintVisits (first hint) or hintVisits * hintGrowth^k (hint k + 1).
+  [[nodiscard]] bool hintDue(const Node& node) const;
   /// Root tablebase probe as in alpha-beta: a won or lost root is answered at once with a
   /// DTM-optimal move; a drawn root keeps only its drawing moves in `rootMoves`.
   std::optional<SearchResult> probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
@@ -179,6 +182,7 @@ class MctsSearch final : public Search {
   int m_backendBatch = 1;  ///< the backend's preferred batch (MctsParams::batchSize 0)
   bool m_backendRefines = false;  ///< BackendAttributes::refines of m_backend
   u32 m_backendHintVisits = 0;    ///< BackendAttributes::hintVisits of m_backend
+  u32 m_backendHintGrowth = 0;    ///< BackendAttributes::hintGrowth of m_backend
   MctsParams m_params;
   const Tablebases* m_tb = nullptr;
   std::mt19937_64 m_rng;

@@ -232,15 +232,21 @@ class NnueValueBackend::Computation final : public BackendComputation {
     m_entries.push_back(e);
     return int(m_entries.size()) - 1;
   }
-  int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors) override {
+  int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors,
+              int round) override {
     const LeafSearchParams& params = m_owner.m_params;
     if (params.hintVisits <= 0 || params.hintDepth <= 0)
       throw Error("nnue value backend: hints need hint visits and a hint depth > 0");
     if (priors.size() != legalMoves.size() || legalMoves.empty())
       throw Error(fmt::format("nnue value backend: a hint needs one prior per move ({} priors, {} moves)",
                               priors.size(), legalMoves.size()));
-    const SearchResult r =
-        leafAlphaBeta(pos, *m_searchers.alphaBeta, params.hintDepth, &m_nodes, u64(params.hintNodes));
+    if (round < 0 || (round > 0 && params.hintGrowth < 2))
+      throw Error(fmt::format("nnue value backend: hint round {} without a hint growth >= 2", round));
+    // Round k: G^k times the nodes (at most 2^40) and 2k more plies (LeafSearchParams::hintGrowth).
+    u64 nodes = u64(params.hintNodes);
+    for (int k = 0; k < round && nodes < (u64(1) << 40); ++k) nodes *= u64(params.hintGrowth);
+    const int depth = std::min(params.hintDepth + 2 * round, kMaxPly / 2);
+    const SearchResult r = leafAlphaBeta(pos, *m_searchers.alphaBeta, depth, &m_nodes, nodes);
     Entry e;
     e.wdl = centipawnsToWdl(std::clamp(r.score, -kMate, kMate), pos);
     e.priorOffset = m_priors.size();
@@ -355,13 +361,13 @@ NnueValueBackend::NnueValueBackend(std::shared_ptr<Backend> policy, std::shared_
   const LeafSearchParams& p = m_params;
   if (p.maxPly < 0 || p.nodeLimit < 1 || p.priorTemperature < 0 || p.depth < 0 || p.depth > kMaxPly / 2 ||
       p.firstVisitQuiets < 0 || p.hintVisits < 0 || p.hintDepth < 0 || p.hintDepth > kMaxPly / 2 || p.hintNodes < 1 ||
-      p.hintSharePercent < 0 || p.hintSharePercent > 100 || p.hashMiB < 1 || p.hashMiB > 65536)
+      p.hintGrowth < 0 || p.hintSharePercent < 0 || p.hintSharePercent > 100 || p.hashMiB < 1 || p.hashMiB > 65536)
     throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0, its node limit {} >= 1, the prior "
                             "temperature {} >= 0, the leaf search depth {} and the hint depth {} 0..{}, the hint "
-                            "visits {} >= 0, its nodes {} >= 1, the hint share {}% 0..100, the hash {} MiB 1..65536 "
-                            "and the first visit's quiet moves {} >= 0",
+                            "visits {} >= 0, its nodes {} >= 1, its growth {} >= 0, the hint share {}% 0..100, the "
+                            "hash {} MiB 1..65536 and the first visit's quiet moves {} >= 0",
                             p.maxPly, p.nodeLimit, p.priorTemperature, p.depth, p.hintDepth, kMaxPly / 2, p.hintVisits,
-                            p.hintNodes, p.hintSharePercent, p.hashMiB, p.firstVisitQuiets));
+                            p.hintNodes, p.hintGrowth, p.hintSharePercent, p.hashMiB, p.firstVisitQuiets));
 }
 
 NnueValueBackend::~NnueValueBackend() = default;
@@ -372,6 +378,7 @@ BackendAttributes NnueValueBackend::attributes() const {
   BackendAttributes a = m_policy->attributes();
   a.refines = m_params.priorTemperature > 0 && m_params.deferOnePly;
   a.hintVisits = hints() ? u32(m_params.hintVisits) : 0;
+  a.hintGrowth = hints() && m_params.hintGrowth >= 2 ? u32(m_params.hintGrowth) : 0;
   if (m_params.depth > 0)
     a.description = fmt::format("NNUE {} alpha-beta search of depth {} ({} MiB TT per thread; priors: {}) with {} priors",
                                 m_net->name(), m_params.depth, m_params.hashMiB,
@@ -395,6 +402,8 @@ BackendAttributes NnueValueBackend::attributes() const {
     a.description += fmt::format("; alpha-beta hints of depth {} (at most {} nodes) at {} visits (best move's prior "
                                  "at least {}%)",
                                  m_params.hintDepth, m_params.hintNodes, m_params.hintVisits, m_params.hintSharePercent);
+  if (a.hintGrowth)
+    a.description += fmt::format(", again at {}x the visits with {}x the nodes", a.hintGrowth, a.hintGrowth);
   return a;
 }
 

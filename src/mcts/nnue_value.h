@@ -90,6 +90,11 @@ struct LeafSearchParams {
   /// Nodes of a hint's search at most (it stops there with its best move so far): a search of
   /// a fixed depth can take a second in a queen ending, which a clock of 10+0.1 cannot afford.
   int hintNodes = 10000;
+  /// Repeated hints: >= 2 asks again at hintVisits * G^k visits (k = 1, 2, ...), hint k with
+  /// G^k times the nodes and 2k more plies (at most kMaxPly / 2), so the nodes the tree relies
+  /// on most get ever deeper searches while their cost stays a fixed share of the playouts
+  /// (about hintNodes / hintVisits alpha-beta nodes per visit). 0 or 1: once.
+  int hintGrowth = 0;
   /// The prior (percent) a hinted move gets at least; the other moves' priors shrink in
   /// proportion.
   int hintSharePercent = 50;

@@ -79,7 +79,7 @@ size_t Node::collapse(size_t& nodesFreed) {
   m_edges.reset();
   m_numEdges = 0;
   m_awaitsRefinement = false;
-  m_hinted = false;
+  m_hints = 0;
   return bytes;
 }
 
@@ -127,7 +127,7 @@ void Node::expand(std::span<const Move> moves, std::span<const float> priors, bo
     if (!values.empty()) m_edges[i].setMinimax(values[size_t(order[i])]);
   }
   m_awaitsRefinement = awaitRefinement;
-  m_hinted = false;
+  m_hints = 0;
 }
 
 void Node::setPriors(std::span<const float> priors) {

@@ -112,8 +112,10 @@ class Node {
   [[nodiscard]] bool awaitsRefinement() const { return m_awaitsRefinement; }
   /// True once an alpha-beta hint (BackendAttributes::hintVisits) was asked for this node's edges;
   /// false again when expand() or collapse() replaces them.
-  [[nodiscard]] bool hinted() const { return m_hinted; }
-  void markHinted() { m_hinted = true; }
+  [[nodiscard]] bool hinted() const { return m_hints > 0; }
+  /// Hints asked for this node's edges so far (at most 255; BackendAttributes::hintGrowth).
+  [[nodiscard]] int hints() const { return m_hints; }
+  void markHinted() { m_hints = u8(std::min(255, m_hints + 1)); }
   /// Replaces the edges' priors in place, in edge order (`priors`: one per edge); the edges keep
   /// their order, children and values (selectEdge does not need the priors sorted).
   void setPriors(std::span<const float> priors);
@@ -175,7 +177,7 @@ class Node {
   TerminalKind m_kind = TerminalKind::kNone;
   u16 m_plies = 0;
   bool m_awaitsRefinement = false;
-  bool m_hinted = false;
+  u8 m_hints = 0;
 };
 
 // ---- PUCT ----------------------------------------------------------------------------------------
