@@ -13,7 +13,8 @@ namespace janus::mcts {
 /// The search settings of the default face. PUCT constants from the SPSA runs of 2026-11-28 at
 /// 1000 playouts per move (c_init 1.86, c_base 19230, c_factor 1.30, variance weight 0.93 at
 /// scale 0.4, FPU reduction 0.06 at root and tree, minimax weight 0.43, FPU value weight 0.66;
-/// each verified at 10+0.1 by SPRT, docs/mcts.md); time scale 1.6 (docs/mcts.md "time").
+/// each verified at 10+0.1 by SPRT, docs/mcts.md); time scale 2.6 (+53.3 +- 32.8 Elo over 1.6 at
+/// 10+0.1, SPRT(0, 20) H1 after 138 games, docs/mcts.md "Time").
 [[nodiscard]] inline MctsParams defaultFaceParams() {
   MctsParams p;
   p.puct.cpuctInit = 1.86;
@@ -24,7 +25,7 @@ namespace janus::mcts {
   p.puct.minimaxWeight = 0.43;
   p.puct.fpuValueWeight = 0.66;
   p.puct.fpuReduction = p.puct.fpuReductionRoot = 0.06;
-  p.timeScale = 1.6;
+  p.timeScale = 2.6;
   return p;
 }
 

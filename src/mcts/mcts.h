@@ -60,7 +60,8 @@ struct MctsParams {
   /// Time use with a clock (MctsSearch::softLimitMs): the soft limit is TimeManager's optimum
   /// times this, times a factor from the best move's visit share, its changes and a falling
   /// value (0.5..2.0), never beyond TimeManager's maximum. 1 with the factor fixed at 1 is the
-  /// alpha-beta face's optimum, which MCTS, having no iterations to finish, undershoots.
+  /// alpha-beta face's optimum, which MCTS, having no iterations to finish, undershoots. The
+  /// engine's default is defaultFaceParams()'s (mcts/face.h).
   double timeScale = 1.6;
   /// Tree memory limit in MiB. When the tree reaches it, the least-visited subtrees are freed
   /// (their roots keep their statistics and are expanded again when reached: recycleTree), so
