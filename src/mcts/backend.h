@@ -97,6 +97,7 @@
 #include <vector>
 
 #include "core/position.h"
+#include "search/search.h"
 
 namespace janus::mcts {
 
@@ -135,6 +136,18 @@ struct BackendAttributes {
   u32 hintGrowth = 0;
 };
 
+/// What an alpha-beta hint (BackendComputation::addHint) is and may spend.
+struct HintRequest {
+  /// 0 for the node's first hint, k for its (k+1)-th (BackendAttributes::hintGrowth), whose
+  /// search may be larger.
+  int round = 0;
+  /// Milliseconds the hint's search may take at most (the MCTS search's time left on a clock);
+  /// 0: no time limit.
+  i64 maxMs = 0;
+  /// The MCTS search's signals, or null: their stop ends the hint's search too.
+  const SearchSignals* signals = nullptr;
+};
+
 /// One batch of evaluations. Used by a single thread (see the contract above).
 class BackendComputation {
  public:
@@ -148,12 +161,12 @@ class BackendComputation {
   /// are then the refined value and priors. The default throws janus::Error (no refinement).
   virtual int addRefinement(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors);
   /// Queues an alpha-beta hint (BackendAttributes::hintVisits) for `pos`, whose node holds `priors`
-  /// for `legalMoves` (same length, summing to 1); `round` is 0 for the node's first hint, k for
-  /// its (k+1)-th (BackendAttributes::hintGrowth), whose search may be larger. Reads all of them
-  /// only during the call. Returns the input's index; wdl(i) is then the search's value and
-  /// priors(i) the priors with its best move raised. The default throws janus::Error (no hints).
+  /// for `legalMoves` (same length, summing to 1), within `request` (its round and time). Reads
+  /// all of them only during the call. Returns the input's index; wdl(i) is then the search's
+  /// value and priors(i) the priors with its best move raised. The default throws janus::Error
+  /// (no hints).
   virtual int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors,
-                      int round);
+                      const HintRequest& request);
   /// Number of inputs (evaluations, refinements and hints) added so far.
   [[nodiscard]] virtual int size() const = 0;
   /// Evaluates every input. Blocks. Called once (possibly with no input).

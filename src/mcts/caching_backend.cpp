@@ -32,8 +32,8 @@ class CachingComputation final : public BackendComputation {
   }
   /// Hints are not cached either: they depend on the priors the node holds.
   int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors,
-              int round) override {
-    return addUncached(m_inner->addHint(pos, legalMoves, priors, round));
+              const HintRequest& request) override {
+    return addUncached(m_inner->addHint(pos, legalMoves, priors, request));
   }
   [[nodiscard]] int size() const override { return int(m_results.size()); }
   void compute() override {

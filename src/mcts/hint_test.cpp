@@ -70,7 +70,7 @@ TEST(AlphaBetaHint, TheBackendNamesTheQuietMateAndTheCachePassesItOn) {
   const std::vector<Move> moves = legal(pos);
   const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
   auto c = cache->newComputation();
-  ASSERT_EQ(c->addHint(pos, moves, uniform, 0), 0);
+  ASSERT_EQ(c->addHint(pos, moves, uniform, {}), 0);
   c->compute();
   EXPECT_FLOAT_EQ(c->wdl(0).win, 1.0f);  // the search's mate score is the value
   AlphaBetaSearch reference(std::make_unique<nnue::NnueEvaluator>(testNetwork()));
@@ -90,7 +90,7 @@ TEST(AlphaBetaHint, TheBackendNamesTheQuietMateAndTheCachePassesItOn) {
   NnueValueBackend none(std::make_shared<UniformBackend>(), testNetwork(), params);
   EXPECT_EQ(none.attributes().hintVisits, 0u);
   auto n = none.newComputation();
-  EXPECT_THROW((void)n->addHint(pos, moves, uniform, 0), Error);
+  EXPECT_THROW((void)n->addHint(pos, moves, uniform, {}), Error);
   params.hintVisits = -1;
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), testNetwork(), params), Error);
 }
@@ -107,7 +107,7 @@ TEST(AlphaBetaHint, TheHintsSearchStopsAtItsNodes) {
   const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
   {
     auto c = backend.newComputation();
-    c->addHint(pos, moves, uniform, 0);
+    c->addHint(pos, moves, uniform, {});
     c->compute();
     const auto priors = c->priors(0);
     EXPECT_FLOAT_EQ(*std::ranges::max_element(priors), 0.5f);  // a best move so far was named
@@ -115,7 +115,30 @@ TEST(AlphaBetaHint, TheHintsSearchStopsAtItsNodes) {
   EXPECT_GE(backend.leafNodes(), 50u);
   EXPECT_LT(backend.leafNodes(), 200u);
   // A later round needs a hint growth.
-  EXPECT_THROW((void)backend.newComputation()->addHint(pos, moves, uniform, 1), Error);
+  EXPECT_THROW((void)backend.newComputation()->addHint(pos, moves, uniform, {.round = 1}), Error);
+}
+
+TEST(AlphaBetaHint, AStopEndsTheHintsSearchAfterItsFirstIteration) {
+  LeafSearchParams params;
+  params.hintVisits = 1;
+  params.hintDepth = 20;
+  params.hintNodes = 100'000'000;  // minutes of search in this position without the stop
+  params.hashMiB = 1;
+  NnueValueBackend backend(std::make_shared<UniformBackend>(), testNetwork(), params);
+  const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  const std::vector<Move> moves = legal(pos);
+  const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
+  SearchSignals stopped;
+  stopped.stop = true;  // the MCTS search was stopped (UCI stop) as the hint began
+  {
+    auto c = backend.newComputation();
+    c->addHint(pos, moves, uniform, {.signals = &stopped});
+    c->compute();
+    const auto priors = c->priors(0);
+    EXPECT_FLOAT_EQ(*std::ranges::max_element(priors), 0.5f);  // depth 1 named a move
+  }
+  EXPECT_GT(backend.leafNodes(), 0u);
+  EXPECT_LT(backend.leafNodes(), 5000u);  // depth 1 and its quiescence only
 }
 
 TEST(AlphaBetaHint, RoundKOfAGrowingHintSearchesGrowthToTheKTimesTheNodes) {
@@ -133,7 +156,7 @@ TEST(AlphaBetaHint, RoundKOfAGrowingHintSearchesGrowthToTheKTimesTheNodes) {
     EXPECT_EQ(backend.attributes().hintGrowth, 8u);
     {
       auto c = backend.newComputation();  // counted in leafNodes() when it is gone
-      c->addHint(pos, moves, uniform, round);
+      c->addHint(pos, moves, uniform, {.round = round});
       c->compute();
     }
     const u64 budget = 50u << (3 * round);  // 50, 400, 3200

@@ -110,6 +110,22 @@ bool MctsSearch::hintDue(const Node& node) const {
   return node.visits() >= threshold;
 }
 
+HintRequest MctsSearch::hintRequest(int round) const {
+  HintRequest r;
+  r.round = round;
+  r.signals = m_signals;
+  // A hint of a later round (MCTS Hint Growth) can be large. On a clock its search ends by the
+  // search's own maximum time at the latest; in an infinite analysis or while pondering after
+  // kMaxOpenHintMs, so that the visits keep growing (one thread would wait for it); a node or
+  // depth limit sets no time (the search stays deterministic).
+  constexpr i64 kMaxOpenHintMs = 5000;
+  if (m_limits.infinite || pondering())
+    r.maxMs = kMaxOpenHintMs;
+  else if (m_time.enabled())
+    r.maxMs = std::max<i64>(1, m_time.maximumMs() - m_time.elapsedMs());
+  return r;
+}
+
 /// One playout of a batch. The vectors are reused from batch to batch.
 struct MctsSearch::Playout {
   std::vector<Node*> path;  ///< root ... leaf
@@ -340,7 +356,7 @@ void MctsSearch::evaluate(std::vector<Playout>& batch, int count, Position& pos)
       for (Move m : p.moves) pos.makeMove(m);
       if (!computation) computation = m_backend->newComputation();
       p.input = p.refine ? computation->addRefinement(pos, p.legal, p.priors)
-                         : computation->addHint(pos, p.legal, p.priors, p.hintRound);
+                         : computation->addHint(pos, p.legal, p.priors, hintRequest(p.hintRound));
       for (auto it = p.moves.rbegin(); it != p.moves.rend(); ++it) pos.unmakeMove(*it);
       continue;
     }

@@ -150,6 +150,9 @@ class MctsSearch final : public Search {
   /// True when `node` is to ask for its next alpha-beta hint: its visits reached
   /// BackendAttributes::hintVisits (first hint) or hintVisits * hintGrowth^k (hint k + 1).
   [[nodiscard]] bool hintDue(const Node& node) const;
+  /// The HintRequest of a hint of `round`: the search's signals and its time (on a clock the
+  /// time left until the search's maximum, 5 s in an infinite analysis or ponder search).
+  [[nodiscard]] HintRequest hintRequest(int round) const;
   /// Root tablebase probe as in alpha-beta: a won or lost root is answered at once with a
   /// DTM-optimal move; a drawn root keeps only its drawing moves in `rootMoves`.
   std::optional<SearchResult> probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,

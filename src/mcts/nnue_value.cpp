@@ -132,17 +132,19 @@ int leafQuiescence(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchPar
   return score;
 }
 
-SearchResult leafAlphaBeta(const Position& pos, AlphaBetaSearch& search, int depth, u64* nodes, u64 maxNodes) {
+SearchResult leafAlphaBeta(const Position& pos, AlphaBetaSearch& search, int depth, u64* nodes, u64 maxNodes, i64 maxMs,
+                           const SearchSignals* signals) {
   // Without the game history: a repetition of the game before the leaf must not change the
   // leaf's (cached) value.
   const Position leaf = Position::fromFen(pos.fen(), pos.isChess960());
   SearchLimits limits;
   limits.depth = depth;
   limits.nodes = maxNodes;
+  if (maxMs > 0) limits.moveTime = maxMs;
   SearchConfig config;
   config.moveOverheadMs = 0;
-  const SearchSignals signals;
-  const SearchResult r = search.run(leaf, limits, config, InfoCallback{}, signals);
+  const SearchSignals none;
+  const SearchResult r = search.run(leaf, limits, config, InfoCallback{}, signals ? *signals : none);
   if (nodes) *nodes += r.nodes;
   return r;
 }
@@ -233,7 +235,8 @@ class NnueValueBackend::Computation final : public BackendComputation {
     return int(m_entries.size()) - 1;
   }
   int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors,
-              int round) override {
+              const HintRequest& request) override {
+    const int round = request.round;
     const LeafSearchParams& params = m_owner.m_params;
     if (params.hintVisits <= 0 || params.hintDepth <= 0)
       throw Error("nnue value backend: hints need hint visits and a hint depth > 0");
@@ -246,7 +249,9 @@ class NnueValueBackend::Computation final : public BackendComputation {
     u64 nodes = u64(params.hintNodes);
     for (int k = 0; k < round && nodes < (u64(1) << 40); ++k) nodes *= u64(params.hintGrowth);
     const int depth = std::min(params.hintDepth + 2 * round, kMaxPly / 2);
-    const SearchResult r = leafAlphaBeta(pos, *m_searchers.alphaBeta, depth, &m_nodes, nodes);
+    const SearchResult r =
+        leafAlphaBeta(pos, *m_searchers.alphaBeta, depth, &m_nodes, nodes, request.maxMs, request.signals);
+    // (A stopped alpha-beta search still finishes its first iteration: a best move and a score.)
     Entry e;
     e.wdl = centipawnsToWdl(std::clamp(r.score, -kMate, kMate), pos);
     e.priorOffset = m_priors.size();

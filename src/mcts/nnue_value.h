@@ -121,9 +121,10 @@ int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams&
 /// without its game history: its score (centipawns, side to move's view; a mate score when it
 /// finds one) and best move (legal in `pos`). `nodes` (if not null) is increased by the nodes
 /// searched.
-/// `maxNodes` > 0 stops the search there (its best move and score so far).
+/// `maxNodes` > 0 stops the search there, `maxMs` > 0 after that many milliseconds, and a stop
+/// of `signals` (if not null) at once (its best move and score so far).
 [[nodiscard]] SearchResult leafAlphaBeta(const Position& pos, AlphaBetaSearch& search, int depth, u64* nodes = nullptr,
-                                         u64 maxNodes = 0);
+                                         u64 maxNodes = 0, i64 maxMs = 0, const SearchSignals* signals = nullptr);
 
 /// The priors of an alpha-beta hint (BackendComputation::addHint): `priors` (summing to 1) with
 /// the prior of `moves[k] == best` raised to `share` (0..1) if it is below, the others scaled
