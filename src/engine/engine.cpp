@@ -75,7 +75,8 @@ struct RealOption {
 const RealOption kMctsReals[] = {
     {"MCTS CPuct", 0, 100, "PUCT exploration c_init (AlphaZero 1.25 on a [0,1] value scale = 2.5; SPSA-tuned)",
      JANUS_PUCT_FIELD(cpuctInit)},
-    {"MCTS CPuct Base", 1, 1e9, "PUCT c_base: c grows by CPuct Factor * ln((N + base) / base)", JANUS_PUCT_FIELD(cpuctBase)},
+    {"MCTS CPuct Base", 1, 1e9, "PUCT c_base: c grows by CPuct Factor * ln((N + base) / base)",
+     JANUS_PUCT_FIELD(cpuctBase)},
     {"MCTS CPuct Factor", 0, 100, "PUCT c_factor (AlphaZero 1 on a [0,1] value scale = 2; SPSA-tuned)",
      JANUS_PUCT_FIELD(cpuctFactor)},
     {"MCTS CPuct Var Weight", 0, 10,

@@ -229,8 +229,9 @@ TEST(MctsHints, AGrowingHintAsksAgainAtEachPowerOfTheGrowth) {
   u64 hints = 0;
   expectHintedIffVisited(*s->search.root(), 10, hints, 4);
   EXPECT_EQ(s->search.root()->hints(), 4);
-  EXPECT_EQ(s->search.lastStats().hints, hints);
-  EXPECT_EQ(s->search.lastStats().evaluations + hints + s->search.lastStats().terminals, s->search.lastStats().playouts);
+  const MctsStats& st = s->search.lastStats();
+  EXPECT_EQ(st.hints, hints);
+  EXPECT_EQ(st.evaluations + hints + st.terminals, st.playouts);
 }
 
 TEST(MctsHints, AFullShareHintMakesTheSearchPlayTheQuietMate) {
