@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <thread>
 
 #include "core/movegen.h"
@@ -98,32 +97,6 @@ LeafStatus classifyLeaf(const Position& pos, int ply, const MoveList& legal, con
       return {t, TerminalKind::kTablebase};
     }
   return {};
-}
-
-bool MctsSearch::hintDue(const Node& node) const {
-  if (m_backendHintVisits == 0) return false;
-  const int round = node.hints();
-  if (round > 0 && m_backendHintGrowth < 2) return false;  // hinted once: done
-  // hintVisits * growth^round visits, saturating (a node has at most 2^32 - 1 visits).
-  u64 threshold = m_backendHintVisits;
-  for (int k = 0; k < round && threshold <= std::numeric_limits<u32>::max(); ++k) threshold *= m_backendHintGrowth;
-  return node.visits() >= threshold;
-}
-
-HintRequest MctsSearch::hintRequest(int round) const {
-  HintRequest r;
-  r.round = round;
-  r.signals = m_signals;
-  // A hint of a later round (MCTS Hint Growth) can be large. On a clock its search ends by the
-  // search's own maximum time at the latest; in an infinite analysis or while pondering after
-  // kMaxOpenHintMs, so that the visits keep growing (one thread would wait for it); a node or
-  // depth limit sets no time (the search stays deterministic).
-  constexpr i64 kMaxOpenHintMs = 5000;
-  if (m_limits.infinite || pondering())
-    r.maxMs = kMaxOpenHintMs;
-  else if (m_time.enabled())
-    r.maxMs = std::max<i64>(1, m_time.maximumMs() - m_time.elapsedMs());
-  return r;
 }
 
 /// One playout of a batch. The vectors are reused from batch to batch.
