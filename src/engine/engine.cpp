@@ -375,6 +375,8 @@ void Engine::declareMctsOptions() {
                  ">= 2: a hinted node asks again at MCTS Hint Visits times this, its square, ... visits, each time "
                  "with this many times the nodes and 2 more plies; 0 or 1: once"},
                 setLeafParam(&mcts::LeafSearchParams::hintGrowth));
+  m_options.add({"MCTS Hint Weight", Type::kSpin, std::to_string(mcts::defaultFaceParams().hintWeight), 1, 100000, {},
+                 "Visits an alpha-beta hint's value counts for in the tree (1: one visit, like any leaf)"});
   m_options.add({"MCTS Batch", Type::kSpin, "0", 0, 1024, {},
                  "Leaves each MCTS thread evaluates together in one backend call; 0: the backend's own choice "
                  "(pvnet 1, torch 32)"});
@@ -447,6 +449,7 @@ void Engine::installMctsBackend(const std::string& name, i64 cacheEntries, const
 void Engine::applyMctsOptions() {
   mcts::MctsParams p = m_mcts->params();
   p.batchSize = int(m_options.integer("MCTS Batch"));
+  p.hintWeight = u32(m_options.integer("MCTS Hint Weight"));
   for (const RealOption& r : kMctsReals) r.apply(p, parseReal(r.name, m_options.value(r.name), r.min, r.max));
   p.noise = m_options.boolean("MCTS Noise");
   p.smartPruning = m_options.boolean("MCTS Smart Pruning");

@@ -187,8 +187,8 @@ void expectHintedIffVisited(const Node& n, u32 visits, u64& hints, u32 growth = 
 
 /// A one-thread, batch-1 search (no smart pruning) whose nodes ask for a hint of `depth` plies
 /// at `visits` visits (and again at visits * growth^k with growth >= 2), raising the hinted
-/// move to `sharePercent`.
-std::unique_ptr<Searcher> hintSearcher(int visits, int depth, int sharePercent = 50, int growth = 0) {
+/// move to `sharePercent`, whose value counts as `weight` visits (MctsParams::hintWeight).
+std::unique_ptr<Searcher> hintSearcher(int visits, int depth, int sharePercent = 50, int growth = 0, u32 weight = 1) {
   LeafSearchParams leaf;
   leaf.priorTemperature = 100;
   leaf.hintVisits = visits;
@@ -198,6 +198,7 @@ std::unique_ptr<Searcher> hintSearcher(int visits, int depth, int sharePercent =
   leaf.hashMiB = 1;
   MctsParams params = Searcher::deterministic();
   params.batchSize = 1;
+  params.hintWeight = weight;
   return std::make_unique<Searcher>(
       params, std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf));
 }
@@ -232,6 +233,33 @@ TEST(MctsHints, AGrowingHintAsksAgainAtEachPowerOfTheGrowth) {
   const MctsStats& st = s->search.lastStats();
   EXPECT_EQ(st.hints, hints);
   EXPECT_EQ(st.evaluations + hints + st.terminals, st.playouts);
+}
+
+TEST(MctsHints, AWeightedHintsValueCountsAsThatManyVisits) {
+  // 3k4/8/4K3/8/8/8/8/R7: mate in 2, the hint's search (3 plies) returns a mate score (win 1).
+  // Playout 1 expands the root, playout 2 is the root's hint (at 1 visit).
+  const Position mate = Position::fromFen("3k4/8/4K3/8/8/8/8/R7 w - - 0 1");
+  auto once = hintSearcher(1, 3, 50, 0, 1);
+  once->goNodes(mate, 2);
+  auto heavy = hintSearcher(1, 3, 50, 0, 100);
+  heavy->goNodes(mate, 2);
+  ASSERT_EQ(once->search.lastStats().hints, 1u);
+  ASSERT_EQ(heavy->search.lastStats().hints, 1u);
+  EXPECT_EQ(heavy->search.lastStats().playouts, 2u);  // the extra visits are not playouts
+  EXPECT_EQ(once->search.root()->visits(), 2u);
+  EXPECT_EQ(heavy->search.root()->visits(), 101u);
+  // Both roots hold the same first leaf value q0; the hint's value 1 counts once or 100 times.
+  const double q0 = 2.0 * once->search.root()->q() - 1.0;
+  EXPECT_NEAR(heavy->search.root()->q(), (q0 + 100.0) / 101.0, 1e-6);
+  EXPECT_GT(heavy->search.root()->q(), 0.98);
+
+  // In a longer search every hint adds weight - 1 visits to its node and to each ancestor.
+  auto s = hintSearcher(10, 2, 50, 4, 8);
+  const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  s->goNodes(pos, 600);
+  const MctsStats& st = s->search.lastStats();
+  EXPECT_GT(st.hints, 3u);
+  EXPECT_EQ(s->search.root()->visits(), st.playouts + 7 * st.hints);
 }
 
 TEST(MctsHints, AFullShareHintMakesTheSearchPlayTheQuietMate) {

@@ -63,6 +63,13 @@ struct MctsParams {
   /// alpha-beta face's optimum, which MCTS, having no iterations to finish, undershoots. The
   /// engine's default is defaultFaceParams()'s (mcts/face.h).
   double timeScale = 1.6;
+  /// Visits an alpha-beta hint's value counts for (BackendAttributes::hintVisits): the hinted
+  /// node and its ancestors get the hint's score as this many visits in one backup, so a deep
+  /// search's value outweighs a few quiescence leaves (heuristic knowledge as "equivalent
+  /// experience": Gelly and Silver, ICML 2007, "Combining online and offline knowledge in UCT";
+  /// as node priors of minimax searches: MCTS-IP-M, Baier and Winands, IEEE TCIAIG 2015).
+  /// 1: one visit, like any leaf. The extra visits are not playouts (SearchStats::playouts).
+  u32 hintWeight = 1;
   /// Tree memory limit in MiB. When the tree reaches it, the least-visited subtrees are freed
   /// (their roots keep their statistics and are expanded again when reached: recycleTree), so
   /// an infinite analysis goes on within the limit.

@@ -157,7 +157,8 @@ class Node {
     m_wl2 += wl * wl;
     m_d += d;
   }
-  /// Adds `n` finished visits of mean `q` and draw rate `d` (hand-built trees in tests).
+  /// Adds `n` finished visits of mean `q` and draw rate `d` (a weighted hint, MctsParams::hintWeight;
+  /// hand-built trees in tests).
   void addVisits(u32 n, double q, double d = 0.0) {
     m_visits += n;
     m_wl += q * n;
