@@ -14,8 +14,9 @@ namespace janus::mcts {
 /// 1000 playouts per move (c_init 1.86, c_base 19230, c_factor 1.30, variance weight 0.93 at
 /// scale 0.4, FPU reduction 0.06 at root and tree, minimax weight 0.43, FPU value weight 0.66;
 /// each verified at 10+0.1 by SPRT, docs/mcts.md); time scale 2.6 (+53.3 +- 32.8 Elo over 1.6 at
-/// 10+0.1, SPRT(0, 20) H1 after 138 games, docs/mcts.md "Time"); hint weight 60 (+65.7 +- 38.8
-/// over 1 at 10+0.1, SPRT(0, 20) H1 after 107 games, docs/mcts.md "Alpha-beta hints").
+/// 10+0.1, SPRT(0, 20) H1 after 138 games, docs/mcts.md "Time"); hint weight 200 (60 over 1:
+/// +65.7 +- 38.8, 200 over 60: +63.6 +- 36.2, each at 10+0.1, SPRT(0, 20) H1 after 107 and 115
+/// games, docs/mcts.md "Alpha-beta hints").
 [[nodiscard]] inline MctsParams defaultFaceParams() {
   MctsParams p;
   p.puct.cpuctInit = 1.86;
@@ -27,7 +28,7 @@ namespace janus::mcts {
   p.puct.fpuValueWeight = 0.66;
   p.puct.fpuReduction = p.puct.fpuReductionRoot = 0.06;
   p.timeScale = 2.6;
-  p.hintWeight = 60;
+  p.hintWeight = 200;
   return p;
 }
 
