@@ -68,7 +68,7 @@ struct MctsParams {
   /// search's value outweighs a few quiescence leaves (heuristic knowledge as "equivalent
   /// experience": Gelly and Silver, ICML 2007, "Combining online and offline knowledge in UCT";
   /// as node priors of minimax searches: MCTS-IP-M, Baier and Winands, IEEE TCIAIG 2015).
-  /// 1: one visit, like any leaf. The extra visits are not playouts (SearchStats::playouts).
+  /// 1: one visit, like any leaf. The extra visits are not playouts (MctsStats::playouts).
   u32 hintWeight = 1;
   /// Tree memory limit in MiB. When the tree reaches it, the least-visited subtrees are freed
   /// (their roots keep their statistics and are expanded again when reached: recycleTree), so
