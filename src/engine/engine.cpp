@@ -377,6 +377,10 @@ void Engine::declareMctsOptions() {
                 setLeafParam(&mcts::LeafSearchParams::hintGrowth));
   m_options.add({"MCTS Hint Weight", Type::kSpin, std::to_string(mcts::defaultFaceParams().hintWeight), 1, 100000, {},
                  "Visits an alpha-beta hint's value counts for in the tree (1: one visit, like any leaf)"});
+  m_options.add({"MCTS Hint Weight Growth", Type::kSpin, std::to_string(mcts::defaultFaceParams().hintWeightGrowth), 1,
+                 1024, {},
+                 "With MCTS Hint Growth: a node's hint k (0 for its first) counts as MCTS Hint Weight times this to "
+                 "the k visits (1: every hint counts MCTS Hint Weight)"});
   m_options.add({"MCTS Batch", Type::kSpin, "0", 0, 1024, {},
                  "Leaves each MCTS thread evaluates together in one backend call; 0: the backend's own choice "
                  "(pvnet 1, torch 32)"});
@@ -450,6 +454,7 @@ void Engine::applyMctsOptions() {
   mcts::MctsParams p = m_mcts->params();
   p.batchSize = int(m_options.integer("MCTS Batch"));
   p.hintWeight = u32(m_options.integer("MCTS Hint Weight"));
+  p.hintWeightGrowth = u32(m_options.integer("MCTS Hint Weight Growth"));
   for (const RealOption& r : kMctsReals) r.apply(p, parseReal(r.name, m_options.value(r.name), r.min, r.max));
   p.noise = m_options.boolean("MCTS Noise");
   p.smartPruning = m_options.boolean("MCTS Smart Pruning");

@@ -34,4 +34,10 @@ HintRequest MctsSearch::hintRequest(int round) const {
   return r;
 }
 
+u32 MctsSearch::hintVisitWeight(int round) const {
+  constexpr u64 kMaxWeight = u64(1) << 31;
+  u64 w = std::max<u32>(m_params.hintWeight, 1);
+  for (int k = 0; k < round && w < kMaxWeight; ++k) w *= std::max<u32>(m_params.hintWeightGrowth, 1);
+  return u32(std::min(w, kMaxWeight));
+}
 }  // namespace janus::mcts

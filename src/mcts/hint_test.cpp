@@ -187,8 +187,10 @@ void expectHintedIffVisited(const Node& n, u32 visits, u64& hints, u32 growth = 
 
 /// A one-thread, batch-1 search (no smart pruning) whose nodes ask for a hint of `depth` plies
 /// at `visits` visits (and again at visits * growth^k with growth >= 2), raising the hinted
-/// move to `sharePercent`, whose value counts as `weight` visits (MctsParams::hintWeight).
-std::unique_ptr<Searcher> hintSearcher(int visits, int depth, int sharePercent = 50, int growth = 0, u32 weight = 1) {
+/// move to `sharePercent`, whose value counts as `weight` visits (MctsParams::hintWeight), times
+/// `weightGrowth` to the hint's round (MctsParams::hintWeightGrowth).
+std::unique_ptr<Searcher> hintSearcher(int visits, int depth, int sharePercent = 50, int growth = 0, u32 weight = 1,
+                                       u32 weightGrowth = 1) {
   LeafSearchParams leaf;
   leaf.priorTemperature = 100;
   leaf.hintVisits = visits;
@@ -199,6 +201,7 @@ std::unique_ptr<Searcher> hintSearcher(int visits, int depth, int sharePercent =
   MctsParams params = Searcher::deterministic();
   params.batchSize = 1;
   params.hintWeight = weight;
+  params.hintWeightGrowth = weightGrowth;
   return std::make_unique<Searcher>(
       params, std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf));
 }
@@ -260,6 +263,32 @@ TEST(MctsHints, AWeightedHintsValueCountsAsThatManyVisits) {
   const MctsStats& st = s->search.lastStats();
   EXPECT_GT(st.hints, 3u);
   EXPECT_EQ(s->search.root()->visits(), st.playouts + 7 * st.hints);
+}
+
+/// Sum over the nodes of `n`'s tree of the extra visits their hints added: a node asked hints of
+/// rounds 0 .. hints() - 1, each counting weight * weightGrowth^round visits.
+u64 extraHintVisits(const Node& n, u64 weight, u64 weightGrowth) {
+  u64 sum = 0, w = weight;
+  for (int k = 0; k < n.hints(); ++k, w *= weightGrowth) sum += w - 1;
+  for (const Node::Edge& e : n.edges())
+    if (e.node) sum += extraHintVisits(*e.node, weight, weightGrowth);
+  return sum;
+}
+
+TEST(MctsHints, AGrowingWeightCountsEachRoundAsItsPowerOfTheGrowth) {
+  // Hints at 10, 40, 160 visits (growth 4), weighing 8, 32, 128 visits (weight growth 4).
+  const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  auto s = hintSearcher(10, 2, 50, 4, 8, 4);
+  s->goNodes(pos, 600);
+  const MctsStats& st = s->search.lastStats();
+  ASSERT_GE(s->search.root()->hints(), 2);  // the root's second round weighs 32
+  const u64 extra = extraHintVisits(*s->search.root(), 8, 4);
+  EXPECT_EQ(s->search.root()->visits(), st.playouts + extra);
+  // The same search with a constant weight counts every round as 8 visits.
+  EXPECT_GT(extra, 7 * st.hints);
+  auto flat = hintSearcher(10, 2, 50, 4, 8, 1);
+  flat->goNodes(pos, 600);
+  EXPECT_EQ(flat->search.root()->visits(), flat->search.lastStats().playouts + extraHintVisits(*flat->search.root(), 8, 1));
 }
 
 TEST(MctsHints, AFullShareHintMakesTheSearchPlayTheQuietMate) {

@@ -394,8 +394,8 @@ void MctsSearch::backup(std::vector<Playout>& batch, int count) {
       wl = p.wdl.q();
       d = p.wdl.draw;
     }
-    // A hint's value counts as MctsParams::hintWeight visits (the extra ones are not playouts).
-    const u32 extra = p.hint ? std::max<u32>(m_params.hintWeight, 1) - 1 : 0;
+    // A hint's value counts as hintVisitWeight(round) visits (the extra ones are not playouts).
+    const u32 extra = p.hint ? hintVisitWeight(p.hintRound) - 1 : 0;
     for (auto it = p.path.rbegin(); it != p.path.rend(); ++it) {
       (*it)->finishVisit(wl, d);
       if (extra) (*it)->addVisits(extra, wl, d);

@@ -70,6 +70,11 @@ struct MctsParams {
   /// as node priors of minimax searches: MCTS-IP-M, Baier and Winands, IEEE TCIAIG 2015).
   /// 1: one visit, like any leaf. The extra visits are not playouts (MctsStats::playouts).
   u32 hintWeight = 1;
+  /// With repeated hints (LeafSearchParams::hintGrowth), hint round k (0 for a node's first)
+  /// counts as hintWeight * hintWeightGrowth^k visits (saturating at 2^31): a growth equal to
+  /// the hint growth keeps each hint's share of its node's visits, as its search grows with them.
+  /// 1: every round counts hintWeight.
+  u32 hintWeightGrowth = 1;
   /// Tree memory limit in MiB. When the tree reaches it, the least-visited subtrees are freed
   /// (their roots keep their statistics and are expanded again when reached: recycleTree), so
   /// an infinite analysis goes on within the limit.
@@ -160,6 +165,9 @@ class MctsSearch final : public Search {
   /// The HintRequest of a hint of `round`: the search's signals and its time (on a clock the
   /// time left until the search's maximum, 5 s in an infinite analysis or ponder search).
   [[nodiscard]] HintRequest hintRequest(int round) const;
+  /// The visits a hint of `round` counts for: MctsParams::hintWeight * hintWeightGrowth^round,
+  /// at least 1, at most 2^31.
+  [[nodiscard]] u32 hintVisitWeight(int round) const;
   /// Root tablebase probe as in alpha-beta: a won or lost root is answered at once with a
   /// DTM-optimal move; a drawn root keeps only its drawing moves in `rootMoves`.
   std::optional<SearchResult> probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
