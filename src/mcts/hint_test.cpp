@@ -291,6 +291,40 @@ TEST(MctsHints, AGrowingWeightCountsEachRoundAsItsPowerOfTheGrowth) {
   EXPECT_EQ(flat->search.root()->visits(), flat->search.lastStats().playouts + extraHintVisits(*flat->search.root(), 8, 1));
 }
 
+TEST(MctsHints, SmartPruningCountsTheHintsVisitsInWhatRemains) {
+  // Smart pruning stops a node-limited search when the runner-up cannot overtake the most
+  // visited move. With hints weighing 100 visits a playout can add 100 visits to a root child,
+  // so the visits that remain are the remaining playouts times the visits gained per playout.
+  const char* fens[] = {"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+                        "rnbqkb1r/pp2pppp/3p1n2/8/3NP3/8/PPP2PPP/RNBQKB1R w KQkq - 1 5",
+                        "r3k2r/ppp2ppp/2n1bn2/2bpp3/4P3/2NP1N2/PPP1BPPP/R1BQK2R w KQkq - 0 8", Position::kStartFen};
+  constexpr u64 kLimit = 3000;
+  int pruned = 0;
+  for (const char* fen : fens) {
+    auto s = hintSearcher(10, 2, 50, 4, 100);
+    MctsParams p = s->search.params();
+    p.smartPruning = true;
+    s->search.setParams(p);
+    s->goNodes(Position::fromFen(fen), kLimit);
+    const u64 playouts = s->search.lastStats().playouts;
+    ASSERT_LE(playouts, kLimit);
+    if (playouts == kLimit) continue;
+    ++pruned;
+    u64 gained = 0;
+    u32 best = 0, second = 0;
+    for (const Node::Edge& e : s->search.root()->edges()) {
+      if (!e.node) continue;
+      gained += e.node->visits();
+      second = std::max(second, std::min(best, e.node->visits()));
+      best = std::max(best, e.node->visits());
+    }
+    const double perPlayout = std::max(1.0, double(gained) / double(playouts));
+    EXPECT_LT(double(second) + double(kLimit - playouts) * perPlayout, double(best))
+        << fen << ": stopped at " << playouts << " playouts, best " << best << " second " << second;
+  }
+  EXPECT_GT(pruned, 0) << "no search stopped early: the test does not reach smart pruning";
+}
+
 TEST(MctsHints, AFullShareHintMakesTheSearchPlayTheQuietMate) {
   auto s = hintSearcher(1, 3, 100);  // the root at once, with all of the prior
   const Position pos = Position::fromFen("3k4/8/4K3/8/8/8/8/R7 w - - 0 1");

@@ -462,7 +462,19 @@ bool MctsSearch::shouldStop() {
   u32 bestVisits = bestChild->visits(), second = 0;
   for (int i = 0; i < m_root->numEdges(); ++i)
     if (i != best && m_allowed[size_t(i)] && m_root->child(i)) second = std::max(second, m_root->child(i)->visits());
+  // `remaining` counts playouts; a playout that brings a weighted hint (MctsParams::hintWeight)
+  // adds more than one visit to a root child, so the remaining visits are the playouts times
+  // the children's visits gained per playout in this search so far.
+  const u64 gained = rootChildVisits() - std::min(rootChildVisits(), m_rootChildVisitsAtStart);
+  if (m_stats.playouts > 0 && gained > m_stats.playouts) remaining *= double(gained) / double(m_stats.playouts);
   return double(second) + remaining < double(bestVisits);
+}
+
+u64 MctsSearch::rootChildVisits() const {
+  u64 sum = 0;
+  for (int i = 0; i < m_root->numEdges(); ++i)
+    if (const Node* c = m_root->child(i)) sum += c->visits();
+  return sum;
 }
 
 i64 MctsSearch::softLimitMs(const Node* bestChild) const {
@@ -638,6 +650,7 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
   prepareTree(root);
   m_stats.reusedVisits = m_root->visits();
   if (!m_root->expanded() || m_root->awaitsRefinement()) expandRoot(root);
+  m_rootChildVisitsAtStart = rootChildVisits();
   m_allowed.assign(size_t(m_root->numEdges()), false);
   m_allowedCount = 0;
   for (int i = 0; i < m_root->numEdges(); ++i)

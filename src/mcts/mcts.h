@@ -168,6 +168,8 @@ class MctsSearch final : public Search {
   /// The visits a hint of `round` counts for: MctsParams::hintWeight * hintWeightGrowth^round,
   /// at least 1, at most 2^31.
   [[nodiscard]] u32 hintVisitWeight(int round) const;
+  /// Sum of the visits of the root's children (tree lock held).
+  [[nodiscard]] u64 rootChildVisits() const;
   /// Root tablebase probe as in alpha-beta: a won or lost root is answered at once with a
   /// DTM-optimal move; a drawn root keeps only its drawing moves in `rootMoves`.
   std::optional<SearchResult> probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
@@ -224,6 +226,7 @@ class MctsSearch final : public Search {
   int m_allowedCount = 0;
   std::atomic<bool> m_stop{false};
   u64 m_started = 0;            ///< (lock) playouts begun
+  u64 m_rootChildVisitsAtStart = 0;  ///< the root children's visits when this search began (reused ones)
   u64 m_cumDepth = 0;           ///< (lock) sum of playout depths
   size_t m_treeBytes = 0;       ///< (lock)
   size_t m_treeNodes = 0;       ///< (lock)
