@@ -54,7 +54,9 @@ struct MctsParams {
   /// Keep the subtree of the moves played since the last search (lc0 does by default).
   bool treeReuse = true;
   /// Stop when the most visited root move cannot be overtaken in the visits that remain
-  /// (lc0 SmartPruningFactor 1.33: the time-based estimate of remaining visits is divided by it).
+  /// (lc0 SmartPruningFactor 1.33: the time-based estimate of remaining visits is divided by it);
+  /// the remaining playouts count as many visits each as the root's children gained per playout
+  /// so far in the search (weighted hints add hintWeight visits in one playout).
   bool smartPruning = true;
   double smartPruningFactor = 1.33;
   /// Time use with a clock (MctsSearch::softLimitMs): the soft limit is TimeManager's optimum
