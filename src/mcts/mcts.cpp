@@ -465,7 +465,8 @@ bool MctsSearch::shouldStop() {
   // `remaining` counts playouts; a playout that brings a weighted hint (MctsParams::hintWeight)
   // adds more than one visit to a root child, so the remaining visits are the playouts times
   // the children's visits gained per playout in this search so far.
-  const u64 gained = rootChildVisits() - std::min(rootChildVisits(), m_rootChildVisitsAtStart);
+  const u64 childVisits = rootChildVisits();
+  const u64 gained = childVisits - std::min(childVisits, m_rootChildVisitsAtStart);
   if (m_stats.playouts > 0 && gained > m_stats.playouts) remaining *= double(gained) / double(m_stats.playouts);
   return double(second) + remaining < double(bestVisits);
 }
