@@ -1,0 +1,86 @@
+// When an MCTS search stops: node, depth and time limits, the soft time limit and smart pruning
+// (docs/mcts.md "Time" and "Smart pruning").
+
+#include <algorithm>
+
+#include "mcts/mcts.h"
+
+namespace janus::mcts {
+
+bool MctsSearch::shouldStop() {
+  if (stopRequested()) return true;
+  if (m_limits.nodes && m_stats.playouts >= m_limits.nodes) return true;
+  const double averageDepth = m_stats.playouts ? double(m_cumDepth) / double(m_stats.playouts) : 0.0;
+  if (m_limits.depth > 0 && averageDepth >= m_limits.depth) return true;
+
+  const int best = bestRootEdge();
+  const Node* bestChild = best >= 0 ? m_root->child(best) : nullptr;
+  // The root is decided: the best move mates (or wins by tablebase), or every move loses. The
+  // proven child is no longer searched below, so more playouts could not change the answer
+  // (this also ends "go mate N").
+  if (bestChild && bestChild->isTerminal() && bestChild->terminal() != Terminal::kDraw) return true;
+  if (m_limits.infinite || pondering()) return false;
+
+  const i64 elapsed = m_time.elapsedMs();
+  if (best != m_lastBest) {
+    m_lastBest = best;
+    m_lastBestChangeMs = elapsed;
+  }
+  i64 deadline = 0;
+  if (m_time.enabled()) {
+    if (m_allowedCount == 1) return true;  // one legal move: no need to think
+    deadline = softLimitMs(bestChild);
+    if (elapsed >= deadline) return true;
+  }
+  if (!m_params.smartPruning || !bestChild) return false;
+  // Smart pruning: can the runner-up still overtake the most visited move before the deadline?
+  double remaining = 1e18;
+  if (m_limits.nodes) remaining = double(m_limits.nodes - std::min(m_limits.nodes, m_started));
+  if (m_time.enabled() && elapsed >= 100) {  // nps is only known after a while
+    const double nps = double(m_stats.playouts) * 1000.0 / double(elapsed);
+    remaining = std::min(remaining, nps * double(deadline - elapsed) / 1000.0 / m_params.smartPruningFactor);
+  }
+  if (remaining >= 1e18) return false;
+  u32 bestVisits = bestChild->visits(), second = 0;
+  for (int i = 0; i < m_root->numEdges(); ++i)
+    if (i != best && m_allowed[size_t(i)] && m_root->child(i)) second = std::max(second, m_root->child(i)->visits());
+  // `remaining` counts playouts; a playout that brings a weighted hint (MctsParams::hintWeight)
+  // adds more than one visit to a root child, so the remaining visits are the playouts times
+  // the children's visits gained per playout in this search so far.
+  const u64 childVisits = rootChildVisits();
+  const u64 gained = childVisits - std::min(childVisits, m_rootChildVisitsAtStart);
+  if (m_stats.playouts > 0 && gained > m_stats.playouts) remaining *= double(gained) / double(m_stats.playouts);
+  return double(second) + remaining < double(bestVisits);
+}
+
+u64 MctsSearch::rootChildVisits() const {
+  u64 sum = 0;
+  for (int i = 0; i < m_root->numEdges(); ++i)
+    if (const Node* c = m_root->child(i)) sum += c->visits();
+  return sum;
+}
+
+i64 MctsSearch::softLimitMs(const Node* bestChild) const {
+  const i64 hard = m_time.maximumMs();
+  if (m_time.optimumMs() >= hard) return hard;  // movetime: one limit
+  double factor = 1.0;
+  if (bestChild && m_root->visits() > 1) {
+    // Visit share of the best move (the more it dominates, the less there is to decide):
+    // share 0.9 -> 0.6, 0.5 -> 1.0, 0.2 -> 1.3 (Monty's and lc0's time managers use the same
+    // signal; the numbers are Janus's first choice, to be tuned by SPSA).
+    const double share = double(bestChild->visits()) / double(m_root->visits() - 1);
+    factor *= std::clamp(1.5 - share, 0.5, 1.5);
+    // A best move that changed in the second half of the time spent so far: not settled.
+    const i64 elapsed = m_time.elapsedMs();
+    if (elapsed > 0 && m_lastBestChangeMs * 2 > elapsed) factor *= 1.3;
+    // A falling value: the position is worse than the previous search expected.
+    if (m_havePreviousQ) {
+      const double drop = m_previousQ - (-bestChild->q());
+      if (drop > 0.02) factor *= 1.0 + std::min(0.6, 3.0 * drop);
+    }
+  }
+  factor = std::clamp(factor, 0.5, 2.0);
+  return std::min<i64>(hard, std::max<i64>(1, i64(double(m_time.optimumMs()) * m_params.timeScale * factor)));
+}
+
+}  // namespace janus::mcts
