@@ -381,6 +381,10 @@ void Engine::declareMctsOptions() {
                  1024, {},
                  "With MCTS Hint Growth: a node's hint k (0 for its first) counts as MCTS Hint Weight times this to "
                  "the k visits (1: every hint counts MCTS Hint Weight)"});
+  m_options.add({"MCTS Hint Minimax", Type::kCheck, mcts::defaultFaceParams().hintMinimax ? "true" : "false", 0, 0,
+                 {},
+                 "A hinted node's implicit minimax value is its latest alpha-beta hint's value, not the minimax of "
+                 "its subtree's one-ply leaves"});
   m_options.add({"MCTS Batch", Type::kSpin, "0", 0, 1024, {},
                  "Leaves each MCTS thread evaluates together in one backend call; 0: the backend's own choice "
                  "(pvnet 1, torch 32)"});
@@ -458,6 +462,7 @@ void Engine::applyMctsOptions() {
   for (const RealOption& r : kMctsReals) r.apply(p, parseReal(r.name, m_options.value(r.name), r.min, r.max));
   p.noise = m_options.boolean("MCTS Noise");
   p.smartPruning = m_options.boolean("MCTS Smart Pruning");
+  p.hintMinimax = m_options.boolean("MCTS Hint Minimax");
   p.treeMemoryMiB = size_t(m_options.integer("MCTS Tree MiB"));
   m_mcts->setParams(p);
 }

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <numeric>
 
 #include "core/movegen.h"
@@ -323,6 +325,65 @@ TEST(MctsHints, SmartPruningCountsTheHintsVisitsInWhatRemains) {
         << fen << ": stopped at " << playouts << " playouts, best " << best << " second " << second;
   }
   EXPECT_GT(pruned, 0) << "no search stopped early: the test does not reach smart pruning";
+}
+
+/// Checks every edge below `n` whose child holds a hint value (MctsParams::hintMinimax): the
+/// edge's implicit minimax value is the negated hint value (the child's own edges are ignored).
+/// Counts those edges, and those whose value the child's own edges would have changed.
+void expectHintedEdgesHoldTheHint(const Node& n, int& hinted, int& differs) {
+  for (const Node::Edge& e : n.edges()) {
+    const Node* c = e.node.get();
+    if (!c) continue;
+    if (const std::optional<double> hint = c->hintValue(); hint && !c->isTerminal()) {
+      ++hinted;
+      ASSERT_TRUE(e.hasValue());
+      EXPECT_NEAR(e.minimax(), -*hint, 1e-9) << "visits " << c->visits();
+      const std::optional<double> below = c->bestEdgeValue();
+      if (below && std::abs(-*below - e.minimax()) > 0.01) ++differs;
+    }
+    expectHintedEdgesHoldTheHint(*c, hinted, differs);
+  }
+}
+
+TEST(MctsHints, HintMinimaxBacksUpTheHintsValueInsteadOfTheSubtrees) {
+  const Position pos = Position::fromFen("r3k2r/ppp2ppp/2n1bn2/2bpp3/4P3/2NP1N2/PPP1BPPP/R1BQK2R w KQkq - 0 8");
+  auto off = hintSearcher(10, 3, 50, 4);
+  off->goNodes(pos, 1500);
+  int hinted = 0, differs = 0;
+  expectHintedEdgesHoldTheHint(*off->search.root(), hinted, differs);
+  EXPECT_EQ(hinted, 0) << "without hintMinimax no node keeps a hint value";
+  EXPECT_FALSE(off->search.root()->hintValue());
+
+  auto on = hintSearcher(10, 3, 50, 4);
+  MctsParams p = on->search.params();
+  p.hintMinimax = true;
+  on->search.setParams(p);
+  on->goNodes(pos, 1500);
+  ASSERT_TRUE(on->search.root()->hintValue());  // the root keeps one too (it has no edge above)
+  expectHintedEdgesHoldTheHint(*on->search.root(), hinted, differs);
+  EXPECT_GT(hinted, 5);
+  // The hints' searches (3+ plies) disagree with the minimax of one-ply leaves somewhere: else
+  // the test would not tell the two backups apart.
+  EXPECT_GT(differs, 0);
+  // Above the hinted nodes the tree stays a minimax tree: an expanded, unhinted child's edge
+  // holds the negated best value of its own edges.
+  std::vector<const Node*> stack{on->search.root()};
+  int checked = 0;
+  while (!stack.empty()) {
+    const Node* n = stack.back();
+    stack.pop_back();
+    for (const Node::Edge& e : n->edges()) {
+      const Node* c = e.node.get();
+      if (!c) continue;
+      stack.push_back(c);
+      if (c->isTerminal() || !c->expanded() || c->hintValue() || c->inFlight() > 0) continue;
+      const std::optional<double> below = c->bestEdgeValue();
+      if (!below) continue;
+      EXPECT_NEAR(e.minimax(), -*below, 1.0 / Node::Edge::kValueScale);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 10);
 }
 
 TEST(MctsHints, AFullShareHintMakesTheSearchPlayTheQuietMate) {

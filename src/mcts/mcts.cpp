@@ -382,6 +382,7 @@ void MctsSearch::backup(std::vector<Playout>& batch, int count) {
       evaluated = true;
     } else if (p.hint) {
       leaf->setPriors(p.priors);  // in edge order (copyEdges); children and values stay
+      if (m_params.hintMinimax) leaf->setHintValue(p.wdl.q());
       ++m_stats.hints;
       evaluated = true;
     }

@@ -77,6 +77,12 @@ struct MctsParams {
   /// the hint growth keeps each hint's share of its node's visits, as its search grows with them.
   /// 1: every round counts hintWeight.
   u32 hintWeightGrowth = 1;
+  /// A hinted node's implicit minimax value (the value of its parent's edge to it, PuctParams::
+  /// minimaxWeight) becomes its latest hint's value instead of the minimax of its subtree's
+  /// one-ply leaves (Node::hintValue, backupMinimax): the minimax tree then backs up alpha-beta
+  /// values where it has them (the informed backups of MCTS-IP-M, Baier and Winands, IEEE TCIAIG
+  /// 2015). false: hints change priors and visits only.
+  bool hintMinimax = false;
   /// Tree memory limit in MiB. When the tree reaches it, the least-visited subtrees are freed
   /// (their roots keep their statistics and are expanded again when reached: recycleTree), so
   /// an infinite analysis goes on within the limit.

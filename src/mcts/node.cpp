@@ -243,6 +243,7 @@ bool backupMinimax(Node& parent, int i) {
   const Node* c = e.node.get();
   if (!c) return false;
   if (c->isTerminal()) return e.setMinimax(-c->terminalValue());
+  if (const std::optional<double> hint = c->hintValue()) return e.setMinimax(-*hint);
   if (!c->expanded()) return false;
   const std::optional<double> best = c->bestEdgeValue();
   return best && e.setMinimax(-*best);

@@ -16,7 +16,9 @@
 //
 // Not thread-safe: the search holds its tree mutex around every access (mcts.cpp).
 
+#include <algorithm>
 #include <climits>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <random>
@@ -116,6 +118,15 @@ class Node {
   /// Hints asked for this node's edges so far (at most 255; BackendAttributes::hintGrowth).
   [[nodiscard]] int hints() const { return m_hints; }
   void markHinted() { m_hints = u8(std::min(255, m_hints + 1)); }
+  /// The value of this node's latest alpha-beta hint (Q in [-1, 1], own side to move's view),
+  /// kept only with MctsParams::hintMinimax; nullopt without one. It outlives collapse() (it is
+  /// the position's value, not its edges').
+  [[nodiscard]] std::optional<double> hintValue() const {
+    if (m_hintValue == Edge::kNoValue) return std::nullopt;
+    return m_hintValue / Edge::kValueScale;
+  }
+  /// Stores `q` (clamped to [-1, 1]) as hintValue().
+  void setHintValue(double q) { m_hintValue = i16(std::lround(std::clamp(q, -1.0, 1.0) * Edge::kValueScale)); }
   /// Replaces the edges' priors in place, in edge order (`priors`: one per edge); the edges keep
   /// their order, children and values (selectEdge does not need the priors sorted).
   void setPriors(std::span<const float> priors);
@@ -179,6 +190,7 @@ class Node {
   u16 m_plies = 0;
   bool m_awaitsRefinement = false;
   u8 m_hints = 0;
+  i16 m_hintValue = Edge::kNoValue;  // hintValue(), fixed point as Edge::value
 };
 
 // ---- PUCT ----------------------------------------------------------------------------------------
@@ -260,8 +272,10 @@ struct PuctParams {
 void applyDirichletNoise(Node& node, double alpha, double epsilon, std::mt19937_64& rng);
 
 /// Implicit minimax backup of edge i of `parent` from its child: the exact value of a terminal
-/// child, else the negated Node::bestEdgeValue() of an expanded child; unchanged when the child
-/// has neither. Returns true if the edge's value changed (then the parent's best value may have
+/// child, else the negated value of the child's latest alpha-beta hint (Node::hintValue(): a
+/// search of thousands of nodes knows more than the minimax of the subtree's one-ply leaves),
+/// else the negated Node::bestEdgeValue() of an expanded child; unchanged when the child has
+/// none of them. Returns true if the edge's value changed (then the parent's best value may have
 /// changed too: the search repeats this up the path and stops at the first edge that keeps its
 /// value).
 bool backupMinimax(Node& parent, int i);
