@@ -12,7 +12,7 @@
 // Values: every node keeps W - L and D sums from the view of ITS side to move, so Q(node) is
 // the expected score for the player to move there. The parent sees a child's Q negated.
 // Edges are created when the node is expanded (its evaluation came back); child nodes only
-// when first selected, so a node costs 48 bytes plus 16 per legal move once expanded.
+// when first selected, so a node costs 56 bytes plus 16 per legal move once expanded.
 //
 // Not thread-safe: the search holds its tree mutex around every access (mcts.cpp).
 
