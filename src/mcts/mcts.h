@@ -81,7 +81,8 @@ struct MctsParams {
   /// minimaxWeight) becomes its latest hint's value instead of the minimax of its subtree's
   /// one-ply leaves (Node::hintValue, backupMinimax): the minimax tree then backs up alpha-beta
   /// values where it has them (the informed backups of MCTS-IP-M, Baier and Winands, IEEE TCIAIG
-  /// 2015). false: hints change priors and visits only.
+  /// 2015). false: hints change priors and visits only. The engine's default is
+  /// defaultFaceParams()'s (true).
   bool hintMinimax = false;
   /// Tree memory limit in MiB. When the tree reaches it, the least-visited subtrees are freed
   /// (their roots keep their statistics and are expanded again when reached: recycleTree), so
