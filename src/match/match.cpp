@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <thread>
 
 #include <fmt/format.h>
@@ -390,9 +391,11 @@ void Match::gameFinished(const GameRecord& g) {
   std::string pgnText = writePgn(toPgnGame(g, m_pgnContext));
   std::lock_guard lock(m_mutex);
   tally(g.number, g.result, g.reason, g.incident);
-  for (const MoveRecord& m : g.moves)
-    if (m.clockLeftMs)
-      m_result.clockLeftMs[size_t(m.color == kWhite ? g.whiteEngine : 1 - g.whiteEngine)].push_back(*m.clockLeftMs);
+  for (const MoveRecord& m : g.moves) {
+    const size_t slot = size_t(m.color == kWhite ? g.whiteEngine : 1 - g.whiteEngine);
+    if (m.clockLeftMs) m_result.clockLeftMs[slot].push_back(*m.clockLeftMs);
+    if (!m.book) m_result.moveTimeMs[slot].push_back(m.timeUs / 1000);
+  }
   if (m_pgnFile) {
     try {
       m_pgnFile->append(pgnText);
@@ -471,6 +474,19 @@ std::string formatSummary(const MatchConfig& c, const MatchResult& r) {
       auto at = [&](double q) { return v[std::min(v.size() - 1, size_t(q * double(v.size())))]; };
       s += fmt::format("  {}: min {}, 0.1% {}, 1% {}, 5% {}, median {} ({} moves)\n", c.engines[size_t(e)].name,
                        v.front(), at(0.001), at(0.01), at(0.05), at(0.5), v.size());
+    }
+  }
+  if (!r.moveTimeMs[0].empty() || !r.moveTimeMs[1].empty()) {
+    s += fmt::format("Time per move (ms, wall clock, book moves left out{}):\n",
+                     r.gamesRestored ? ", games played since --resume" : "");
+    for (int e = 0; e < 2; ++e) {
+      std::vector<i64> v = r.moveTimeMs[size_t(e)];
+      if (v.empty()) continue;
+      std::sort(v.begin(), v.end());
+      const double mean = double(std::accumulate(v.begin(), v.end(), i64(0))) / double(v.size());
+      s += fmt::format("  {}: mean {:.0f}, median {}, 95% {}, max {} ({} moves)\n", c.engines[size_t(e)].name, mean,
+                       v[v.size() / 2], v[std::min(v.size() - 1, size_t(0.95 * double(v.size())))], v.back(),
+                       v.size());
     }
   }
   if (!r.warnings.empty()) s += fmt::format("Warnings: {} (see above)\n", r.warnings.size());

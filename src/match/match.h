@@ -74,6 +74,10 @@ struct MatchResult {
   /// Clock left (ms) when each engine's move arrived, before the increment, by engine slot:
   /// how close an engine came to losing on time (formatSummary prints min and percentiles).
   std::array<std::vector<i64>, 2> clockLeftMs;
+  /// Thinking time (ms, wall clock, MoveRecord::timeUs) of each engine move, book moves left
+  /// out, by engine slot: how much of its clock an engine spends (formatSummary prints mean,
+  /// median and 95th percentile).
+  std::array<std::vector<i64>, 2> moveTimeMs;
   std::vector<std::string> warnings;    ///< skipped openings, unknown UCI options
   std::optional<double> llr;           ///< the SPRT's log-likelihood ratio over every finished game
   std::optional<SprtBounds> sprtBounds;

@@ -108,6 +108,13 @@ TEST(Match, RandomEnginesWithConcurrencyWritePgn) {
   }
   EXPECT_NE(text.find("Clock left when a move arrived (ms, before the increment):\n  R1: min "), std::string::npos)
       << text;
+  // One thinking time per engine move (each has a clock reading), within the clock it was read
+  // from (the fake engines move at once).
+  for (int e = 0; e < 2; ++e) {
+    EXPECT_EQ(r.moveTimeMs[size_t(e)].size(), r.clockLeftMs[size_t(e)].size());
+    for (i64 ms : r.moveTimeMs[size_t(e)]) EXPECT_TRUE(ms >= 0 && ms <= 5000 + 50 * 600) << ms;
+  }
+  EXPECT_NE(text.find("Time per move (ms, wall clock, book moves left out):\n  R1: mean "), std::string::npos) << text;
   std::filesystem::remove(pgn);
 }
 
