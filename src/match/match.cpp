@@ -464,31 +464,26 @@ std::string formatSummary(const MatchConfig& c, const MatchResult& r) {
         s += fmt::format("    game {} ({}, move {}): {}: {}\n", i.game, i.color == kWhite ? "White" : "Black",
                          i.moveNumber, incidentKindName(i.kind), i.detail);
   }
-  if (!r.clockLeftMs[0].empty() || !r.clockLeftMs[1].empty()) {
-    s += fmt::format("Clock left when a move arrived (ms, before the increment{}):\n",
-                     r.gamesRestored ? ", games played since --resume" : "");
+  // Per engine, over its moves (sorted): a heading and one line per engine with moves.
+  const auto perEngine = [&](const std::array<std::vector<i64>, 2>& values, const std::string& heading,
+                             const auto& line) {
+    if (values[0].empty() && values[1].empty()) return;
+    s += fmt::format("{}{}):\n", heading, r.gamesRestored ? ", games played since --resume" : "");
     for (int e = 0; e < 2; ++e) {
-      std::vector<i64> v = r.clockLeftMs[size_t(e)];
+      std::vector<i64> v = values[size_t(e)];
       if (v.empty()) continue;
       std::sort(v.begin(), v.end());
-      auto at = [&](double q) { return v[std::min(v.size() - 1, size_t(q * double(v.size())))]; };
-      s += fmt::format("  {}: min {}, 0.1% {}, 1% {}, 5% {}, median {} ({} moves)\n", c.engines[size_t(e)].name,
-                       v.front(), at(0.001), at(0.01), at(0.05), at(0.5), v.size());
+      const auto at = [&](double q) { return v[std::min(v.size() - 1, size_t(q * double(v.size())))]; };
+      s += fmt::format("  {}: {} ({} moves)\n", c.engines[size_t(e)].name, line(v, at), v.size());
     }
-  }
-  if (!r.moveTimeMs[0].empty() || !r.moveTimeMs[1].empty()) {
-    s += fmt::format("Time per move (ms, wall clock, book moves left out{}):\n",
-                     r.gamesRestored ? ", games played since --resume" : "");
-    for (int e = 0; e < 2; ++e) {
-      std::vector<i64> v = r.moveTimeMs[size_t(e)];
-      if (v.empty()) continue;
-      std::sort(v.begin(), v.end());
-      const double mean = double(std::accumulate(v.begin(), v.end(), i64(0))) / double(v.size());
-      s += fmt::format("  {}: mean {:.0f}, median {}, 95% {}, max {} ({} moves)\n", c.engines[size_t(e)].name, mean,
-                       v[v.size() / 2], v[std::min(v.size() - 1, size_t(0.95 * double(v.size())))], v.back(),
-                       v.size());
-    }
-  }
+  };
+  perEngine(r.clockLeftMs, "Clock left when a move arrived (ms, before the increment", [](const auto& v, const auto& at) {
+    return fmt::format("min {}, 0.1% {}, 1% {}, 5% {}, median {}", v.front(), at(0.001), at(0.01), at(0.05), at(0.5));
+  });
+  perEngine(r.moveTimeMs, "Time per move (ms, wall clock, book moves left out", [](const auto& v, const auto& at) {
+    const double mean = double(std::accumulate(v.begin(), v.end(), i64(0))) / double(v.size());
+    return fmt::format("mean {:.0f}, median {}, 95% {}, max {}", mean, at(0.5), at(0.95), v.back());
+  });
   if (!r.warnings.empty()) s += fmt::format("Warnings: {} (see above)\n", r.warnings.size());
   s += fmt::format("Runner CPU time: {:.2f} s for {} of wall time (engines not included)\n", r.runnerCpuSeconds,
                    formatDuration(r.seconds));

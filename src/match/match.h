@@ -76,7 +76,7 @@ struct MatchResult {
   std::array<std::vector<i64>, 2> clockLeftMs;
   /// Thinking time (ms, wall clock, MoveRecord::timeUs) of each engine move, book moves left
   /// out, by engine slot: how much of its clock an engine spends (formatSummary prints mean,
-  /// median and 95th percentile).
+  /// median, 95th percentile and maximum).
   std::array<std::vector<i64>, 2> moveTimeMs;
   std::vector<std::string> warnings;    ///< skipped openings, unknown UCI options
   std::optional<double> llr;           ///< the SPRT's log-likelihood ratio over every finished game
