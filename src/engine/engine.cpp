@@ -375,6 +375,13 @@ void Engine::declareMctsOptions() {
                  ">= 2: a hinted node asks again at MCTS Hint Visits times this, its square, ... visits, each time "
                  "with this many times the nodes and 2 more plies; 0 or 1: once"},
                 setLeafParam(&mcts::LeafSearchParams::hintGrowth));
+  m_options.add({"MCTS TT Hint Share", Type::kSpin, std::to_string(face.ttHintSharePercent), 0, 100, {},
+                 "Percent: a new leaf whose position the hints' alpha-beta TT holds with a move (draft at least MCTS "
+                 "TT Hint Depth) raises that move's prior to this at least; 0: off"},
+                setLeafParam(&mcts::LeafSearchParams::ttHintSharePercent));
+  m_options.add({"MCTS TT Hint Depth", Type::kSpin, std::to_string(face.ttHintDepth), 1, 64, {},
+                 "Plies of draft a TT entry needs to give a new leaf its move as a TT hint (MCTS TT Hint Share)"},
+                setLeafParam(&mcts::LeafSearchParams::ttHintDepth));
   m_options.add({"MCTS Hint Weight", Type::kSpin, std::to_string(mcts::defaultFaceParams().hintWeight), 1, 100000, {},
                  "Visits an alpha-beta hint's value counts for in the tree (1: one visit, like any leaf)"});
   m_options.add({"MCTS Hint Weight Growth", Type::kSpin, std::to_string(mcts::defaultFaceParams().hintWeightGrowth), 1,
@@ -436,6 +443,8 @@ Engine::MctsValueSettings Engine::mctsValueSettings() const {
   s.leaf.hintNodes = int(m_options.integer("MCTS Hint Nodes"));
   s.leaf.hintSharePercent = int(m_options.integer("MCTS Hint Share"));
   s.leaf.hintGrowth = int(m_options.integer("MCTS Hint Growth"));
+  s.leaf.ttHintSharePercent = int(m_options.integer("MCTS TT Hint Share"));
+  s.leaf.ttHintDepth = int(m_options.integer("MCTS TT Hint Depth"));
   return s;
 }
 

@@ -97,6 +97,74 @@ TEST(AlphaBetaHint, TheBackendNamesTheQuietMateAndTheCachePassesItOn) {
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), testNetwork(), params), Error);
 }
 
+TEST(AlphaBetaHint, ATTHintGivesANewLeafTheMoveTheHintsSearchStored) {
+  LeafSearchParams params;
+  params.priorTemperature = 100;
+  params.hintVisits = 10;
+  params.hintDepth = 6;
+  params.hintNodes = 20000;
+  params.hashMiB = 1;
+  params.ttHintSharePercent = 70;
+  params.ttHintDepth = 2;
+  const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  const std::vector<Move> moves = legal(pos);
+  const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
+  // The hint's search, repeated on a fresh TT: the child after its best move is in that TT.
+  AlphaBetaSearch reference(std::make_unique<nnue::NnueEvaluator>(testNetwork()));
+  reference.setHashMiB(1);
+  const SearchResult r = leafAlphaBeta(pos, reference, params.hintDepth, nullptr, u64(params.hintNodes));
+  Position child = pos;
+  child.makeMove(r.best);
+  const std::vector<Move> childMoves = legal(child);
+  TTData tte;
+  ASSERT_TRUE(reference.tt().probe(child.key(), tte));
+  ASSERT_GE(tte.depth, params.ttHintDepth);
+  const size_t k = size_t(std::ranges::find(childMoves, tte.move) - childMoves.begin());
+  ASSERT_LT(k, childMoves.size());
+  // The child's priors without TT hints (the one-ply sharpening), and the same raised to 70%.
+  LeafSearchParams off = params;
+  off.ttHintSharePercent = 0;
+  NnueValueBackend plain(std::make_shared<UniformBackend>(), testNetwork(), off);
+  auto p = plain.newComputation();
+  p->addHint(pos, moves, uniform, {});
+  p->addInput(child, childMoves);
+  const Position unrelated = Position::fromFen("3k4/8/4K3/8/8/8/8/R7 w - - 0 1");
+  const std::vector<Move> unrelatedMoves = legal(unrelated);
+  p->addInput(unrelated, unrelatedMoves);
+  p->compute();
+  const auto before = p->priors(1);
+  ASSERT_LT(before[k], 0.7f);  // otherwise the test would show nothing
+  std::vector<float> expected;
+  appendHinted(before, childMoves, tte.move, 0.7, expected);
+
+  NnueValueBackend backend(std::make_shared<UniformBackend>(), testNetwork(), params);
+  EXPECT_NE(backend.attributes().description.find("TT hints (prior at least 70% at a draft of 2 plies)"),
+            std::string::npos);
+  auto c = backend.newComputation();
+  c->addHint(pos, moves, uniform, {});
+  c->addInput(child, childMoves);
+  c->addInput(unrelated, unrelatedMoves);  // not in the hint's TT: the priors as they were
+  c->compute();
+  const auto after = c->priors(1);
+  ASSERT_EQ(after.size(), expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) EXPECT_FLOAT_EQ(after[i], expected[i]) << i;
+  EXPECT_FLOAT_EQ(after[k], 0.7f);
+  const auto unrelatedBefore = p->priors(2), unrelatedAfter = c->priors(2);
+  EXPECT_TRUE(std::ranges::equal(unrelatedBefore, unrelatedAfter));
+  EXPECT_FLOAT_EQ(c->wdl(1).win, p->wdl(1).win);  // the value stays the leaf's own
+
+  // A draft the hint's search did not reach gives no TT hint.
+  params.ttHintDepth = 64;
+  NnueValueBackend deep(std::make_shared<UniformBackend>(), testNetwork(), params);
+  auto d = deep.newComputation();
+  d->addHint(pos, moves, uniform, {});
+  d->addInput(child, childMoves);
+  d->compute();
+  EXPECT_TRUE(std::ranges::equal(d->priors(1), before));
+  params.ttHintSharePercent = 101;
+  EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), testNetwork(), params), Error);
+}
+
 TEST(AlphaBetaHint, TheHintsSearchStopsAtItsNodes) {
   LeafSearchParams params;
   params.hintVisits = 1;

@@ -149,15 +149,22 @@ SearchResult leafAlphaBeta(const Position& pos, AlphaBetaSearch& search, int dep
   return r;
 }
 
-void appendHinted(std::span<const float> priors, std::span<const Move> moves, Move best, double share,
-                  std::vector<float>& out) {
-  const auto it = std::find(moves.begin(), moves.end(), best);
-  const size_t k = size_t(it - moves.begin());
-  const bool raise = it != moves.end() && double(priors[k]) < share;
+namespace {
+
+/// appendHinted with the hinted move's index `k` (priors.size(): none).
+void appendRaised(std::span<const float> priors, size_t k, double share, std::vector<float>& out) {
+  const bool raise = k < priors.size() && double(priors[k]) < share;
   // The others keep their ratios: scaled from 1 - p[k] to 1 - share (p[k] < share <= 1 when raised).
   const double scale = raise ? (1.0 - share) / (1.0 - double(priors[k])) : 1.0;
   for (size_t i = 0; i < priors.size(); ++i)
     out.push_back(!raise ? priors[i] : i == k ? float(share) : float(double(priors[i]) * scale));
+}
+
+}  // namespace
+
+void appendHinted(std::span<const float> priors, std::span<const Move> moves, Move best, double share,
+                  std::vector<float>& out) {
+  appendRaised(priors, size_t(std::find(moves.begin(), moves.end(), best) - moves.begin()), share, out);
 }
 
 Wdl centipawnsToWdl(int cp, const Position& pos) {
@@ -212,6 +219,7 @@ class NnueValueBackend::Computation final : public BackendComputation {
       cp = leafQuiescence(scratch, *m_searchers.eval, params, &m_nodes);
     }
     e.wdl = centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos);
+    e.ttIndex = ttHintIndex(pos, legalMoves);
     m_entries.push_back(e);
     return int(m_entries.size()) - 1;
   }
@@ -287,14 +295,22 @@ class NnueValueBackend::Computation final : public BackendComputation {
       const int cp = leafOnePly(leaf.pos, *m_searchers.eval, m_owner.m_params, subset, subsetScores, &m_nodes);
       e.wdl = centipawnsToWdl(std::clamp(cp, -kMate, kMate), leaf.pos);
     }
-    // Sharpen the policy's priors with the one-ply scores (LeafSearchParams::priorTemperature).
+    // Sharpen the policy's priors with the one-ply scores (LeafSearchParams::priorTemperature),
+    // then raise a TT hint's move (LeafSearchParams::ttHintSharePercent).
+    const double ttShare = m_owner.m_params.ttHintSharePercent / 100.0;
+    std::vector<float> sharpened;
     for (Entry& e : m_entries) {
-      if (!e.sharpen) continue;
+      if (!e.sharpen && e.ttIndex < 0) continue;
       const std::span<const float> p = m_policy->priors(e.policyIndex);
+      if (e.sharpen) {
+        sharpened.clear();
+        appendSharpened(p, std::span<const int>(m_scores).subspan(e.scoreOffset, p.size()),
+                        m_owner.m_params.priorTemperature, sharpened);
+      }
       e.priorOffset = m_priors.size();
       e.priorCount = p.size();
-      appendSharpened(p, std::span<const int>(m_scores).subspan(e.scoreOffset, p.size()),
-                      m_owner.m_params.priorTemperature, m_priors);
+      const std::span<const float> base = e.sharpen ? std::span<const float>(sharpened) : p;
+      appendRaised(base, e.ttIndex < 0 ? base.size() : size_t(e.ttIndex), ttShare, m_priors);
     }
   }
   [[nodiscard]] Wdl wdl(int i) const override { return m_entries[size_t(i)].wdl; }
@@ -320,8 +336,19 @@ class NnueValueBackend::Computation final : public BackendComputation {
     size_t priorCount = 0;
     size_t valueOffset = 0;  ///< move values at m_values[valueOffset, + valueCount); 0: none
     size_t valueCount = 0;
+    int ttIndex = -1;  ///< the TT hint's move: legal move index (LeafSearchParams::ttHintSharePercent); -1: none
     Wdl wdl;
   };
+  /// The index in `legalMoves` of the TT hint's move of `pos` (LeafSearchParams::ttHintSharePercent:
+  /// the move of the alpha-beta TT's entry of a draft >= ttHintDepth), or -1.
+  [[nodiscard]] int ttHintIndex(const Position& pos, std::span<const Move> legalMoves) const {
+    const LeafSearchParams& params = m_owner.m_params;
+    if (params.ttHintSharePercent <= 0 || !m_searchers.alphaBeta) return -1;
+    TTData tte;
+    if (!m_searchers.alphaBeta->tt().probe(pos.key(), tte) || !tte.move || tte.depth < params.ttHintDepth) return -1;
+    const auto it = std::find(legalMoves.begin(), legalMoves.end(), tte.move);
+    return it == legalMoves.end() ? -1 : int(it - legalMoves.begin());
+  }
   /// Appends the one-ply scores of `moves` to m_scores; returns the best.
   int onePlyScores(Position& scratch, std::span<const Move> moves) {
     m_scores.resize(m_scores.size() + moves.size());
@@ -366,13 +393,16 @@ NnueValueBackend::NnueValueBackend(std::shared_ptr<Backend> policy, std::shared_
   const LeafSearchParams& p = m_params;
   if (p.maxPly < 0 || p.nodeLimit < 1 || p.priorTemperature < 0 || p.depth < 0 || p.depth > kMaxPly / 2 ||
       p.firstVisitQuiets < 0 || p.hintVisits < 0 || p.hintDepth < 0 || p.hintDepth > kMaxPly / 2 || p.hintNodes < 1 ||
-      p.hintGrowth < 0 || p.hintSharePercent < 0 || p.hintSharePercent > 100 || p.hashMiB < 1 || p.hashMiB > 65536)
+      p.hintGrowth < 0 || p.hintSharePercent < 0 || p.hintSharePercent > 100 || p.hashMiB < 1 || p.hashMiB > 65536 ||
+      p.ttHintSharePercent < 0 || p.ttHintSharePercent > 100 || p.ttHintDepth < 1)
     throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0, its node limit {} >= 1, the prior "
                             "temperature {} >= 0, the leaf search depth {} and the hint depth {} 0..{}, the hint "
                             "visits {} >= 0, its nodes {} >= 1, its growth {} >= 0, the hint share {}% 0..100, the "
-                            "hash {} MiB 1..65536 and the first visit's quiet moves {} >= 0",
+                            "hash {} MiB 1..65536, the first visit's quiet moves {} >= 0, the TT hint share {}% "
+                            "0..100 and its depth {} >= 1",
                             p.maxPly, p.nodeLimit, p.priorTemperature, p.depth, p.hintDepth, kMaxPly / 2, p.hintVisits,
-                            p.hintNodes, p.hintGrowth, p.hintSharePercent, p.hashMiB, p.firstVisitQuiets));
+                            p.hintNodes, p.hintGrowth, p.hintSharePercent, p.hashMiB, p.firstVisitQuiets,
+                            p.ttHintSharePercent, p.ttHintDepth));
 }
 
 NnueValueBackend::~NnueValueBackend() = default;
@@ -409,6 +439,9 @@ BackendAttributes NnueValueBackend::attributes() const {
                                  m_params.hintDepth, m_params.hintNodes, m_params.hintVisits, m_params.hintSharePercent);
   if (a.hintGrowth)
     a.description += fmt::format(", again at {}x the visits with {}x the nodes", a.hintGrowth, a.hintGrowth);
+  if (m_params.ttHintSharePercent > 0 && (hints() || m_params.depth > 0))
+    a.description += fmt::format("; TT hints (prior at least {}% at a draft of {} plies)", m_params.ttHintSharePercent,
+                                 m_params.ttHintDepth);
   return a;
 }
 

@@ -98,6 +98,15 @@ struct LeafSearchParams {
   /// The prior (percent) a hinted move gets at least; the other moves' priors shrink in
   /// proportion.
   int hintSharePercent = 50;
+  /// TT hints: a new leaf whose position the hints' alpha-beta searches (or the leaf searches
+  /// of `depth`) stored in their TT with a move, at a draft of at least ttHintDepth plies, gets
+  /// that move's prior raised to ttHintSharePercent (after the one-ply sharpening; appendHinted).
+  /// A hint's search visits the subtree below its node, so the tree's later expansions there
+  /// inherit its best and refutation moves for one TT probe each, without a search of their own
+  /// (the TT move as a prior: Baier and Winands, "MCTS-minimax hybrids", IEEE TCIAIG 2015,
+  /// knowledge from the minimax searches reused in the tree). 0: off.
+  int ttHintSharePercent = 0;
+  int ttHintDepth = 3;
   /// Transposition table of each leaf alpha-beta search (MiB; one per search thread), shared
   /// by the leaf searches of `depth` and the hints.
   int hashMiB = 16;
