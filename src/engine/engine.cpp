@@ -382,6 +382,14 @@ void Engine::declareMctsOptions() {
   m_options.add({"MCTS TT Hint Depth", Type::kSpin, std::to_string(face.ttHintDepth), 1, 64, {},
                  "Plies of draft a TT entry needs to give a new leaf its move as a TT hint (MCTS TT Hint Share)"},
                 setLeafParam(&mcts::LeafSearchParams::ttHintDepth));
+  m_options.add({"MCTS TT Hint Value", Type::kCheck, face.ttHintValue ? "true" : "false", 0, 0, {},
+                 "A new leaf with a TT hint (draft at least MCTS TT Hint Depth) takes its value within the TT entry's "
+                 "bound (raised to a lower bound, lowered to an upper bound)"},
+                [this](const std::string& v) {
+                  MctsValueSettings s = mctsValueSettings();
+                  s.leaf.ttHintValue = v == "true";
+                  if (m_mcts) reinstallMctsBackend(s);
+                });
   m_options.add({"MCTS Hint Weight", Type::kSpin, std::to_string(mcts::defaultFaceParams().hintWeight), 1, 100000, {},
                  "Visits an alpha-beta hint's value counts for in the tree (1: one visit, like any leaf)"});
   m_options.add({"MCTS Hint Weight Growth", Type::kSpin, std::to_string(mcts::defaultFaceParams().hintWeightGrowth), 1,
@@ -445,6 +453,7 @@ Engine::MctsValueSettings Engine::mctsValueSettings() const {
   s.leaf.hintGrowth = int(m_options.integer("MCTS Hint Growth"));
   s.leaf.ttHintSharePercent = int(m_options.integer("MCTS TT Hint Share"));
   s.leaf.ttHintDepth = int(m_options.integer("MCTS TT Hint Depth"));
+  s.leaf.ttHintValue = m_options.boolean("MCTS TT Hint Value");
   return s;
 }
 

@@ -138,7 +138,7 @@ TEST(AlphaBetaHint, ATTHintGivesANewLeafTheMoveTheHintsSearchStored) {
   appendHinted(before, childMoves, tte.move, 0.7, expected);
 
   NnueValueBackend backend(std::make_shared<UniformBackend>(), testNetwork(), params);
-  EXPECT_NE(backend.attributes().description.find("TT hints (prior at least 70% at a draft of 2 plies)"),
+  EXPECT_NE(backend.attributes().description.find("TT hints at a draft of 2 plies (prior at least 70%)"),
             std::string::npos);
   auto c = backend.newComputation();
   c->addHint(pos, moves, uniform, {});
@@ -163,6 +163,59 @@ TEST(AlphaBetaHint, ATTHintGivesANewLeafTheMoveTheHintsSearchStored) {
   EXPECT_TRUE(std::ranges::equal(d->priors(1), before));
   params.ttHintSharePercent = 101;
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), testNetwork(), params), Error);
+}
+
+TEST(AlphaBetaHint, ATTHintValueMovesTheLeafsValueIntoTheEntrysBound) {
+  LeafSearchParams params;
+  params.priorTemperature = 100;
+  params.hintVisits = 10;
+  params.hintDepth = 6;
+  params.hintNodes = 20000;
+  params.hashMiB = 1;
+  params.ttHintDepth = 1;
+  params.ttHintValue = true;
+  const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  const std::vector<Move> moves = legal(pos);
+  const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
+  AlphaBetaSearch reference(std::make_unique<nnue::NnueEvaluator>(testNetwork()));
+  reference.setHashMiB(1);
+  (void)leafAlphaBeta(pos, reference, params.hintDepth, nullptr, u64(params.hintNodes));
+  NnueValueBackend backend(std::make_shared<UniformBackend>(), testNetwork(), params);
+  EXPECT_NE(backend.attributes().description.find("TT hints at a draft of 1 plies (prior at least 0%, value within "
+                                                  "the bound)"),
+            std::string::npos);
+  auto c = backend.newComputation();
+  c->addHint(pos, moves, uniform, {});
+  nnue::NnueEvaluator eval(testNetwork());
+  int hinted = 0, moved = 0;
+  std::vector<std::vector<Move>> childMoves;
+  std::vector<Wdl> expected;
+  for (const Move m : moves) {  // every child: its one-ply value, moved into its TT entry's bound
+    Position child = pos;
+    child.makeMove(m);
+    childMoves.push_back(legal(child));
+    std::vector<int> scores(childMoves.back().size());
+    int cp = leafOnePly(child, eval, params, childMoves.back(), scores);
+    TTData tte;
+    if (reference.tt().probe(child.key(), tte) && tte.move && tte.depth >= params.ttHintDepth) {
+      ++hinted;
+      const int before = cp;
+      if ((u8(tte.bound) & u8(Bound::kLower)) && cp < tte.score) cp = tte.score;
+      if ((u8(tte.bound) & u8(Bound::kUpper)) && cp > tte.score) cp = tte.score;
+      moved += cp != before;
+    }
+    expected.push_back(centipawnsToWdl(std::clamp(cp, -kMate, kMate), child));
+    c->addInput(child, childMoves.back());
+  }
+  c->compute();
+  EXPECT_GT(hinted, 3);
+  EXPECT_GT(moved, 0);  // otherwise the test would show nothing
+  for (size_t i = 0; i < moves.size(); ++i) {
+    EXPECT_FLOAT_EQ(c->wdl(int(i) + 1).win, expected[i].win) << i;
+    EXPECT_FLOAT_EQ(c->wdl(int(i) + 1).loss, expected[i].loss) << i;
+    // No TT hint share: the priors stay the one-ply sharpening's.
+    EXPECT_LT(*std::ranges::max_element(c->priors(int(i) + 1)), 1.0f);
+  }
 }
 
 TEST(AlphaBetaHint, TheHintsSearchStopsAtItsNodes) {

@@ -218,8 +218,17 @@ class NnueValueBackend::Computation final : public BackendComputation {
     } else if (!onePly) {
       cp = leafQuiescence(scratch, *m_searchers.eval, params, &m_nodes);
     }
+    TTData tte;
+    if (ttHint(pos, tte)) {
+      const auto it = std::find(legalMoves.begin(), legalMoves.end(), tte.move);
+      if (params.ttHintSharePercent > 0 && it != legalMoves.end()) e.ttIndex = int(it - legalMoves.begin());
+      if (params.ttHintValue && e.pending == kNotPending) {  // the value within the entry's bound
+        const int score = scoreFromTT(tte.score, 0);
+        if ((u8(tte.bound) & u8(Bound::kLower)) && cp < score) cp = score;
+        if ((u8(tte.bound) & u8(Bound::kUpper)) && cp > score) cp = score;
+      }
+    }
     e.wdl = centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos);
-    e.ttIndex = ttHintIndex(pos, legalMoves);
     m_entries.push_back(e);
     return int(m_entries.size()) - 1;
   }
@@ -339,15 +348,14 @@ class NnueValueBackend::Computation final : public BackendComputation {
     int ttIndex = -1;  ///< the TT hint's move: legal move index (LeafSearchParams::ttHintSharePercent); -1: none
     Wdl wdl;
   };
-  /// The index in `legalMoves` of the TT hint's move of `pos` (LeafSearchParams::ttHintSharePercent:
-  /// the move of the alpha-beta TT's entry of a draft >= ttHintDepth), or -1.
-  [[nodiscard]] int ttHintIndex(const Position& pos, std::span<const Move> legalMoves) const {
+  /// The TT hint of `pos` (LeafSearchParams::ttHintSharePercent, ttHintValue): true and `tte`
+  /// filled when the computation's alpha-beta TT holds `pos` at a draft >= ttHintDepth with a
+  /// move and a score.
+  [[nodiscard]] bool ttHint(const Position& pos, TTData& tte) const {
     const LeafSearchParams& params = m_owner.m_params;
-    if (params.ttHintSharePercent <= 0 || !m_searchers.alphaBeta) return -1;
-    TTData tte;
-    if (!m_searchers.alphaBeta->tt().probe(pos.key(), tte) || !tte.move || tte.depth < params.ttHintDepth) return -1;
-    const auto it = std::find(legalMoves.begin(), legalMoves.end(), tte.move);
-    return it == legalMoves.end() ? -1 : int(it - legalMoves.begin());
+    if ((params.ttHintSharePercent <= 0 && !params.ttHintValue) || !m_searchers.alphaBeta) return false;
+    return m_searchers.alphaBeta->tt().probe(pos.key(), tte) && tte.move && tte.score != kScoreNone &&
+           tte.bound != Bound::kNone && tte.depth >= params.ttHintDepth;
   }
   /// Appends the one-ply scores of `moves` to m_scores; returns the best.
   int onePlyScores(Position& scratch, std::span<const Move> moves) {
@@ -439,9 +447,9 @@ BackendAttributes NnueValueBackend::attributes() const {
                                  m_params.hintDepth, m_params.hintNodes, m_params.hintVisits, m_params.hintSharePercent);
   if (a.hintGrowth)
     a.description += fmt::format(", again at {}x the visits with {}x the nodes", a.hintGrowth, a.hintGrowth);
-  if (m_params.ttHintSharePercent > 0 && (hints() || m_params.depth > 0))
-    a.description += fmt::format("; TT hints (prior at least {}% at a draft of {} plies)", m_params.ttHintSharePercent,
-                                 m_params.ttHintDepth);
+  if ((m_params.ttHintSharePercent > 0 || m_params.ttHintValue) && (hints() || m_params.depth > 0))
+    a.description += fmt::format("; TT hints at a draft of {} plies (prior at least {}%{})", m_params.ttHintDepth,
+                                 m_params.ttHintSharePercent, m_params.ttHintValue ? ", value within the bound" : "");
   return a;
 }
 

@@ -107,6 +107,11 @@ struct LeafSearchParams {
   /// knowledge from the minimax searches reused in the tree). 0: off.
   int ttHintSharePercent = 0;
   int ttHintDepth = 3;
+  /// With a TT hint (above, at a draft >= ttHintDepth): the new leaf's value (centipawns of its
+  /// quiescence or one-ply search) is moved into the entry's bound: raised to a lower bound's
+  /// score, lowered to an upper bound's, the score of an exact entry. The deeper search's verdict
+  /// replaces the leaf's static view where it has one. false: the leaf's own value.
+  bool ttHintValue = false;
   /// Transposition table of each leaf alpha-beta search (MiB; one per search thread), shared
   /// by the leaf searches of `depth` and the hints.
   int hashMiB = 16;
