@@ -97,24 +97,35 @@ TEST(AlphaBetaHint, TheBackendNamesTheQuietMateAndTheCachePassesItOn) {
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), testNetwork(), params), Error);
 }
 
-TEST(AlphaBetaHint, ATTHintGivesANewLeafTheMoveTheHintsSearchStored) {
+/// The TT hints' tests: an opening position whose hint (depth 6, at most 20,000 nodes) each
+/// backend searches first, and that search repeated on a fresh TT (`reference`).
+struct TTHintSetup {
   LeafSearchParams params;
-  params.priorTemperature = 100;
-  params.hintVisits = 10;
-  params.hintDepth = 6;
-  params.hintNodes = 20000;
-  params.hashMiB = 1;
+  Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+  std::vector<Move> moves = legal(pos);
+  std::vector<float> uniform = std::vector<float>(moves.size(), 1.0f / float(moves.size()));
+  AlphaBetaSearch reference{std::make_unique<nnue::NnueEvaluator>(testNetwork())};
+  SearchResult hint;
+
+  TTHintSetup() {
+    params.priorTemperature = 100;
+    params.hintVisits = 10;
+    params.hintDepth = 6;
+    params.hintNodes = 20000;
+    params.hashMiB = 1;
+    reference.setHashMiB(1);
+    hint = leafAlphaBeta(pos, reference, params.hintDepth, nullptr, u64(params.hintNodes));
+  }
+};
+
+TEST(AlphaBetaHint, ATTHintGivesANewLeafTheMoveTheHintsSearchStored) {
+  TTHintSetup setup;
+  auto& [params, pos, moves, uniform, reference, hint] = setup;
   params.ttHintSharePercent = 70;
   params.ttHintDepth = 2;
-  const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-  const std::vector<Move> moves = legal(pos);
-  const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
-  // The hint's search, repeated on a fresh TT: the child after its best move is in that TT.
-  AlphaBetaSearch reference(std::make_unique<nnue::NnueEvaluator>(testNetwork()));
-  reference.setHashMiB(1);
-  const SearchResult r = leafAlphaBeta(pos, reference, params.hintDepth, nullptr, u64(params.hintNodes));
+  // The child after the hint's best move is in the reference search's TT.
   Position child = pos;
-  child.makeMove(r.best);
+  child.makeMove(hint.best);
   const std::vector<Move> childMoves = legal(child);
   TTData tte;
   ASSERT_TRUE(reference.tt().probe(child.key(), tte));
@@ -166,20 +177,10 @@ TEST(AlphaBetaHint, ATTHintGivesANewLeafTheMoveTheHintsSearchStored) {
 }
 
 TEST(AlphaBetaHint, ATTHintValueMovesTheLeafsValueIntoTheEntrysBound) {
-  LeafSearchParams params;
-  params.priorTemperature = 100;
-  params.hintVisits = 10;
-  params.hintDepth = 6;
-  params.hintNodes = 20000;
-  params.hashMiB = 1;
+  TTHintSetup setup;
+  auto& [params, pos, moves, uniform, reference, hint] = setup;
   params.ttHintDepth = 1;
   params.ttHintValue = true;
-  const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
-  const std::vector<Move> moves = legal(pos);
-  const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
-  AlphaBetaSearch reference(std::make_unique<nnue::NnueEvaluator>(testNetwork()));
-  reference.setHashMiB(1);
-  (void)leafAlphaBeta(pos, reference, params.hintDepth, nullptr, u64(params.hintNodes));
   NnueValueBackend backend(std::make_shared<UniformBackend>(), testNetwork(), params);
   EXPECT_NE(backend.attributes().description.find("TT hints at a draft of 1 plies (prior at least 0%, value within "
                                                   "the bound)"),
