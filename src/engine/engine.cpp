@@ -312,13 +312,20 @@ void Engine::declareMctsOptions() {
                   s.nnue = v == "nnue";
                   if (m_mcts) reinstallMctsBackend(s);
                 });
-  // The callback of a leaf search option (spin): reinstalls the backend with `field` set to the
-  // value being set (the options still hold the old one while the callback runs).
+  // The callback of a leaf search option (spin or check): reinstalls the backend with `field`
+  // set to the value being set (the options still hold the old one while the callback runs).
   const mcts::LeafSearchParams face = mcts::defaultFaceLeaf();  // the options' defaults
   const auto setLeafParam = [this](int mcts::LeafSearchParams::*field) {
     return [this, field](const std::string& v) {
       MctsValueSettings s = mctsValueSettings();
       s.leaf.*field = int(std::stoll(v));
+      if (m_mcts) reinstallMctsBackend(s);
+    };
+  };
+  const auto setLeafFlag = [this](bool mcts::LeafSearchParams::*field) {
+    return [this, field](const std::string& v) {
+      MctsValueSettings s = mctsValueSettings();
+      s.leaf.*field = v == "true";
       if (m_mcts) reinstallMctsBackend(s);
     };
   };
@@ -345,11 +352,7 @@ void Engine::declareMctsOptions() {
   m_options.add({"MCTS Defer One-Ply", Type::kCheck, face.deferOnePly ? "true" : "false", 0, 0, {},
                  "With MCTS Value nnue and a prior temperature: a new leaf gets the policy's priors and its quiescence "
                  "value; the one-ply search runs when a playout comes back to it (most leaves are visited once)"},
-                [this](const std::string& v) {
-                  MctsValueSettings s = mctsValueSettings();
-                  s.leaf.deferOnePly = v == "true";
-                  if (m_mcts) reinstallMctsBackend(s);
-                });
+                setLeafFlag(&mcts::LeafSearchParams::deferOnePly));
   m_options.add({"MCTS First Visit Quiets", Type::kSpin, std::to_string(face.firstVisitQuiets), 0, 256, {},
                  "With MCTS Defer One-Ply: > 0 values a new leaf by a one-ply search over its captures, promotions and "
                  "this many quiet moves of highest prior (it sees threats a quiescence search misses); 0: quiescence"},
@@ -385,11 +388,7 @@ void Engine::declareMctsOptions() {
   m_options.add({"MCTS TT Hint Value", Type::kCheck, face.ttHintValue ? "true" : "false", 0, 0, {},
                  "A new leaf with a TT hint (draft at least MCTS TT Hint Depth) takes its value within the TT entry's "
                  "bound (raised to a lower bound, lowered to an upper bound)"},
-                [this](const std::string& v) {
-                  MctsValueSettings s = mctsValueSettings();
-                  s.leaf.ttHintValue = v == "true";
-                  if (m_mcts) reinstallMctsBackend(s);
-                });
+                setLeafFlag(&mcts::LeafSearchParams::ttHintValue));
   m_options.add({"MCTS Hint Weight", Type::kSpin, std::to_string(mcts::defaultFaceParams().hintWeight), 1, 100000, {},
                  "Visits an alpha-beta hint's value counts for in the tree (1: one visit, like any leaf)"});
   m_options.add({"MCTS Hint Weight Growth", Type::kSpin, std::to_string(mcts::defaultFaceParams().hintWeightGrowth), 1,

@@ -199,6 +199,15 @@ TEST(Engine, SetOptionsTakesNameEqualsValueAssignmentsInOrder) {
   EXPECT_THROW(e.setOption("MCTS First Visit Quiets", "-1"), Error);
   e.setOption("MCTS Defer One-Ply", "false");
   EXPECT_EQ(e.evaluationName().find("second visit"), std::string::npos) << e.evaluationName();
+  // The TT hints' options reach the backend the same way (defaults: share 50, depth 3, value on).
+  EXPECT_NE(e.evaluationName().find("TT hints at a draft of 3 plies (prior at least 50%, value within the bound)"),
+            std::string::npos)
+      << e.evaluationName();
+  e.setOptions({"MCTS TT Hint Value=false", "MCTS TT Hint Depth=5"});
+  EXPECT_NE(e.evaluationName().find("TT hints at a draft of 5 plies (prior at least 50%)"), std::string::npos)
+      << e.evaluationName();
+  e.setOption("MCTS TT Hint Share", "0");
+  EXPECT_EQ(e.evaluationName().find("TT hints"), std::string::npos) << e.evaluationName();
 }
 
 }  // namespace
