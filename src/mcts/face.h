@@ -42,8 +42,8 @@ namespace janus::mcts {
 /// hints at 10+0.1, SPRT(0, 20) H1), again at 4x the visits with 4x the nodes (growth 4:
 /// +75.9 +- 36.7 over growth 0 at 10+0.1, SPRT(0, 20) H1; both docs/mcts.md), and TT hints: a
 /// new leaf in the hints' TT at a draft of 3 plies gets its move's prior raised to 50% and its
-/// value within the entry's bound (+42.9 +- 29.3 over
-/// none at 10+0.1, SPRT(0, 20) H1 after 170 games).
+/// value within the entry's bound (+42.9 +- 29.3 over none at 10+0.1, SPRT(0, 20) H1 after
+/// 170 games).
 [[nodiscard]] inline LeafSearchParams defaultFaceLeaf() {
   LeafSearchParams l;
   l.maxPly = 8;
