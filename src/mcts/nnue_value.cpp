@@ -151,20 +151,22 @@ SearchResult leafAlphaBeta(const Position& pos, AlphaBetaSearch& search, int dep
 
 namespace {
 
-/// appendHinted with the hinted move's index `k` (priors.size(): none).
-void appendRaised(std::span<const float> priors, size_t k, double share, std::vector<float>& out) {
-  const bool raise = k < priors.size() && double(priors[k]) < share;
-  // The others keep their ratios: scaled from 1 - p[k] to 1 - share (p[k] < share <= 1 when raised).
-  const double scale = raise ? (1.0 - share) / (1.0 - double(priors[k])) : 1.0;
-  for (size_t i = 0; i < priors.size(); ++i)
-    out.push_back(!raise ? priors[i] : i == k ? float(share) : float(double(priors[i]) * scale));
+/// Raises priors[k] to `share` if it is below, scaling the others from 1 - p[k] to 1 - share so
+/// that they keep their ratios (appendHinted in place). k >= priors.size(): unchanged.
+void raisePrior(std::span<float> priors, size_t k, double share) {
+  if (k >= priors.size() || double(priors[k]) >= share) return;
+  const double scale = (1.0 - share) / (1.0 - double(priors[k]));  // p[k] < share <= 1
+  for (size_t i = 0; i < priors.size(); ++i) priors[i] = i == k ? float(share) : float(double(priors[i]) * scale);
 }
 
 }  // namespace
 
 void appendHinted(std::span<const float> priors, std::span<const Move> moves, Move best, double share,
                   std::vector<float>& out) {
-  appendRaised(priors, size_t(std::find(moves.begin(), moves.end(), best) - moves.begin()), share, out);
+  const size_t first = out.size();
+  out.insert(out.end(), priors.begin(), priors.end());
+  raisePrior(std::span<float>(out).subspan(first), size_t(std::find(moves.begin(), moves.end(), best) - moves.begin()),
+             share);
 }
 
 Wdl centipawnsToWdl(int cp, const Position& pos) {
@@ -306,20 +308,19 @@ class NnueValueBackend::Computation final : public BackendComputation {
     }
     // Sharpen the policy's priors with the one-ply scores (LeafSearchParams::priorTemperature),
     // then raise a TT hint's move (LeafSearchParams::ttHintSharePercent).
-    const double ttShare = m_owner.m_params.ttHintSharePercent / 100.0;
-    std::vector<float> sharpened;
     for (Entry& e : m_entries) {
       if (!e.sharpen && e.ttIndex < 0) continue;
       const std::span<const float> p = m_policy->priors(e.policyIndex);
-      if (e.sharpen) {
-        sharpened.clear();
-        appendSharpened(p, std::span<const int>(m_scores).subspan(e.scoreOffset, p.size()),
-                        m_owner.m_params.priorTemperature, sharpened);
-      }
       e.priorOffset = m_priors.size();
       e.priorCount = p.size();
-      const std::span<const float> base = e.sharpen ? std::span<const float>(sharpened) : p;
-      appendRaised(base, e.ttIndex < 0 ? base.size() : size_t(e.ttIndex), ttShare, m_priors);
+      if (e.sharpen)
+        appendSharpened(p, std::span<const int>(m_scores).subspan(e.scoreOffset, p.size()),
+                        m_owner.m_params.priorTemperature, m_priors);
+      else
+        m_priors.insert(m_priors.end(), p.begin(), p.end());
+      if (e.ttIndex >= 0)
+        raisePrior(std::span<float>(m_priors).subspan(e.priorOffset, e.priorCount), size_t(e.ttIndex),
+                   m_owner.m_params.ttHintSharePercent / 100.0);
     }
   }
   [[nodiscard]] Wdl wdl(int i) const override { return m_entries[size_t(i)].wdl; }
