@@ -176,6 +176,36 @@ TEST(AlphaBetaHint, ATTHintGivesANewLeafTheMoveTheHintsSearchStored) {
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), testNetwork(), params), Error);
 }
 
+TEST(AlphaBetaHint, ClearForgetsThePreviousGamesTTHints) {
+  TTHintSetup setup;
+  auto& [params, pos, moves, uniform, reference, hint] = setup;
+  params.ttHintSharePercent = 70;
+  params.ttHintDepth = 2;
+  Position child = pos;
+  child.makeMove(hint.best);
+  const std::vector<Move> childMoves = legal(child);
+  NnueValueBackend backend(std::make_shared<UniformBackend>(), testNetwork(), params);
+  // The child's priors in a fresh backend: no hint searched yet, so no TT hint.
+  const auto childPriors = [&](bool hintFirst) {
+    auto c = backend.newComputation();  // borrows the pool's searchers of the computation before
+    if (hintFirst) c->addHint(pos, moves, uniform, {});
+    c->addInput(child, childMoves);
+    c->compute();
+    const auto p = c->priors(hintFirst ? 1 : 0);
+    return std::vector<float>(p.begin(), p.end());
+  };
+  const auto fresh = childPriors(false);
+  const auto hinted = childPriors(true);
+  ASSERT_LT(*std::ranges::max_element(fresh), 0.7f);
+  ASSERT_FLOAT_EQ(*std::ranges::max_element(hinted), 0.7f);  // the TT hint of the hint's search
+  // Without a hint in this computation, the pooled TT still gives the child its TT hint...
+  const auto kept = childPriors(false);
+  EXPECT_FLOAT_EQ(*std::ranges::max_element(kept), 0.7f);
+  // ...until clear() (ucinewgame): then the child's priors are a fresh backend's again.
+  backend.clear();
+  EXPECT_TRUE(std::ranges::equal(childPriors(false), fresh));
+}
+
 TEST(AlphaBetaHint, ATTHintValueMovesTheLeafsValueIntoTheEntrysBound) {
   TTHintSetup setup;
   auto& [params, pos, moves, uniform, reference, hint] = setup;

@@ -459,6 +459,13 @@ u64 NnueValueBackend::leafNodes() const {
   return m_leafNodes;
 }
 
+void NnueValueBackend::clear() {
+  m_policy->clear();
+  std::lock_guard lock(m_mutex);
+  for (Searchers& s : m_pool)
+    if (s.alphaBeta) s.alphaBeta->newGame();
+}
+
 NnueValueBackend::Searchers NnueValueBackend::borrow() {
   {
     std::lock_guard lock(m_mutex);

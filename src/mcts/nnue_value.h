@@ -165,7 +165,10 @@ class NnueValueBackend final : public Backend {
   /// The policy backend's attributes (history plies, halfmove clock) with this backend's
   /// description; cacheable when the policy is.
   [[nodiscard]] BackendAttributes attributes() const override;
-  void clear() override { m_policy->clear(); }
+  /// Clears the policy backend and the pooled alpha-beta searches' TTs and histories (a new
+  /// game: the next game's TT hints and leaf searches do not depend on the previous game's).
+  /// Not during a search.
+  void clear() override;
 
   [[nodiscard]] const LeafSearchParams& params() const { return m_params; }
   /// Leaf search nodes (quiescence, one-ply and alpha-beta) so far by every computation (for
