@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <utility>
 #include <numeric>
 
 #include "core/movegen.h"
@@ -27,6 +28,13 @@ using testing_support::testNetwork;
 std::vector<Move> legal(const Position& pos) {
   const MoveList list = legalMoves(pos);
   return {list.begin(), list.end()};
+}
+
+/// The position after `m` and its legal moves.
+std::pair<Position, std::vector<Move>> childAfter(const Position& pos, Move m) {
+  Position child = pos;
+  child.makeMove(m);
+  return {child, legal(child)};
 }
 
 TEST(AlphaBetaHint, RaisesTheBestMovesPriorAndKeepsTheOthersRatios) {
@@ -124,9 +132,7 @@ TEST(AlphaBetaHint, ATTHintGivesANewLeafTheMoveTheHintsSearchStored) {
   params.ttHintSharePercent = 70;
   params.ttHintDepth = 2;
   // The child after the hint's best move is in the reference search's TT.
-  Position child = pos;
-  child.makeMove(hint.best);
-  const std::vector<Move> childMoves = legal(child);
+  const auto [child, childMoves] = childAfter(pos, hint.best);
   TTData tte;
   ASSERT_TRUE(reference.tt().probe(child.key(), tte));
   ASSERT_GE(tte.depth, params.ttHintDepth);
@@ -181,9 +187,7 @@ TEST(AlphaBetaHint, ClearForgetsThePreviousGamesTTHints) {
   auto& [params, pos, moves, uniform, reference, hint] = setup;
   params.ttHintSharePercent = 70;
   params.ttHintDepth = 2;
-  Position child = pos;
-  child.makeMove(hint.best);
-  const std::vector<Move> childMoves = legal(child);
+  const auto [child, childMoves] = childAfter(pos, hint.best);
   NnueValueBackend backend(std::make_shared<UniformBackend>(), testNetwork(), params);
   // The child's priors in a fresh backend: no hint searched yet, so no TT hint.
   const auto childPriors = [&](bool hintFirst) {
