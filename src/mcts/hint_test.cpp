@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <optional>
 #include <utility>
-#include <numeric>
 
 #include "core/movegen.h"
 #include "mcts/caching_backend.h"
