@@ -9,10 +9,12 @@
 #   tools/rl-net.sh [--generations 6] [--seed 2001] [--janus BIN] [--out DIR] [--games 2000]
 #                   [--visits 400] [--fast-visits 80] [--gate-visits 200] [--gate-games 600]
 #                   [--gen0-games 400] [--train-args "..."] [--heldout FILES] [--value net|nnue]
+#                   [--init-net NET.jpv]
 #
 # --value nnue plays self-play and every match with the engine's default face (NNUE one-ply and
 # quiescence values, the network's priors): RL then trains the policy the default face uses (and
 # the value head, unused by that face); default net, run 2's AlphaZero face.
+# --init-net is generation 0's network (default: nets/default-pvnet.txt's, the supervised default).
 # The defaults are run 2's settings. --heldout (comma-separated JANUSDAT/PGN files, e.g. the last
 # chunks of data/nnue/selfplay-nnue-v10: alpha-beta games) evaluates every candidate on games
 # the run did not play (policy CE, top-1, value CE in the report); run 2's value head got worse
@@ -38,6 +40,7 @@ gen0Games=400
 trainArgs="--epochs 2 --batch 512 --lr 0.0003 --lr-final 0.00001 --threads 2 --val-fraction 0.05"
 heldout=()
 value=net
+initNet=nets/$(cat nets/default-pvnet.txt)
 while (($#)); do
   case $1 in
     --generations) generations=$2; shift 2 ;;
@@ -53,7 +56,8 @@ while (($#)); do
     --train-args) trainArgs=$2; shift 2 ;;
     --heldout) heldout=(--heldout "$2"); shift 2 ;;
     --value) value=$2; shift 2 ;;
-    *) sed -n 9,11p "$0" | sed 's/^# *//' >&2; exit 2 ;;
+    --init-net) initNet=$2; shift 2 ;;
+    *) sed -n 9,12p "$0" | sed 's/^# *//' >&2; exit 2 ;;
   esac
 done
 out=${out:-data/rl/run-net-s$seed}
@@ -63,7 +67,7 @@ bin=data/bin/janus-$hash
 trainer=data/bin/janus-train-az-$hash
 [[ -x $bin ]] || cp "$janus" "$bin"
 [[ -x $trainer ]] || cp "$(dirname "$janus")/janus-train-az" "$trainer"
-"$bin" rl --dir "$out" --generations "$generations" --value "$value" --init-net "nets/$(cat nets/default-pvnet.txt)" \
+"$bin" rl --dir "$out" --generations "$generations" --value "$value" --init-net "$initNet" \
   --games-per-gen "$games" --chunk-games 100 --threads 2 --visits "$visits" --fast-visits "$fastVisits" --window 4 \
   --seed "$seed" --trainer "$trainer" --train-args "$trainArgs" "${heldout[@]}" \
   --gate-games "$gateGames" --gate-visits "$gateVisits" --gate-sprt 0 25 --gen0-games "$gen0Games" --concurrency 2 2>&1 |
