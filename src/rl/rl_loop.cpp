@@ -374,6 +374,25 @@ class Loop {
     return h;
   }
 
+  struct SelfplayCount {
+    u64 games = 0, positions = 0, targets = 0;
+  };
+
+  /// Games, positions and policy targets (full searches) in generation `gen`'s self-play chunks.
+  SelfplayCount countSelfplay(int gen) const {
+    SelfplayCount c;
+    for (const std::string& f : selfplayFiles(m_c.dir, gen)) {
+      selfplay::SelfplayReader reader(f);
+      selfplay::SelfplayGame game;
+      while (reader.next(game)) {
+        ++c.games;
+        c.positions += game.plies.size();
+        for (const auto& ply : game.plies) c.targets += ply.fullSearch();
+      }
+    }
+    return c;
+  }
+
   /// Step 1: the best network's self-play games.
   void selfplay(Generation& g) {
     const int gen = g.number;
@@ -383,6 +402,7 @@ class Loop {
     sc.backend = m_s.best.empty() ? "uniform" : "pvnet";
     sc.weights = m_s.best;
     sc.seed = m_c.selfplay.seed * 1000003ULL + u64(gen);
+    const u64 positionsBefore = countSelfplay(gen).positions;
     const double t0 = now();
     std::string how;
     if (m_c.launcher == "slurm") {
@@ -395,16 +415,11 @@ class Loop {
                         p.seconds > 0 ? double(p.plies) / p.seconds : 0.0);
     }
     g.selfplaySeconds += now() - t0;
-    g.selfplayGames = g.selfplayPositions = g.selfplayTargets = 0;
-    for (const std::string& f : selfplayFiles(m_c.dir, gen)) {
-      selfplay::SelfplayReader reader(f);
-      selfplay::SelfplayGame game;
-      while (reader.next(game)) {
-        ++g.selfplayGames;
-        g.selfplayPositions += game.plies.size();
-        for (const auto& ply : game.plies) g.selfplayTargets += ply.fullSearch();
-      }
-    }
+    const SelfplayCount count = countSelfplay(gen);
+    g.selfplayGames = count.games;
+    g.selfplayPositions = count.positions;
+    g.selfplayTargets = count.targets;
+    g.selfplayTimedPositions += count.positions - positionsBefore;
     if (m_c.launcher == "slurm" && g.selfplayGames != u64(m_c.gamesPerGeneration))
       throw Error(fmt::format("rl: generation {} self-play: {} games in {}, expected {}", gen, g.selfplayGames,
                               (genDir() / "selfplay").string(), m_c.gamesPerGeneration));

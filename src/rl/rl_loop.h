@@ -92,6 +92,10 @@ struct Generation {
   std::string candidate;  ///< the trained candidate (may be rejected)
   std::string parent;     ///< the best network the candidate started from and played
   u64 selfplayGames = 0, selfplayPositions = 0, selfplayTargets = 0;
+  /// Positions made within selfplaySeconds: a self-play step killed before its end loses its
+  /// seconds and these positions alike, so selfplayTimedPositions / selfplaySeconds is the rate
+  /// (positions/s) of the timed sessions, whatever a kill cut off.
+  u64 selfplayTimedPositions = 0;
   double selfplaySeconds = 0, trainSeconds = 0, gateSeconds = 0;
   int gateWins = 0, gateDraws = 0, gateLosses = 0;  ///< candidate's view
   double gateElo = 0, gateError = 0;

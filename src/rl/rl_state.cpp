@@ -32,6 +32,7 @@ json toJson(const Generation& g) {
             {"selfplay_games", g.selfplayGames},
             {"selfplay_positions", g.selfplayPositions},
             {"selfplay_targets", g.selfplayTargets},
+            {"selfplay_timed_positions", g.selfplayTimedPositions},
             {"selfplay_seconds", g.selfplaySeconds},
             {"train_seconds", g.trainSeconds},
             {"gate_seconds", g.gateSeconds},
@@ -78,6 +79,8 @@ Generation fromJson(const json& j) {
   g.selfplayGames = j.at("selfplay_games").get<u64>();
   g.selfplayPositions = j.at("selfplay_positions").get<u64>();
   g.selfplayTargets = j.at("selfplay_targets").get<u64>();
+  // States written before the field existed timed all their positions.
+  g.selfplayTimedPositions = j.value("selfplay_timed_positions", g.selfplayPositions);
   g.selfplaySeconds = j.at("selfplay_seconds").get<double>();
   g.trainSeconds = j.at("train_seconds").get<double>();
   g.gateSeconds = j.at("gate_seconds").get<double>();
@@ -158,7 +161,7 @@ std::string reportMarkdown(const std::vector<Generation>& history) {
                      zero ? "-" : fmt::format("{} / {} / {}", g.selfplayGames, g.selfplayPositions, g.selfplayTargets),
                      zero ? "-"
                           : fmt::format("{:.0f} ({:.1f})", g.selfplaySeconds,
-                                        g.selfplaySeconds > 0 ? double(g.selfplayPositions) / g.selfplaySeconds : 0.0),
+                                        g.selfplaySeconds > 0 ? double(g.selfplayTimedPositions) / g.selfplaySeconds : 0.0),
                      zero ? "-" : fmt::format("{:.0f}", g.trainSeconds),
                      zero ? "-" : fmt::format("{}/{}/{}", g.gateWins, g.gateDraws, g.gateLosses),
                      zero ? "-" : eloText(g.gateElo, g.gateError), zero ? "-" : (g.promoted ? "yes" : "no"),

@@ -56,6 +56,7 @@ TEST(RlState, RoundTripKeepsEveryField) {
   s.current = gen(3, false, 0);
   s.current.candidate = "/nets/pv-3.jpv";
   s.current.selfplayPositions = 12345;
+  s.current.selfplayTimedPositions = 2345;
   saveState(dir.path(), s);
   const auto t = loadState(dir.path());
   ASSERT_TRUE(t);
@@ -78,8 +79,30 @@ TEST(RlState, RoundTripKeepsEveryField) {
   EXPECT_FALSE(t->history[2].heldout);
   EXPECT_TRUE(std::isinf(t->history[2].gateElo));
   EXPECT_EQ(t->current.selfplayPositions, 12345u);
+  EXPECT_EQ(t->current.selfplayTimedPositions, 2345u);
   EXPECT_EQ(t->current.candidate, "/nets/pv-3.jpv");
   EXPECT_FALSE(loadState((dir.dir() / "none").string()));
+}
+
+TEST(RlState, AStateWithoutTimedPositionsTimedAllItsPositions) {
+  TempDir dir;
+  RlState s;
+  s.history = {gen(0, true, 0)};
+  s.current = gen(1, false, 0);
+  s.current.selfplayPositions = 9000;
+  s.current.selfplayTimedPositions = 100;
+  saveState(dir.path(), s);
+  const fs::path file = dir.dir() / "rl-state.json";
+  std::stringstream text;
+  text << std::ifstream(file).rdbuf();
+  std::string older = text.str();  // as written before the field existed
+  const std::string field = "\"selfplay_timed_positions\": 100,";
+  ASSERT_NE(older.find(field), std::string::npos) << older;
+  older.erase(older.find(field), field.size());
+  std::ofstream(file) << older;
+  const auto t = loadState(dir.path());
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->current.selfplayTimedPositions, 9000u);
 }
 
 TEST(RlState, MalformedFilesAreErrorsNamingTheFile) {
@@ -107,6 +130,7 @@ TEST(RlReport, EachGenerationShowsItsDirectMatchAgainstGenerationZero) {
   h[1].selfplayGames = 400;
   h[1].selfplayPositions = 36000;
   h[1].selfplayTargets = 9000;
+  h[1].selfplayTimedPositions = 36000;
   h[1].selfplaySeconds = 240;
   h[2].gen0Elo = 41.5;  // nothing promoted: generation 1's measurement, not a sum of gates
   h[2].gen0Error = 33.0;
@@ -115,6 +139,9 @@ TEST(RlReport, EachGenerationShowsItsDirectMatchAgainstGenerationZero) {
   EXPECT_NE(table.find("10/5/3 | +50.0 ± 20.0 | yes | 40/35/25 | +41.5 ± 33.0 |"), std::string::npos) << table;
   // The self-play rate: 36000 positions in 240 s.
   EXPECT_NE(table.find("| 400 / 36000 / 9000 | 240 (150.0) |"), std::string::npos) << table;
+  // A step killed and resumed: the 240 s timed only the 12000 positions made after the resume.
+  h[1].selfplayTimedPositions = 12000;
+  EXPECT_NE(reportMarkdown(h).find("| 400 / 36000 / 9000 | 240 (50.0) |"), std::string::npos) << reportMarkdown(h);
   EXPECT_NE(table.find("| no | 0/0/0 | +41.5 ± 33.0 |"), std::string::npos) << table;
   EXPECT_NE(table.find("| 0 (itself) |"), std::string::npos) << table;
   EXPECT_EQ(table.find("cumulative"), std::string::npos) << "no sum of gates: " << table;

@@ -153,6 +153,9 @@ TEST(RlLoop, AKilledRunResumesAtItsStepAndKeepsFinishedChunks) {
   const nlohmann::json state = nlohmann::json::parse(slurp(dir / "rl-state.json"));
   EXPECT_EQ(state["history"].size(), 2u);
   EXPECT_EQ(state["history"][1]["selfplay_games"], 100);
+  // The killed session's chunks count in the positions but not in the timed ones (the rate).
+  EXPECT_LT(state["history"][1]["selfplay_timed_positions"].get<long>(), state["history"][1]["selfplay_positions"].get<long>())
+      << state.dump();
   fs::remove_all(dir);
 }
 
