@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Issue 29's network recipe: a network trained from scratch (random weights, no chain of
+# fine-tuning steps) on the records of one data run, judged on held-out chunks of that run.
+#
+#   tools/train-scratch-net.sh --chunks N [--val-chunks V] [--hidden 256] [--king-buckets 1]
+#                              [--superbatches S] [--lr 0.001] [--qat] [--threads 2]
+#                              [--data-dir data/nnue/selfplay-nnue-v11] [--janus build/janus]
+#                              [--train-only]
+#
+#   1. data:  tools/gen-nnue-data.sh --chunks N --games-per-chunk 100 --seed 4001 --out DIR, the
+#             run of docs/nnue.md "Twelfth session" (100 games of 5000 nodes a move per chunk,
+#             the 8moves_v3 book, 4-5 random plies, played by the embedded default network
+#             nn-5a0ce0cd7cc4c1c3 with bench 5009104's search). Resumable: only missing chunks are
+#             played; a chunk depends only on the seed, its index and the search. With
+#             --train-only this step is skipped and the chunks must exist (e.g. while the data
+#             run goes on in the background, or after copying it from other machines).
+#   2. train: janus train-nnue from random weights (seed 1) on chunks V..N-1, validation on
+#             chunks 0..V-1 (default V = 10, about 125k positions: the same held-out games for
+#             every data size, so validation losses compare across runs); 768 K x 2 -> hidden ->
+#             8 output buckets, SCReLU, lambda 0.3, sigmoid scale 187 cp (the fit of Janus's own
+#             scores), --mirror when K = 1 (king-bucket nets mirror by themselves), cosine lr
+#             from --lr to 1e-5, superbatches of 1M positions (default S: 4 passes over the
+#             training positions, at least 40), into data/nnue/runs/scratch-<N>-k<K>-h<hidden>-
+#             sb<S>-lr<lr>[-qat] (resumable with the same command).
+#   3. copy the network nn-<hash>.jnn to nets/ and print its name and the validation loss of
+#      the default network on the same held-out chunks (train-nnue --evaluate), the reference
+#      of docs/nnue.md's table. nets/default.txt is not touched: a network becomes the default
+#      only after an SPRT against the current one (tools/sprt-net.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+chunks=""
+valChunks=10
+hidden=256
+kingBuckets=1
+superbatches=""
+lr=0.001
+qat=()
+threads=2
+dataDir=data/nnue/selfplay-nnue-v11
+janus=build/janus
+trainOnly=0
+while (($#)); do
+  case "$1" in
+    --chunks) chunks=$2; shift 2 ;;
+    --val-chunks) valChunks=$2; shift 2 ;;
+    --hidden) hidden=$2; shift 2 ;;
+    --king-buckets) kingBuckets=$2; shift 2 ;;
+    --superbatches) superbatches=$2; shift 2 ;;
+    --lr) lr=$2; shift 2 ;;
+    --qat) qat=(--qat); shift ;;
+    --threads) threads=$2; shift 2 ;;
+    --data-dir) dataDir=$2; shift 2 ;;
+    --janus) janus=$2; shift 2 ;;
+    --train-only) trainOnly=1; shift ;;
+    *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
+  esac
+done
+[ -n "$chunks" ] || { echo "usage: $0 --chunks N [options] (see the header)" >&2; exit 2; }
+((chunks > valChunks)) || { echo "--chunks ($chunks) must exceed --val-chunks ($valChunks)" >&2; exit 2; }
+[ -x "$janus" ] || { echo "no engine binary at $janus (run ./dev.sh main or cmake --build build)" >&2; exit 1; }
+
+if ((!trainOnly)); then
+  tools/gen-nnue-data.sh --chunks "$chunks" --games-per-chunk 100 --threads "$threads" --seed 4001 \
+    --out "$dataDir" --janus "$janus"
+fi
+
+chunkFile() { printf '%s/chunk-%06d.janusdat.zst' "$dataDir" "$1"; }
+train=()
+validation=()
+for ((k = 0; k < valChunks; k++)); do validation+=("$(chunkFile "$k")"); done
+for ((k = valChunks; k < chunks; k++)); do train+=("$(chunkFile "$k")"); done
+for f in "${validation[@]}" "${train[@]}"; do [ -f "$f" ] || { echo "missing data: $f" >&2; exit 1; }; done
+
+# About 12,500 records a chunk, about 80% kept by the loader's filters: 4 passes = N / 25 superbatches.
+if [ -z "$superbatches" ]; then
+  superbatches=$(((chunks - valChunks) / 25))
+  ((superbatches >= 40)) || superbatches=40
+fi
+mirror=()
+((kingBuckets == 1)) && mirror=(--mirror)
+
+run=data/nnue/runs/scratch-$chunks-k$kingBuckets-h$hidden-sb$superbatches-lr$lr${qat[*]:+-qat}
+resume=()
+[ -f "$run/checkpoint.bin" ] && resume=(--resume)
+"$janus" train-nnue --data "${train[@]}" --validation "${validation[@]}" --hidden "$hidden" --buckets 8 \
+  --king-buckets "$kingBuckets" --activation screlu --lambda 0.3 --sigmoid-scale 187 "${mirror[@]}" \
+  --superbatches "$superbatches" --lr "$lr" --lr-final 0.00001 --seed 1 --threads "$threads" \
+  --out-dir "$run" --description "scratch-k$kingBuckets-h$hidden" "${qat[@]}" "${resume[@]}"
+
+net=$(ls -t "$run"/nn-*.jnn | head -1)
+mkdir -p nets
+cp "$net" nets/
+echo "network: nets/$(basename "$net") (from scratch on chunks $valChunks..$((chunks - 1)) of $dataDir, run $run)"
+echo "the default network on the same held-out chunks:"
+"$janus" train-nnue --evaluate "nets/$(cat nets/default.txt)" --data "${validation[@]}" --lambda 0.3 \
+  --sigmoid-scale 187 --threads "$threads"
