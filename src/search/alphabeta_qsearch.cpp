@@ -40,19 +40,20 @@ int AlphaBetaSearch::Worker::qsearch(StackEntry* ss, int alpha, int beta) {
       (u8(tte.bound) & u8(ttScore >= beta ? Bound::kLower : Bound::kUpper)))
     return ttScore;
 
-  int bestScore, staticEval = kScoreNone, futilityBase = -kInfinite;
+  int bestScore, rawEval = kScoreNone, staticEval = kScoreNone, futilityBase = -kInfinite;
   if (inCheck) {
     bestScore = -kInfinite;
     ss->staticEval = kScoreNone;
   } else {
-    staticEval = (ttHit && tte.eval != kScoreNone) ? tte.eval : evaluate();
+    rawEval = (ttHit && tte.eval != kScoreNone) ? tte.eval : evaluate();
+    staticEval = correctedEval(rawEval);
     ss->staticEval = staticEval;
     bestScore = staticEval;
     if (ttScore != kScoreNone && (u8(tte.bound) & u8(ttScore > bestScore ? Bound::kLower : Bound::kUpper)))
       bestScore = ttScore;
     if (bestScore >= beta) {
       if (!ttHit)
-        m_owner.m_tt.store(key, scoreToTT(bestScore, ply), staticEval, Move::none(), -1, Bound::kLower, false);
+        m_owner.m_tt.store(key, scoreToTT(bestScore, ply), rawEval, Move::none(), -1, Bound::kLower, false);
       return bestScore;
     }
     alpha = std::max(alpha, bestScore);
@@ -99,7 +100,7 @@ int AlphaBetaSearch::Worker::qsearch(StackEntry* ss, int alpha, int beta) {
   if (inCheck && moveCount == 0) return matedIn(ply);
 
   Bound bound = bestScore >= beta ? Bound::kLower : Bound::kUpper;
-  m_owner.m_tt.store(key, scoreToTT(bestScore, ply), staticEval, bestMove, 0, bound, ttPv);
+  m_owner.m_tt.store(key, scoreToTT(bestScore, ply), rawEval, bestMove, 0, bound, ttPv);
   return bestScore;
 }
 

@@ -167,10 +167,15 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
 
   if (kPvNode) bestScore = std::min(bestScore, tbCeiling);
 
-  // Step 12. Store.
+  // Step 12. Store, and teach the correction history how far the search moved from the static
+  // evaluation: only when the best move is quiet (a capture's gain is not the evaluation's
+  // error) and the bound says the true score lies on the side of the difference.
   if (!n.excluded) {
     Bound bound = bestScore >= beta ? Bound::kLower : (kPvNode && bestMove) ? Bound::kExact : Bound::kUpper;
-    m_owner.m_tt.store(n.key, scoreToTT(bestScore, ply), ss->staticEval, bestMove, depth, bound, ss->ttPv);
+    m_owner.m_tt.store(n.key, scoreToTT(bestScore, ply), n.rawEval, bestMove, depth, bound, ss->ttPv);
+    if (!n.inCheck && (!bestMove || !m_pos.isNoisy(bestMove)) &&
+        !(bound == Bound::kLower && bestScore <= n.staticEval) && !(bound == Bound::kUpper && bestScore >= n.staticEval))
+      m_hist->correction.update(m_pos, bestScore - n.staticEval, depth);
   }
   return bestScore;
 }
@@ -237,13 +242,11 @@ void AlphaBetaSearch::Worker::evaluateNode(StackEntry* ss, NodeState& n) {
   } else if (n.excluded) {
     n.staticEval = n.eval = ss->staticEval;  // same position as the parent call
   } else {
-    if (n.ttHit && n.tte.eval != kScoreNone)
-      n.staticEval = n.tte.eval;
-    else
-      n.staticEval = evaluate();
+    n.rawEval = n.ttHit && n.tte.eval != kScoreNone ? n.tte.eval : evaluate();
     if (!n.ttHit)
-      m_owner.m_tt.store(n.key, kScoreNone, n.staticEval, Move::none(), -TranspositionTable::kDepthOffset,
+      m_owner.m_tt.store(n.key, kScoreNone, n.rawEval, Move::none(), -TranspositionTable::kDepthOffset,
                          Bound::kNone, ss->ttPv);
+    n.staticEval = correctedEval(n.rawEval);
     n.eval = ss->staticEval = n.staticEval;
     // A TT score is a better estimate than the static evaluation when its bound allows.
     if (n.ttScore != kScoreNone && (u8(n.tte.bound) & u8(n.ttScore > n.eval ? Bound::kLower : Bound::kUpper)))
@@ -305,7 +308,7 @@ std::optional<int> AlphaBetaSearch::Worker::pruneNode(StackEntry* ss, const Node
       unmakeMove(m);
       if (aborted()) return 0;
       if (v >= probBeta) {
-        m_owner.m_tt.store(n.key, scoreToTT(v, ply), staticEval, m, depth - 3, Bound::kLower, ss->ttPv);
+        m_owner.m_tt.store(n.key, scoreToTT(v, ply), n.rawEval, m, depth - 3, Bound::kLower, ss->ttPv);
         return v;
       }
     }

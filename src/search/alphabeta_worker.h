@@ -61,7 +61,8 @@ struct NodeState {
   TTData tte;
   int ttScore = kScoreNone;  ///< tte.score adjusted to this ply, or kScoreNone
   Move ttMove;
-  int staticEval = kScoreNone;  ///< kScoreNone in check
+  int rawEval = kScoreNone;     ///< the evaluator's score (what the TT stores); kScoreNone in check
+  int staticEval = kScoreNone;  ///< rawEval + the correction history's correction; kScoreNone in check
   int eval = kScoreNone;        ///< staticEval, or the TT score where its bound allows
   bool improving = false;       ///< static evaluation above that of two plies before
 };
@@ -162,6 +163,10 @@ class AlphaBetaSearch::Worker {
   int qsearch(StackEntry* ss, int alpha, int beta);
 
   int evaluate() { return std::clamp(m_eval->evaluate(m_pos), -kEvalMax, kEvalMax); }
+  /// `raw` (an evaluate() result) plus the correction history's correction of this position.
+  int correctedEval(int raw) const {
+    return std::clamp(raw + m_hist->correction.correction(m_pos), -kEvalMax, kEvalMax);
+  }
   void makeMove(StackEntry* ss, Move m) {
     ss->currentMove = m;
     ss->movedPiece = m_pos.movedPiece(m);

@@ -11,7 +11,9 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/position.h"
 #include "core/types.h"
+#include "core/zobrist.h"
 
 namespace janus {
 
@@ -29,7 +31,49 @@ struct PieceToHistory {
   void update(Piece p, Square to, int bonus) { applyGravity(table[p][to], bonus); }
 };
 
-/// Per-thread history tables (about 1.2 MiB, mostly continuation history).
+/// Static evaluation correction history (chessprogramming wiki "Static Evaluation Correction
+/// History"; the pawn table as in Stockfish 16, the non-pawn tables as in Stockfish 17): how far
+/// the searches of positions with the same pawn structure, and with the same non-pawn pieces of
+/// each colour, came out above or below their static evaluation, learnt per side to move with
+/// the history gravity formula. Entries in [-kLimit, kLimit]; correction() is in centipawns,
+/// at most (2 + 1 + 1) * kLimit / 64 = 64 cp either way. About 192 KiB per thread.
+struct CorrectionHistory {
+  static constexpr int kSize = 16384;  ///< entries per table (a power of two; index = key mod kSize)
+  static constexpr int kLimit = 1024;
+  /// [side to move][pawn key]
+  i16 pawn[2][kSize];
+  /// [side to move][colour of the pieces][that colour's non-pawn key]
+  i16 nonPawn[2][2][kSize];
+
+  /// Zobrist key of the knights, bishops, rooks, queens and king of colour `c`.
+  [[nodiscard]] static u64 nonPawnKey(const Position& pos, Color c) {
+    u64 k = 0;
+    for (Bitboard b = pos.pieces(c) & ~pos.pieces(kPawn); b; b &= b - 1) {
+      const Square s = lsb(b);
+      k ^= zobrist::psq(pos.pieceOn(s), s);
+    }
+    return k;
+  }
+  /// Centipawns to add to the static evaluation of `pos` (side to move's view).
+  [[nodiscard]] int correction(const Position& pos) const {
+    const Color us = pos.sideToMove();
+    const int sum = 2 * pawn[us][pos.pawnKey() % kSize] + nonPawn[us][kWhite][nonPawnKey(pos, kWhite) % kSize] +
+                    nonPawn[us][kBlack][nonPawnKey(pos, kBlack) % kSize];
+    return sum / 64;
+  }
+  /// Moves the entries of `pos` towards a search result `diff` centipawns above the corrected
+  /// static evaluation, found at `depth`: bonus diff * depth / 8, at most kLimit / 4.
+  void update(const Position& pos, int diff, int depth) {
+    const int bonus = std::clamp(diff * depth / 8, -kLimit / 4, kLimit / 4);
+    const Color us = pos.sideToMove();
+    auto apply = [bonus](i16& e) { e = i16(e + bonus - e * std::abs(bonus) / kLimit); };
+    apply(pawn[us][pos.pawnKey() % kSize]);
+    apply(nonPawn[us][kWhite][nonPawnKey(pos, kWhite) % kSize]);
+    apply(nonPawn[us][kBlack][nonPawnKey(pos, kBlack) % kSize]);
+  }
+};
+
+/// Per-thread history tables (about 1.4 MiB, mostly continuation history).
 struct Histories {
   /// Butterfly history: [side to move][from * 64 + to].
   i16 main[2][64 * 64];
@@ -40,6 +84,7 @@ struct Histories {
   PieceToHistory continuation[13][64];
   /// Countermove: [previous move's piece][previous to] -> the reply that refuted it.
   Move counter[12][64];
+  CorrectionHistory correction;
 
   void clear() { std::memset(static_cast<void*>(this), 0, sizeof(*this)); }  // all-zero is the empty state
   [[nodiscard]] PieceToHistory* sentinel() { return &continuation[12][0]; }
