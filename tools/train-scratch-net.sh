@@ -5,13 +5,16 @@
 #   tools/train-scratch-net.sh --chunks N [--val-chunks V] [--hidden 256] [--king-buckets 1]
 #                              [--superbatches S] [--lr 0.001] [--qat] [--threads 2]
 #                              [--data-dir data/nnue/selfplay-nnue-v11] [--janus build/janus]
-#                              [--train-only]
+#                              [--data-janus BIN] [--train-only]
 #
 #   1. data:  tools/gen-nnue-data.sh --chunks N --games-per-chunk 100 --seed 4001 --out DIR, the
 #             run of docs/nnue.md "Twelfth session" (100 games of 5000 nodes a move per chunk,
 #             the 8moves_v3 book, 4-5 random plies, played by the embedded default network
 #             nn-5a0ce0cd7cc4c1c3 with bench 5009104's search). Resumable: only missing chunks are
-#             played; a chunk depends only on the seed, its index and the search. With
+#             played; a chunk depends only on the seed, its index and the search, so the games
+#             are played by --data-janus (default: --janus), which must search bench 5009104
+#             nodes: build commit 8455373 for it (git worktree add ../janus-v11 8455373, then
+#             tools/pgo-build.sh there; later searches play other games). With
 #             --train-only this step is skipped and the chunks must exist (e.g. while the data
 #             run goes on in the background, or after copying it from other machines).
 #   2. train: janus train-nnue from random weights (seed 1) on chunks V..N-1, validation on
@@ -39,6 +42,8 @@ qat=()
 threads=2
 dataDir=data/nnue/selfplay-nnue-v11
 janus=build/janus
+dataJanus=""
+dataBench=5009104  # the search that plays the v11 run (commit 8455373)
 trainOnly=0
 while (($#)); do
   case "$1" in
@@ -52,6 +57,7 @@ while (($#)); do
     --threads) threads=$2; shift 2 ;;
     --data-dir) dataDir=$2; shift 2 ;;
     --janus) janus=$2; shift 2 ;;
+    --data-janus) dataJanus=$2; shift 2 ;;
     --train-only) trainOnly=1; shift ;;
     *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
   esac
@@ -61,8 +67,15 @@ done
 [ -x "$janus" ] || { echo "no engine binary at $janus (run ./dev.sh main or cmake --build build)" >&2; exit 1; }
 
 if ((!trainOnly)); then
+  dataJanus=${dataJanus:-$janus}
+  nodes=$("$dataJanus" bench 2>&1 | awk '/nodes .* nps/ {print $1}')
+  if [ "$nodes" != "$dataBench" ]; then
+    echo "$dataJanus searches bench $nodes nodes, the v11 run's games need the search of bench $dataBench" >&2
+    echo "(commit 8455373): build it and pass --data-janus BIN, or --train-only with the chunks present" >&2
+    exit 1
+  fi
   tools/gen-nnue-data.sh --chunks "$chunks" --games-per-chunk 100 --threads "$threads" --seed 4001 \
-    --out "$dataDir" --janus "$janus"
+    --out "$dataDir" --janus "$dataJanus"
 fi
 
 chunkFile() { printf '%s/chunk-%06d.janusdat.zst' "$dataDir" "$1"; }

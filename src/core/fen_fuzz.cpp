@@ -34,6 +34,8 @@ void checkPosition(Position& pos) {
   using fuzz::check;
   check(pos.key() == pos.computeKey(), "key == computeKey", where(pos));
   check(pos.pawnKey() == pos.computePawnKey(), "pawnKey == computePawnKey", where(pos));
+  for (Color c : {kWhite, kBlack})
+    check(pos.nonPawnKey(c) == pos.computeNonPawnKey(c), "nonPawnKey == computeNonPawnKey", where(pos));
   check(pos.checkers() == (pos.attackersTo(pos.kingSquare(pos.sideToMove())) & pos.pieces(~pos.sideToMove())),
         "checkers", where(pos));
 
@@ -90,6 +92,8 @@ void checkPosition(Position& pos) {
     pos.makeMove(m);
     check(pos.key() == pos.computeKey(), "key after makeMove == computeKey", where(pos, m));
     check(pos.pawnKey() == pos.computePawnKey(), "pawnKey after makeMove", where(pos, m));
+    for (Color c : {kWhite, kBlack})
+      check(pos.nonPawnKey(c) == pos.computeNonPawnKey(c), "nonPawnKey after makeMove", where(pos, m));
     check(predictedCheck == pos.inCheck(), "givesCheck(m) == inCheck() after m", fen + " " + toUci(m, true));
     pairs += u64(legalMoves(pos).size());
     pos.unmakeMove(m);

@@ -225,6 +225,7 @@ Position Position::fromFen(std::string_view fen, bool chess960) {
   if (ep != kNoSquare && pos.epCaptureLegal(ep)) st.epSquare = ep;
   st.key = pos.computeKey();
   st.pawnKey = pos.computePawnKey();
+  for (Color c : {kWhite, kBlack}) st.nonPawnKey[c] = pos.computeNonPawnKey(c);
   return pos;
 }
 
@@ -273,6 +274,12 @@ u64 Position::computeKey() const {
   k ^= zobrist::castling(castlingRights());
   if (epSquare() != kNoSquare) k ^= zobrist::enPassant(epSquare());
   if (m_sideToMove == kBlack) k ^= zobrist::side();
+  return k;
+}
+
+u64 Position::computeNonPawnKey(Color c) const {
+  u64 k = 0;
+  for (Bitboard b = pieces(c) & ~pieces(kPawn); b; b &= b - 1) k ^= zobrist::psq(m_board[lsb(b)], lsb(b));
   return k;
 }
 
@@ -475,14 +482,19 @@ void Position::makeMove(Move m) {
     removePiece(to);
     putPiece(pc, kto);
     putPiece(rook, rto);
-    st.key ^= zobrist::psq(pc, from) ^ zobrist::psq(pc, kto) ^ zobrist::psq(rook, to) ^ zobrist::psq(rook, rto);
+    const u64 change = zobrist::psq(pc, from) ^ zobrist::psq(pc, kto) ^ zobrist::psq(rook, to) ^ zobrist::psq(rook, rto);
+    st.key ^= change;
+    st.nonPawnKey[us] ^= change;
   } else {
     Square capSq = m.isEnPassant() ? Square(to - pawnPush(us)) : to;
     Piece captured = m_board[capSq];
     if (captured != kNoPiece) {
       removePiece(capSq);
       st.key ^= zobrist::psq(captured, capSq);
-      if (typeOf(captured) == kPawn) st.pawnKey ^= zobrist::psq(captured, capSq);
+      if (typeOf(captured) == kPawn)
+        st.pawnKey ^= zobrist::psq(captured, capSq);
+      else
+        st.nonPawnKey[them] ^= zobrist::psq(captured, capSq);
       st.halfmoveClock = 0;
       st.captured = captured;
     }
@@ -496,9 +508,12 @@ void Position::makeMove(Move m) {
         removePiece(to);
         putPiece(promo, to);
         st.key ^= zobrist::psq(pc, to) ^ zobrist::psq(promo, to);
+        st.nonPawnKey[us] ^= zobrist::psq(promo, to);
       } else {
         st.pawnKey ^= zobrist::psq(pc, to);
       }
+    } else {
+      st.nonPawnKey[us] ^= zobrist::psq(pc, from) ^ zobrist::psq(pc, to);
     }
   }
 

@@ -24,6 +24,7 @@ namespace janus {
 struct StateInfo {
   u64 key = 0;                ///< Zobrist key of the position (after the move)
   u64 pawnKey = 0;            ///< Zobrist key of pawns only (for pawn-structure caches)
+  u64 nonPawnKey[2] = {0, 0};  ///< [colour] Zobrist key of that colour's knights, bishops, rooks, queens and king
   Bitboard checkers = 0;      ///< enemy pieces giving check to the side to move
   CastlingRights castling = kNoCastling;
   Square epSquare = kNoSquare;  ///< set only when an en passant capture is legal
@@ -94,6 +95,7 @@ class Position {
   [[nodiscard]] const StateInfo& state() const { return m_states.back(); }
   [[nodiscard]] u64 key() const { return state().key; }
   [[nodiscard]] u64 pawnKey() const { return state().pawnKey; }
+  [[nodiscard]] u64 nonPawnKey(Color c) const { return state().nonPawnKey[c]; }
   [[nodiscard]] Bitboard checkers() const { return state().checkers; }
   [[nodiscard]] bool inCheck() const { return state().checkers != 0; }
   [[nodiscard]] CastlingRights castlingRights() const { return state().castling; }
@@ -169,6 +171,7 @@ class Position {
   /// Recomputes key, pawn key and checkers from scratch (for tests of incremental updates).
   [[nodiscard]] u64 computeKey() const;
   [[nodiscard]] u64 computePawnKey() const;
+  [[nodiscard]] u64 computeNonPawnKey(Color c) const;
 
   /// Human-readable board diagram.
   [[nodiscard]] std::string pretty() const;

@@ -180,6 +180,7 @@ TEST(Position, MakeUnmakeRestoresStateAndKeys) {
         played.push_back(m);
         ASSERT_EQ(pos.key(), pos.computeKey()) << pos.fen();
         ASSERT_EQ(pos.pawnKey(), pos.computePawnKey()) << pos.fen();
+        for (Color c : {kWhite, kBlack}) ASSERT_EQ(pos.nonPawnKey(c), pos.computeNonPawnKey(c)) << pos.fen();
         ASSERT_EQ(pos.checkers(), pos.attackersTo(pos.kingSquare(pos.sideToMove())) & pos.pieces(~pos.sideToMove()));
         // The FEN written and read back gives the same key.
         ASSERT_EQ(Position::fromFen(pos.fen(), pos.isChess960()).key(), pos.key()) << pos.fen();

@@ -13,7 +13,6 @@
 
 #include "core/position.h"
 #include "core/types.h"
-#include "core/zobrist.h"
 
 namespace janus {
 
@@ -45,20 +44,11 @@ struct CorrectionHistory {
   /// [side to move][colour of the pieces][that colour's non-pawn key]
   i16 nonPawn[2][2][kSize];
 
-  /// Zobrist key of the knights, bishops, rooks, queens and king of colour `c`.
-  [[nodiscard]] static u64 nonPawnKey(const Position& pos, Color c) {
-    u64 k = 0;
-    for (Bitboard b = pos.pieces(c) & ~pos.pieces(kPawn); b; b &= b - 1) {
-      const Square s = lsb(b);
-      k ^= zobrist::psq(pos.pieceOn(s), s);
-    }
-    return k;
-  }
   /// Centipawns to add to the static evaluation of `pos` (side to move's view).
   [[nodiscard]] int correction(const Position& pos) const {
     const Color us = pos.sideToMove();
-    const int sum = 2 * pawn[us][pos.pawnKey() % kSize] + nonPawn[us][kWhite][nonPawnKey(pos, kWhite) % kSize] +
-                    nonPawn[us][kBlack][nonPawnKey(pos, kBlack) % kSize];
+    const int sum = 2 * pawn[us][pos.pawnKey() % kSize] + nonPawn[us][kWhite][pos.nonPawnKey(kWhite) % kSize] +
+                    nonPawn[us][kBlack][pos.nonPawnKey(kBlack) % kSize];
     return sum / 64;
   }
   /// Moves the entries of `pos` towards a search result `diff` centipawns above the corrected
@@ -68,8 +58,8 @@ struct CorrectionHistory {
     const Color us = pos.sideToMove();
     auto apply = [bonus](i16& e) { e = i16(e + bonus - e * std::abs(bonus) / kLimit); };
     apply(pawn[us][pos.pawnKey() % kSize]);
-    apply(nonPawn[us][kWhite][nonPawnKey(pos, kWhite) % kSize]);
-    apply(nonPawn[us][kBlack][nonPawnKey(pos, kBlack) % kSize]);
+    apply(nonPawn[us][kWhite][pos.nonPawnKey(kWhite) % kSize]);
+    apply(nonPawn[us][kBlack][pos.nonPawnKey(kBlack) % kSize]);
   }
 };
 
