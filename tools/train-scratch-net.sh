@@ -13,7 +13,7 @@
 #             nn-5a0ce0cd7cc4c1c3 with bench 5009104's search). Resumable: only missing chunks are
 #             played; a chunk depends only on the seed, its index and the search, so the games
 #             are played by --data-janus (default: --janus), which must search bench 5009104
-#             nodes: build commit 8455373 for it (git worktree add ../janus-v11 8455373, then
+#             nodes: build commit da6daf5 for it (git worktree add ../janus-v11 da6daf5, then
 #             tools/pgo-build.sh there; later searches play other games). With
 #             --train-only this step is skipped and the chunks must exist (e.g. while the data
 #             run goes on in the background, or after copying it from other machines).
@@ -43,7 +43,7 @@ threads=2
 dataDir=data/nnue/selfplay-nnue-v11
 janus=build/janus
 dataJanus=""
-dataBench=5009104  # the search that plays the v11 run (commit 8455373)
+dataBench=5009104  # the search that plays the v11 run (commits 23f504b..da6daf5)
 trainOnly=0
 while (($#)); do
   case "$1" in
@@ -71,7 +71,7 @@ if ((!trainOnly)); then
   nodes=$("$dataJanus" bench 2>&1 | awk '/nodes .* nps/ {print $1}')
   if [ "$nodes" != "$dataBench" ]; then
     echo "$dataJanus searches bench $nodes nodes, the v11 run's games need the search of bench $dataBench" >&2
-    echo "(commit 8455373): build it and pass --data-janus BIN, or --train-only with the chunks present" >&2
+    echo "(commit da6daf5): build it and pass --data-janus BIN, or --train-only with the chunks present" >&2
     exit 1
   fi
   tools/gen-nnue-data.sh --chunks "$chunks" --games-per-chunk 100 --threads "$threads" --seed 4001 \
