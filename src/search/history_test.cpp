@@ -10,9 +10,7 @@ namespace janus {
 namespace {
 
 std::unique_ptr<CorrectionHistory> emptyCorrection() {
-  auto c = std::make_unique<CorrectionHistory>();
-  *c = {};  // value-initialised: every entry 0
-  return c;
+  return std::make_unique<CorrectionHistory>();  // value-initialised: every entry 0
 }
 
 const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
