@@ -18,9 +18,10 @@ namespace janus {
 
 constexpr int kHistoryMax = 16384;
 
-inline void applyGravity(i16& entry, int bonus) {
-  bonus = std::clamp(bonus, -kHistoryMax, kHistoryMax);
-  entry = i16(entry + bonus - entry * std::abs(bonus) / kHistoryMax);
+/// The gravity update of `entry` by `bonus` for a table whose entries stay within ±`limit`.
+inline void applyGravity(i16& entry, int bonus, int limit = kHistoryMax) {
+  bonus = std::clamp(bonus, -limit, limit);
+  entry = i16(entry + bonus - entry * std::abs(bonus) / limit);
 }
 
 /// Scores indexed by [piece][to]: one continuation-history slot (for a previous move).
@@ -46,20 +47,26 @@ struct CorrectionHistory {
 
   /// Centipawns to add to the static evaluation of `pos` (side to move's view).
   [[nodiscard]] int correction(const Position& pos) const {
-    const Color us = pos.sideToMove();
-    const int sum = 2 * pawn[us][pos.pawnKey() % kSize] + nonPawn[us][kWhite][pos.nonPawnKey(kWhite) % kSize] +
-                    nonPawn[us][kBlack][pos.nonPawnKey(kBlack) % kSize];
-    return sum / 64;
+    const Slots i = slots(pos);
+    return (2 * pawn[i.us][i.pawn] + nonPawn[i.us][kWhite][i.white] + nonPawn[i.us][kBlack][i.black]) / 64;
   }
   /// Moves the entries of `pos` towards a search result `diff` centipawns above the corrected
   /// static evaluation, found at `depth`: bonus diff * depth / 8, at most kLimit / 4.
   void update(const Position& pos, int diff, int depth) {
     const int bonus = std::clamp(diff * depth / 8, -kLimit / 4, kLimit / 4);
-    const Color us = pos.sideToMove();
-    auto apply = [bonus](i16& e) { e = i16(e + bonus - e * std::abs(bonus) / kLimit); };
-    apply(pawn[us][pos.pawnKey() % kSize]);
-    apply(nonPawn[us][kWhite][pos.nonPawnKey(kWhite) % kSize]);
-    apply(nonPawn[us][kBlack][pos.nonPawnKey(kBlack) % kSize]);
+    const Slots i = slots(pos);
+    for (i16* e : {&pawn[i.us][i.pawn], &nonPawn[i.us][kWhite][i.white], &nonPawn[i.us][kBlack][i.black]})
+      applyGravity(*e, bonus, kLimit);
+  }
+
+ private:
+  /// Where `pos` is kept: its side to move and its pawn, White non-pawn and Black non-pawn slots.
+  struct Slots {
+    Color us;
+    u64 pawn, white, black;
+  };
+  [[nodiscard]] static Slots slots(const Position& pos) {
+    return {pos.sideToMove(), pos.pawnKey() % kSize, pos.nonPawnKey(kWhite) % kSize, pos.nonPawnKey(kBlack) % kSize};
   }
 };
 
