@@ -10,6 +10,7 @@
 //   --crash-at N      exit(3) when asked for its N-th move of a game (counts restart at ucinewgame)
 //   --abort-at N      abort() (SIGABRT) when asked for its N-th move
 //   --illegal-at N    answer the N-th move with an illegal move
+//   --wrong-pv-at N   before the N-th move send a PV that begins with another legal move
 //   --hang-at N       on the N-th move stop reading and answering (sleeps until killed, 60 s max)
 //   --slow-at N       answer the N-th move only after --delay ms
 //   --delay MS        delay for --slow-at (default 2000); with --slow-at 0, every move is delayed
@@ -46,7 +47,7 @@ struct Options {
   std::vector<std::string> script;
   bool preferMate = false;
   bool first = false;
-  int crashAt = 0, abortAt = 0, illegalAt = 0, hangAt = 0, slowAt = -1;
+  int crashAt = 0, abortAt = 0, illegalAt = 0, wrongPvAt = 0, hangAt = 0, slowAt = -1;
   int delayMs = 2000;
   bool noUciok = false;
   bool noise = false;
@@ -197,6 +198,14 @@ class FakeEngine {
     std::string uci = toUci(m, m_chess960);
     if (m_opt.score)
       say("info depth 1 seldepth 1 score cp " + std::to_string(*m_opt.score) + " nodes 1 time 0 pv " + uci);
+    if (m_goCount == m_opt.wrongPvAt) {
+      MoveList all = legalMoves(m_pos);
+      for (Move other : all)
+        if (other != m) {
+          say("info depth 2 score cp 0 nodes 2 time 0 pv " + toUci(other, m_chess960));
+          break;
+        }
+    }
     Position after = m_pos;
     after.makeMove(m);
     MoveList replies = legalMoves(after);
@@ -239,6 +248,7 @@ int main(int argc, char** argv) {
     else if (a == "--crash-at") o.crashAt = std::stoi(next());
     else if (a == "--abort-at") o.abortAt = std::stoi(next());
     else if (a == "--illegal-at") o.illegalAt = std::stoi(next());
+    else if (a == "--wrong-pv-at") o.wrongPvAt = std::stoi(next());
     else if (a == "--hang-at") o.hangAt = std::stoi(next());
     else if (a == "--slow-at") o.slowAt = std::stoi(next());
     else if (a == "--delay") o.delayMs = std::stoi(next());

@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/movegen.h"
 #include "core/notation.h"
@@ -89,6 +90,26 @@ std::string goCommand(const std::array<TimeControl, 2>& tcByColor, const std::ar
   if (tc.depth > 0) s += fmt::format(" depth {}", tc.depth);
   if (!tc.isLimited()) s += " infinite";
   return s;
+}
+
+std::string pvProblem(const Position& pos, const std::string& bestMove, const std::vector<std::string>& pv,
+                      bool chess960) {
+  if (pv.empty()) return "";
+  const auto shown = [&] { return fmt::format("{}", fmt::join(pv, " ")); };
+  if (pv[0] != bestMove) return fmt::format("bestmove {} does not match the beginning of the last PV: {}", bestMove, shown());
+  Position p = pos;
+  for (size_t i = 0; i < pv.size(); ++i) {
+    if (i > 0 && !hasLegalMove(p))
+      return fmt::format("PV continues after {} (ply {} of: {})", p.inCheck() ? "checkmate" : "stalemate", i, shown());
+    Move m;
+    try {
+      m = parseUci(p, pv[i], chess960);
+    } catch (const Error&) {
+      return fmt::format("PV move {} ({}) is illegal in {}: {}", i + 1, pv[i], p.fen(), shown());
+    }
+    p.makeMove(m);
+  }
+  return "";
 }
 
 namespace {
@@ -401,6 +422,7 @@ class GamePlayer {
     rec.clockMs = clockAfter;
     rec.clockLeftMs = clockLeft;
     rec.ponderHit = ponderHit;
+    rec.pvProblem = pvProblem(m_pos, r.bestMove, r.info.pv, m_chess960);
     m_lastPonderMove = r.ponderMove;
     addMove(std::move(rec));
     return true;

@@ -128,6 +128,8 @@ struct MoveRecord {
   std::optional<i64> clockMs;       ///< mover's clock after the move (increment added)
   std::optional<i64> clockLeftMs;   ///< mover's clock when the move arrived (before the increment)
   bool ponderHit = false;           ///< the move came after a ponderhit
+  /// What is wrong with the last PV the engine sent before this move (pvProblem()), or empty.
+  std::string pvProblem;
 };
 
 struct GameRecord {
@@ -159,6 +161,15 @@ using MoveObserver = std::function<void(const GameRecord&, const MoveRecord&)>;
 /// result (an engine that must be restarted is left not running()).
 [[nodiscard]] GameRecord playGame(const std::array<UciEngine*, 2>& engines, int whiteEngine, const Opening& opening,
                                   int number, const GameSettings& settings, const MoveObserver& onMove = {});
+
+/// The PV checks fastchess makes of every engine move (its warnings "Bestmove does not match
+/// beginning of last PV" and "PV continues after checkmate"): what is wrong with `pv`, the last
+/// PV (UCI moves) an engine sent before playing the legal move `bestMove` in `pos`, or "" when
+/// nothing is. In order: the PV does not begin with `bestMove`; a PV move is not legal in the
+/// position the PV reached; the PV goes on after a checkmate or stalemate. An empty PV is no
+/// problem (an engine need not send one).
+[[nodiscard]] std::string pvProblem(const Position& pos, const std::string& bestMove,
+                                    const std::vector<std::string>& pv, bool chess960);
 
 /// The "go" command for the side to move: clocks (wtime btime winc binc [movestogo]) or
 /// movetime, plus nodes / depth limits. `clockMs` and `movesToGo` are by colour.

@@ -364,3 +364,19 @@ TEST(Game, Chess960Opening) {
   EXPECT_EQ(g.moves[0].uci, "b1g1");
   EXPECT_FALSE(g.incident);
 }
+
+TEST(PvProblem, NamesAMismatchAnIllegalPvMoveAndAPvPastMateOrStalemate) {
+  const Position start = Position::fromFen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+  EXPECT_EQ(pvProblem(start, "e2e4", {}, false), "");  // no PV sent
+  EXPECT_EQ(pvProblem(start, "e2e4", {"e2e4", "e7e5", "g1f3"}, false), "");
+  EXPECT_EQ(pvProblem(start, "f7f5", {"e2e4", "e7e5"}, false),
+            "bestmove f7f5 does not match the beginning of the last PV: e2e4 e7e5");
+  EXPECT_NE(pvProblem(start, "e2e4", {"e2e4", "e2e4"}, false).find("PV move 2 (e2e4) is illegal"), std::string::npos);
+  // Fool's mate: the PV ends at 2...Qh4#; a move after it is reported.
+  const Position fools = Position::fromFen("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2");
+  EXPECT_EQ(pvProblem(fools, "d8h4", {"d8h4"}, false), "");
+  EXPECT_EQ(pvProblem(fools, "d8h4", {"d8h4", "h2h3"}, false), "PV continues after checkmate (ply 1 of: d8h4 h2h3)");
+  // Stalemate after 1. Qg6 in this ending: nothing may follow.
+  const Position stale = Position::fromFen("7k/8/5K2/8/8/8/8/6Q1 w - - 0 1");
+  EXPECT_EQ(pvProblem(stale, "g1g6", {"g1g6", "h8h7"}, false), "PV continues after stalemate (ply 1 of: g1g6 h8h7)");
+}

@@ -395,6 +395,13 @@ void Match::gameFinished(const GameRecord& g) {
     const size_t slot = size_t(m.color == kWhite ? g.whiteEngine : 1 - g.whiteEngine);
     if (m.clockLeftMs) m_result.clockLeftMs[slot].push_back(*m.clockLeftMs);
     if (!m.book) m_result.moveTimeMs[slot].push_back(m.timeUs / 1000);
+    if (!m.pvProblem.empty()) {
+      ++m_result.pvProblems[slot];
+      std::string w = fmt::format("game {}, move {}{}, {}: {}", g.number, m.moveNumber, m.color == kWhite ? "" : "...",
+                                  m_config.engines[slot].name, m.pvProblem);
+      m_out << "warning: " << w << "\n";
+      m_result.warnings.push_back(std::move(w));
+    }
   }
   if (m_pgnFile) {
     try {
@@ -464,6 +471,8 @@ std::string formatSummary(const MatchConfig& c, const MatchResult& r) {
         s += fmt::format("    game {} ({}, move {}): {}: {}\n", i.game, i.color == kWhite ? "White" : "Black",
                          i.moveNumber, incidentKindName(i.kind), i.detail);
   }
+  s += fmt::format("Moves whose last PV does not fit the move (fastchess's PV checks): {} {}, {} {}\n", a,
+                   r.pvProblems[0], b, r.pvProblems[1]);
   // Per engine, over its moves (sorted): a heading and one line per engine with moves.
   const auto perEngine = [&](const std::array<std::vector<i64>, 2>& values, const std::string& heading,
                              const auto& line) {

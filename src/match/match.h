@@ -78,7 +78,9 @@ struct MatchResult {
   /// out, by engine slot: how much of its clock an engine spends (formatSummary prints mean,
   /// median, 95th percentile and maximum).
   std::array<std::vector<i64>, 2> moveTimeMs;
-  std::vector<std::string> warnings;    ///< skipped openings, unknown UCI options
+  std::vector<std::string> warnings;    ///< skipped openings, unknown UCI options, PV problems
+  /// Moves whose last PV did not fit the move played (MoveRecord::pvProblem), by engine slot.
+  std::array<int, 2> pvProblems{};
   std::optional<double> llr;           ///< the SPRT's log-likelihood ratio over every finished game
   std::optional<SprtBounds> sprtBounds;
   /// The SPRT's verdict when the LLR first crossed a bound (kept: games that were already being

@@ -294,6 +294,18 @@ TEST(Match, IllegalMovesAreListed) {
   EXPECT_NE(out.str().find("Bad: 0 time forfeits, 2 illegal moves"), std::string::npos) << out.str();
 }
 
+TEST(Match, MovesThatDoNotBeginTheirLastPvAreCountedAndNamed) {
+  MatchConfig c = baseConfig(fake("Liar", {"--wrong-pv-at", "2", "--seed", "5"}),
+                             fake("Honest", {"--score", "10", "--seed", "6"}), 2);
+  std::ostringstream out;
+  MatchResult r = Match(c, out).run();
+  EXPECT_EQ(r.pvProblems[0], 2);  // its second move of each game
+  EXPECT_EQ(r.pvProblems[1], 0);
+  EXPECT_NE(out.str().find("Liar: bestmove"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("does not match the beginning of the last PV"), std::string::npos);
+  EXPECT_NE(out.str().find("fastchess's PV checks): Liar 2, Honest 0"), std::string::npos) << out.str();
+}
+
 TEST(Match, SprtStopsWhenH1IsAccepted) {
   MatchConfig c = baseConfig(fake("Strong", {"--score", "900"}), fake("Weak", {"--score", "-900"}), 400);
   c.adjudication.resignMoveCount = 1;
