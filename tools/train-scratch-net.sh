@@ -3,7 +3,7 @@
 # fine-tuning steps) on the records of one data run, judged on held-out chunks of that run.
 #
 #   tools/train-scratch-net.sh --chunks N [--val-chunks V] [--hidden 256] [--king-buckets 1]
-#                              [--superbatches S] [--lr 0.001] [--qat] [--threads 2]
+#                              [--factoriser] [--superbatches S] [--lr 0.001] [--qat] [--threads 2]
 #                              [--data-dir data/nnue/selfplay-nnue-v11] [--janus build/janus]
 #                              [--data-janus BIN] [--train-only]
 #
@@ -21,10 +21,11 @@
 #             chunks 0..V-1 (default V = 10, about 125k positions: the same held-out games for
 #             every data size, so validation losses compare across runs); 768 K x 2 -> hidden ->
 #             8 output buckets, SCReLU, lambda 0.3, sigmoid scale 187 cp (the fit of Janus's own
-#             scores), --mirror when K = 1 (king-bucket nets mirror by themselves), cosine lr
+#             scores), --mirror when K = 1 (king-bucket nets mirror by themselves), with
+#             --factoriser 768 shared inputs that export adds into every bucket, cosine lr
 #             from --lr to 1e-5, superbatches of 1M positions (default S: 4 passes over the
 #             training positions, at least 40), into data/nnue/runs/scratch-<N>-k<K>-h<hidden>-
-#             sb<S>-lr<lr>[-qat] (resumable with the same command).
+#             sb<S>-lr<lr>[-f][-qat] (resumable with the same command).
 #   3. copy the network nn-<hash>.jnn to nets/ and print its name and the validation loss of
 #      the default network on the same held-out chunks (train-nnue --evaluate), the reference
 #      of docs/nnue.md's table. nets/default.txt is not touched: a network becomes the default
@@ -39,6 +40,7 @@ kingBuckets=1
 superbatches=""
 lr=0.001
 qat=()
+factoriser=()
 threads=2
 dataDir=data/nnue/selfplay-nnue-v11
 janus=build/janus
@@ -54,6 +56,7 @@ while (($#)); do
     --superbatches) superbatches=$2; shift 2 ;;
     --lr) lr=$2; shift 2 ;;
     --qat) qat=(--qat); shift ;;
+    --factoriser) factoriser=(--factoriser); shift ;;
     --threads) threads=$2; shift 2 ;;
     --data-dir) dataDir=$2; shift 2 ;;
     --janus) janus=$2; shift 2 ;;
@@ -93,13 +96,13 @@ fi
 mirror=()
 ((kingBuckets == 1)) && mirror=(--mirror)
 
-run=data/nnue/runs/scratch-$chunks-k$kingBuckets-h$hidden-sb$superbatches-lr$lr${qat[*]:+-qat}
+run=data/nnue/runs/scratch-$chunks-k$kingBuckets-h$hidden-sb$superbatches-lr$lr${factoriser[*]:+-f}${qat[*]:+-qat}
 resume=()
 [ -f "$run/checkpoint.bin" ] && resume=(--resume)
 "$janus" train-nnue --data "${train[@]}" --validation "${validation[@]}" --hidden "$hidden" --buckets 8 \
-  --king-buckets "$kingBuckets" --activation screlu --lambda 0.3 --sigmoid-scale 187 "${mirror[@]}" \
+  --king-buckets "$kingBuckets" "${factoriser[@]}" --activation screlu --lambda 0.3 --sigmoid-scale 187 "${mirror[@]}" \
   --superbatches "$superbatches" --lr "$lr" --lr-final 0.00001 --seed 1 --threads "$threads" \
-  --out-dir "$run" --description "scratch-k$kingBuckets-h$hidden" "${qat[@]}" "${resume[@]}"
+  --out-dir "$run" --description "scratch-k$kingBuckets${factoriser[*]:+f}-h$hidden" "${qat[@]}" "${resume[@]}"
 
 net=$(ls -t "$run"/nn-*.jnn | head -1)
 mkdir -p nets

@@ -76,7 +76,7 @@ std::vector<unsigned char> checkpointBytes(const TrainState& s) {
   w.put(u32(config.size()));
   w.bytes.insert(w.bytes.end(), config.begin(), config.end());
   w.put(u32(s.superbatch));
-  w.put(u32(0));
+  w.put(u32(s.net.shape.factoriser ? 1 : 0));  // shape flags: bit 0 the factoriser (0 before it existed)
   w.put(s.adamStep);
   w.put(s.streamPos);
   w.put(s.seconds);
@@ -155,7 +155,7 @@ TrainState parseCheckpoint(const std::vector<unsigned char>& bytes, const std::s
     throw fail(e.what());
   }
   s.superbatch = int(r.get<u32>("the superbatch"));
-  (void)r.get<u32>("reserved");
+  const u32 shapeFlags = r.get<u32>("the shape flags");
   s.adamStep = r.get<u64>("the Adam step");
   s.streamPos = r.get<u64>("the stream position");
   s.seconds = r.get<double>("the training time");
@@ -167,6 +167,7 @@ TrainState parseCheckpoint(const std::vector<unsigned char>& bytes, const std::s
   shape.activation = nnue::Activation(r.get<u32>("the activation"));
   const u32 kingBuckets = r.get<u32>("the king-bucket count");  // 0 in checkpoints written before king buckets
   shape.kingBuckets = kingBuckets == 0 ? 1 : int(std::min<u32>(kingBuckets, 1u << 16));
+  shape.factoriser = (shapeFlags & 1) != 0;
   const u64 count = r.get<u64>("the parameter count");
   if (shape != s.config.shape)
     throw fail(fmt::format("network {} does not match the configuration's {}", describeShape(shape),

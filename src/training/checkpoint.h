@@ -12,7 +12,8 @@
 //       24    8  checksum      u64, FNV-1a 64 of the payload (util/hash.h)
 //       32       payload:
 //                u32 configBytes, config text ("key=value\n" lines, TrainConfig keys)
-//                u32 superbatch, u32 reserved, u64 adamStep, u64 streamPos, f64 seconds,
+//                u32 superbatch, u32 shapeFlags (bit 0: the factoriser; 0 in files from
+//                before it), u64 adamStep, u64 streamPos, f64 seconds,
 //                u64 dataHash, u64 trainCount
 //                u32 hidden, u32 buckets, u32 activation, u32 kingBuckets (0 = 1: files from
 //                before king buckets), u64 paramCount

@@ -49,6 +49,7 @@ int outputScaleFor(std::span<const float> outWeights) {
 }
 
 QuantisedNetwork quantise(const FloatNetwork& net, std::string_view description) {
+  if (net.shape.factoriser) return quantise(withFactoriser(net, false), description);
   const NetworkShape& s = net.shape;
   validateShape(s);
   QuantisedNetwork q;

@@ -16,14 +16,16 @@ namespace janus::training {
 /// with every round(|w| * QB) <= 127 (format.h kMaxOutWeight), 64 when none is larger.
 [[nodiscard]] int outputScaleFor(std::span<const float> outWeights);
 
-/// Quantises `net` by format.h: ftWeights/ftBias round(w * QA) (int16, clamped to the int16
+/// Quantises `net` by format.h (a net with the factoriser first loses it: withFactoriser(net,
+/// false) adds its shared rows into every bucket's rows): ftWeights/ftBias round(w * QA) (int16, clamped to the int16
 /// range), QB = outputScaleFor(output weights), outWeights round(w * QB) clamped to -127..127
 /// (the range the weight clip gives at QB 64 and the engine's loader accepts), outBias
 /// round(b * QA * QB) (int32, clamped). `description` is
 /// cut to 16 bytes; bytes outside printable ASCII become '?'.
 [[nodiscard]] QuantisedNetwork quantise(const FloatNetwork& net, std::string_view description);
 
-/// The float network a quantised one stands for (integers divided by their scales).
+/// The float network a quantised one stands for (integers divided by their scales); never with
+/// the factoriser.
 [[nodiscard]] FloatNetwork dequantise(const QuantisedNetwork& q);
 
 /// The payload bytes of format.h (ftWeights, ftBias, outWeights, outBias, little-endian).

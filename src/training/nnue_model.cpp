@@ -24,6 +24,8 @@ void validateShape(const NetworkShape& s) {
     throw Error(fmt::format("unknown activation {}", int(s.activation)));
   if (!nnue::validKingBuckets(s.kingBuckets))
     throw Error(fmt::format("king buckets {} not 1, 2, 4, 8 or 16", s.kingBuckets));
+  if (s.factoriser && s.kingBuckets == 1)
+    throw Error("the factoriser needs king buckets (K > 1): with K = 1 its rows would repeat the inputs' own");
 }
 
 const char* activationName(nnue::Activation a) {
@@ -39,8 +41,9 @@ nnue::Activation parseActivation(const std::string& name) {
 }
 
 std::string describeShape(const NetworkShape& s) {
-  return fmt::format("{}768x2->{}->{} {}", s.kingBuckets > 1 ? fmt::format("{}kb x ", s.kingBuckets) : "", s.hidden,
-                     s.buckets, activationName(s.activation));
+  return fmt::format("{}768x2->{}->{} {}",
+                     s.kingBuckets > 1 ? fmt::format("{}kb{} x ", s.kingBuckets, s.factoriser ? "+f" : "") : "",
+                     s.hidden, s.buckets, activationName(s.activation));
 }
 
 FloatNetwork::FloatNetwork(const NetworkShape& s) : shape(s) {
@@ -70,8 +73,13 @@ T forward(const FloatNetwork& net, std::span<const PieceSquare> pieces, int stm)
   for (const PieceSquare& p : pieces)
     for (int side = 0; side < 2; ++side) {
       const int perspective = side == 0 ? stm : stm ^ 1;
-      const float* row = net.ftRow(nnue::featureIndex(perspective, p.color, p.type, p.square, kings[side], kb));
+      const int f = nnue::featureIndex(perspective, p.color, p.type, p.square, kings[side], kb);
+      const float* row = net.ftRow(f);
       for (int i = 0; i < n; ++i) acc[side][i] += T(row[i]);
+      if (net.shape.factoriser) {
+        const float* shared = net.ftRow(nnue::kInputs * kb + f % nnue::kInputs);
+        for (int i = 0; i < n; ++i) acc[side][i] += T(shared[i]);
+      }
     }
   const int bucket = nnue::outputBucket(int(pieces.size()), net.shape.buckets);
   const float* w = net.outWeights(bucket);
@@ -88,9 +96,37 @@ FloatNetwork randomNetwork(const NetworkShape& shape, u64 seed) {
   std::mt19937_64 rng(seed ^ 0x4e4e55455f696e69ULL);
   const double ftBound = 1.0 / std::sqrt(double(nnue::kInputs));
   const double outBound = 1.0 / std::sqrt(2.0 * shape.hidden);
-  for (std::size_t i = 0; i < shape.ftBiasOffset(); ++i) net.params[i] = uniform(rng, ftBound);
+  const std::size_t bucketRows = std::size_t(nnue::kInputs) * shape.kingBuckets * shape.hidden;
+  for (std::size_t i = 0; i < bucketRows; ++i) net.params[i] = uniform(rng, ftBound);  // factoriser rows stay 0
   for (std::size_t i = shape.outWeightsOffset(); i < shape.outBiasOffset(); ++i) net.params[i] = uniform(rng, outBound);
   return net;
+}
+
+int activeInputs(const NetworkShape& shape, const Sample& s, int perspective, u16 out[kMaxActiveInputs]) {
+  const int n = sampleFeatures(s, perspective, shape.kingBuckets, out);
+  if (!shape.factoriser) return n;
+  const int shared = nnue::kInputs * shape.kingBuckets;
+  for (int j = 0; j < n; ++j) out[n + j] = u16(shared + out[j] % nnue::kInputs);
+  return 2 * n;
+}
+
+FloatNetwork withFactoriser(const FloatNetwork& net, bool factoriser) {
+  if (net.shape.factoriser == factoriser) return net;
+  NetworkShape shape = net.shape;
+  shape.factoriser = factoriser;
+  FloatNetwork out(shape);  // validates: the factoriser needs K > 1
+  const std::size_t n = std::size_t(shape.hidden), kb = std::size_t(shape.kingBuckets);
+  const std::size_t inputs = nnue::kInputs;
+  // The bucket rows, then the tail (ftBias, outWeights, outBias) at its new offset.
+  std::copy_n(net.params.data(), inputs * kb * n, out.params.data());
+  std::copy(net.params.begin() + std::ptrdiff_t(net.shape.ftBiasOffset()), net.params.end(),
+            out.params.begin() + std::ptrdiff_t(shape.ftBiasOffset()));
+  if (!factoriser) {
+    const float* shared = net.params.data() + inputs * kb * n;
+    for (std::size_t b = 0; b < kb; ++b)
+      for (std::size_t i = 0; i < inputs * n; ++i) out.params[b * inputs * n + i] += shared[i];
+  }
+  return out;
 }
 
 float networkOutput(const FloatNetwork& net, std::span<const PieceSquare> pieces, int stm) {

@@ -3,9 +3,17 @@
 // (768 K -> N) x 2 -> B output buckets -> 1 (K king buckets, 1 = none), with float weights, and
 // the training loss.
 //
+// Factoriser (optional, K > 1; the "factorizer" of Stockfish's nnue-pytorch trainer, chessprogramming
+// wiki "NNUE"): 768 more inputs, one per (piece, relative square) whatever the king bucket, active
+// together with the bucketed input of the same piece. Their rows learn what all buckets share from
+// every position, so each bucket's own rows only learn the difference and a king-bucket net needs
+// less data. They exist only in training: export adds them into every bucket's rows (the engine's
+// network is the same (768 K -> N) x 2 net), so they cost nothing at play.
+//
 // Forward pass of a position with side to move `stm` (F_p = the active inputs seen from p,
 // featureIndex(p, colour, type, square, king square of p, K) for each piece):
-//   acc_p  = ftBias + sum_{f in F_p} ftWeights[f]                  (N floats, p = stm, other)
+//   acc_p  = ftBias + sum_{f in F_p} (ftWeights[f] + (factoriser ? ftWeights[768 K + f mod 768] : 0))
+//                                                                   (N floats, p = stm, other)
 //   a_p    = act(acc_p), act = SCReLU clamp(x, 0, 1)^2 or CReLU clamp(x, 0, 1)
 //   o      = outWeights[k] . [a_stm, a_other] + outBias[k],  k = outputBucket(pieceCount, B)
 //   eval   = o * kEvalScale centipawns (side to move's view)
@@ -50,31 +58,34 @@ struct NetworkShape {
   int buckets = 8;                                           ///< B: 1..16 output buckets
   nnue::Activation activation = nnue::Activation::kSCReLU;
   int kingBuckets = 1;                                       ///< K: 1 (none), 2, 4, 8 or 16 king buckets
+  bool factoriser = false;  ///< training only: 768 inputs shared by all K buckets (needs K > 1; see the top)
 
-  /// Inputs of the feature transformer: 768 K.
-  [[nodiscard]] int inputs() const { return nnue::kInputs * kingBuckets; }
+  /// Rows of the feature-transformer weights: 768 K, plus 768 with the factoriser.
+  [[nodiscard]] int inputs() const { return nnue::kInputs * (kingBuckets + (factoriser ? 1 : 0)); }
   // Offsets of the blocks in FloatNetwork::params (floats).
   [[nodiscard]] std::size_t ftBiasOffset() const { return std::size_t(inputs()) * hidden; }
   [[nodiscard]] std::size_t outWeightsOffset() const { return ftBiasOffset() + hidden; }
   [[nodiscard]] std::size_t outBiasOffset() const { return outWeightsOffset() + std::size_t(buckets) * 2 * hidden; }
-  /// Number of floats: 768 K N + N + 2 N B + B.
+  /// Number of floats: inputs() N + N + 2 N B + B.
   [[nodiscard]] std::size_t paramCount() const { return outBiasOffset() + buckets; }
   bool operator==(const NetworkShape&) const = default;
 };
 
-/// Throws janus::Error unless hidden is a multiple of 16 in 16..2048, buckets is in 1..16 and
-/// kingBuckets is 1, 2, 4, 8 or 16.
+/// Throws janus::Error unless hidden is a multiple of 16 in 16..2048, buckets is in 1..16,
+/// kingBuckets is 1, 2, 4, 8 or 16 and the factoriser has K > 1.
 void validateShape(const NetworkShape& shape);
 /// "SCReLU" / "CReLU".
 [[nodiscard]] const char* activationName(nnue::Activation a);
 /// Parses "screlu" / "crelu" (any case); throws janus::Error otherwise.
 [[nodiscard]] nnue::Activation parseActivation(const std::string& name);
-/// "768x2->256->8 SCReLU" style description ("4kb x 768x2->256->8 SCReLU" with king buckets).
+/// "768x2->256->8 SCReLU" style description ("4kb x 768x2->256->8 SCReLU" with king buckets,
+/// "4kb+f x 768x2->256->8 SCReLU" with the factoriser).
 [[nodiscard]] std::string describeShape(const NetworkShape& shape);
 
 /// A float network. All parameters live in one aligned array (so gradients and Adam moments
 /// have the same layout):
-///   ftWeights  [768 K][N] (input-major: row f is the N weights of input f)
+///   ftWeights  [inputs()][N] (input-major: row f is the N weights of input f; with the
+///              factoriser, rows 768 K + i are the shared rows of the 768 inputs i)
 ///   ftBias     [N]
 ///   outWeights [B][2N]   (row k: N weights on the side to move's half, then N on the other's)
 ///   outBias    [B]
@@ -101,8 +112,21 @@ struct FloatNetwork {
 
 /// The starting network of a run, deterministic from `seed`: ftWeights uniform in
 /// +-1/sqrt(768), outWeights uniform in +-1/sqrt(2N), biases 0 (PyTorch's default bound of a
-/// linear layer, 1/sqrt(fan_in)).
+/// linear layer, 1/sqrt(fan_in)); factoriser rows 0 (as nnue-pytorch's virtual features), so a
+/// net with the factoriser starts as the same function as the one without.
 [[nodiscard]] FloatNetwork randomNetwork(const NetworkShape& shape, u64 seed);
+
+/// Largest number of active inputs of one perspective: 32 pieces, twice with the factoriser.
+inline constexpr int kMaxActiveInputs = 64;
+/// The active inputs (rows of ftWeights) of `perspective` (0 White, 1 Black) in `s` under `shape`:
+/// sampleFeatures()'s 768 K indices, then with the factoriser 768 K + (index mod 768) for each.
+/// Returns their count (at most kMaxActiveInputs).
+int activeInputs(const NetworkShape& shape, const Sample& s, int perspective, u16 out[kMaxActiveInputs]);
+
+/// The same function as `net` with or without the factoriser: removing it adds each shared row
+/// into the K bucket rows of its input (what export does); adding it appends zero shared rows.
+/// Throws janus::Error when `factoriser` needs K > 1 and the net has K = 1.
+[[nodiscard]] FloatNetwork withFactoriser(const FloatNetwork& net, bool factoriser);
 
 /// Raw output o of the float network (o * kEvalScale = centipawns, side to move's view) for
 /// `pieces` (any order, at most 32) with side to move `stm` (0 White, 1 Black). Scalar code in

@@ -3,6 +3,7 @@
 #include "training/nnue_trainer.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cerrno>
@@ -26,7 +27,7 @@ namespace janus::training {
 
 struct SparseBackend::ThreadState {
   FloatVector grad;          ///< paramCount: this thread's share of the batch gradient
-  std::vector<u8> touched;   ///< 768 K flags: feature-transformer rows with a non-zero gradient
+  std::vector<u8> touched;   ///< shape.inputs() flags: feature-transformer rows with a non-zero gradient
   FloatVector scratch;       ///< 4N: the two accumulators, then their gradients
   double loss = 0;
 };
@@ -55,9 +56,10 @@ double processSample(const FloatNetwork& net, const Sample& s, const LossConfig&
                      std::vector<u8>& touched, float* __restrict grad, float* __restrict scratch) {
   const NetworkShape& shape = net.shape;
   const int n = shape.hidden;
-  u16 featStm[32], featOther[32];
-  const int count = sampleFeatures(s, s.stm, shape.kingBuckets, featStm);
-  sampleFeatures(s, s.stm ^ 1, shape.kingBuckets, featOther);
+  u16 featStm[kMaxActiveInputs], featOther[kMaxActiveInputs];
+  const int count = activeInputs(shape, s, s.stm, featStm);
+  activeInputs(shape, s, s.stm ^ 1, featOther);
+  const int pieceCount = std::popcount(s.occupancy);
 
   // Accumulators: bias + the rows of the active inputs, both perspectives in one pass.
   float* __restrict accStm = scratch;
@@ -74,7 +76,7 @@ double processSample(const FloatNetwork& net, const Sample& s, const LossConfig&
   }
 
   // Output: 16 partial sums so the loop vectorises without reassociating a single sum.
-  const int bucket = nnue::outputBucket(count, shape.buckets);
+  const int bucket = nnue::outputBucket(pieceCount, shape.buckets);
   const float* __restrict w = net.outWeights(bucket);
   float lanes[16] = {};
   for (int i = 0; i < n; i += 16)
@@ -368,7 +370,9 @@ MetricsRow Trainer::runSuperbatch(const std::function<void(const BatchProgress&)
 
 const FloatNetwork& Trainer::forwardNetwork() {
   if (!m_state.config.qat) return m_state.net;
-  m_rounded = dequantise(quantise(m_state.net, ""));
+  // With the factoriser the rounded net keeps the layout (zero shared rows, the rounded sums in
+  // the bucket rows), so the straight-through gradient reaches the shared rows too.
+  m_rounded = withFactoriser(dequantise(quantise(m_state.net, "")), m_state.net.shape.factoriser);
   return m_rounded;
 }
 

@@ -40,8 +40,8 @@ std::vector<std::size_t> probeIndices(const NetworkShape& shape, std::span<const
   std::vector<std::size_t> out;
   for (int k = 0; k < 24; ++k) {
     const Sample& s = samples[rng() % samples.size()];
-    u16 f[32];
-    const int n = sampleFeatures(s, int(rng() % 2), shape.kingBuckets, f);
+    u16 f[kMaxActiveInputs];
+    const int n = activeInputs(shape, s, int(rng() % 2), f);
     out.push_back(std::size_t(f[rng() % u64(n)]) * shape.hidden + rng() % u64(shape.hidden));
   }
   for (int k = 0; k < 8; ++k) out.push_back(shape.ftBiasOffset() + rng() % u64(shape.hidden));
@@ -53,9 +53,9 @@ std::vector<std::size_t> probeIndices(const NetworkShape& shape, std::span<const
 class TrainingGradient : public ::testing::TestWithParam<nnue::Activation> {};
 
 TEST_P(TrainingGradient, SparseBackendMatchesFiniteDifferences) {
-  for (int kingBuckets : {1, 4}) {
-  SCOPED_TRACE("king buckets " + std::to_string(kingBuckets));
-  const NetworkShape shape{32, 3, GetParam(), kingBuckets};
+  for (const NetworkShape shape : {NetworkShape{32, 3, GetParam(), 1}, NetworkShape{32, 3, GetParam(), 4},
+                                   NetworkShape{32, 3, GetParam(), 4, true}}) {
+  SCOPED_TRACE(describeShape(shape));
   std::mt19937_64 rng(2024);
   const FloatNetwork net = test::randomTrainedLikeNetwork(shape, rng, 0.5);
   const std::vector<Sample> samples = test::randomSamples(rng, 240);
@@ -82,8 +82,8 @@ TEST_P(TrainingGradient, SparseBackendMatchesFiniteDifferences) {
   std::vector<char> used(std::size_t(shape.inputs()), 0);
   for (const Sample& s : samples)
     for (int p = 0; p < 2; ++p) {
-      u16 f[32];
-      const int n = sampleFeatures(s, p, shape.kingBuckets, f);
+      u16 f[kMaxActiveInputs];
+      const int n = activeInputs(shape, s, p, f);
       for (int j = 0; j < n; ++j) used[f[j]] = 1;
     }
   int unused = 0;
@@ -221,7 +221,7 @@ TEST(TrainingLearningRate, CosineAndStepDrops) {
 TEST(TrainingCheckpoint, RoundTripKeepsEverything) {
   TrainConfig c;
   c.data = {"a.janusdat", "b.janusdat.zst"};
-  c.shape = {32, 3, nnue::Activation::kCReLU, 4};  // king buckets are part of the checkpoint too
+  c.shape = {32, 3, nnue::Activation::kCReLU, 4, true};  // king buckets and the factoriser are kept too
   c.lr = 0.0023;
   c.seed = 99;
   std::vector<Sample> train(10);
@@ -469,8 +469,9 @@ TEST(TrainingRun, QuantisationAwareRunsReportTheLossOfTheExportedNetwork) {
   TempDir dir;
   const std::string data = writeMaterialData(dir, "d.janusdat", 2000, 21);
   const std::string heldOut = writeMaterialData(dir, "held-out.janusdat", 500, 22);
-  auto run = [&](const std::string& name, bool qat) {
+  auto run = [&](const std::string& name, bool qat, bool factoriser) {
     RunOptions o = smallRun(data, dir.file(name));
+    if (factoriser) o.config.shape = {16, 2, nnue::Activation::kSCReLU, 2, true};
     o.config.validation = {heldOut};
     o.config.loss.lambda = 0.0;
     o.config.superbatchSize = 2048;
@@ -486,10 +487,11 @@ TEST(TrainingRun, QuantisationAwareRunsReportTheLossOfTheExportedNetwork) {
   evalConfig.loss.lambda = 0.0;
   std::ostringstream out;
   // With --qat the validation loss after a superbatch is the loss of the network exported from
-  // that checkpoint; without it, the float network's, which rounding changes.
-  for (const bool qat : {true, false}) {
-    const std::string name = qat ? "qat" : "float";
-    const auto [result, log] = run(name, qat);
+  // that checkpoint (also when export first adds the factoriser's shared rows into the king
+  // buckets' rows); without it, the float network's, which rounding changes.
+  for (const auto& [qat, factoriser] : {std::pair(true, false), std::pair(false, false), std::pair(true, true)}) {
+    const std::string name = std::string(qat ? "qat" : "float") + (factoriser ? "-factoriser" : "");
+    const auto [result, log] = run(name, qat, factoriser);
     ASSERT_EQ(result.state.metrics.size(), 2u) << log;
     EXPECT_EQ(log.find("quantisation-aware") != std::string::npos, qat) << log;
     const std::string exported =

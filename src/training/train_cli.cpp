@@ -34,6 +34,9 @@ void addTrainNnueOptions(CLI::App& app, TrainCli& cli) {
                  "King buckets K of the inputs: 1 (none), 2, 4, 8 or 16, with the a<->h mirror when the king "
                  "is on files e-h (768 K inputs; layouts in src/nnue/format.h)")
       ->check(CLI::IsMember({1, 2, 4, 8, 16}));
+  app.add_flag("--factoriser", c.shape.factoriser,
+               "With --king-buckets > 1: train 768 more inputs shared by all king buckets (nnue-pytorch's "
+               "factorizer), added into every bucket on export; helps king buckets learn from less data");
   app.add_option_function<std::string>(
          "--activation", [&c](const std::string& v) { c.shape.activation = parseActivation(v); },
          "Activation: screlu or crelu")

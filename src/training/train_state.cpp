@@ -16,7 +16,7 @@ void validateConfig(const TrainConfig& c) {
   try {
     validateShape(c.shape);
   } catch (const Error& e) {
-    throw bad(fmt::format("--hidden/--buckets/--king-buckets: {}", e.what()));
+    throw bad(fmt::format("--hidden/--buckets/--king-buckets/--factoriser: {}", e.what()));
   }
   if (c.data.empty()) throw bad("no training data (give --data)");
   if (c.mirror && c.shape.kingBuckets > 1)
@@ -71,6 +71,7 @@ std::map<std::string, std::string> configToMap(const TrainConfig& c) {
   m["buckets"] = std::to_string(c.shape.buckets);
   m["activation"] = c.shape.activation == nnue::Activation::kSCReLU ? "screlu" : "crelu";
   m["king-buckets"] = std::to_string(c.shape.kingBuckets);
+  m["factoriser"] = c.shape.factoriser ? "true" : "false";
   m["lambda"] = fmt::format("{}", c.loss.lambda);
   m["sigmoid-scale"] = fmt::format("{}", c.loss.sigmoidScale);
   m["data"] = join(c.data);
@@ -132,6 +133,11 @@ TrainConfig configFromMap(const std::map<std::string, std::string>& m) {
   c.shape.buckets = smallInt("buckets");
   c.shape.activation = parseActivation(get("activation"));
   if (m.contains("king-buckets")) c.shape.kingBuckets = smallInt("king-buckets");  // absent before king buckets
+  if (auto it = m.find("factoriser"); it != m.end()) {  // absent in checkpoints written before the factoriser
+    if (it->second != "true" && it->second != "false")
+      throw Error(fmt::format("configuration: 'factoriser' = '{}' is not true or false", it->second));
+    c.shape.factoriser = it->second == "true";
+  }
   c.loss.lambda = number("lambda");
   c.loss.sigmoidScale = number("sigmoid-scale");
   c.data = splitList(get("data"));

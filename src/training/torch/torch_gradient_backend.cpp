@@ -4,6 +4,7 @@
 
 #include <torch/torch.h>
 
+#include <bit>
 #include <cstring>
 
 #include "util/error.h"
@@ -70,8 +71,8 @@ class TorchBackend final : public GradientBackend {
     const auto inputs = std::int64_t(m_shape.inputs());
     std::vector<std::int64_t> stm, other, offsets, bucket;
     std::vector<float> target;
-    stm.reserve(batch.size() * 32);
-    other.reserve(batch.size() * 32);
+    stm.reserve(batch.size() * kMaxActiveInputs);
+    other.reserve(batch.size() * kMaxActiveInputs);
     Inputs in;
     float* denseStm = nullptr;
     float* denseOther = nullptr;
@@ -83,9 +84,9 @@ class TorchBackend final : public GradientBackend {
     }
     for (std::size_t i = 0; i < batch.size(); ++i) {
       const Sample& s = batch[i];
-      u16 fs[32], fo[32];
-      const int count = sampleFeatures(s, s.stm, m_shape.kingBuckets, fs);
-      sampleFeatures(s, s.stm ^ 1, m_shape.kingBuckets, fo);
+      u16 fs[kMaxActiveInputs], fo[kMaxActiveInputs];
+      const int count = activeInputs(m_shape, s, s.stm, fs);
+      activeInputs(m_shape, s, s.stm ^ 1, fo);
       offsets.push_back(std::int64_t(stm.size()));
       for (int j = 0; j < count; ++j) {
         if (m_dense) {
@@ -96,7 +97,7 @@ class TorchBackend final : public GradientBackend {
           other.push_back(fo[j]);
         }
       }
-      bucket.push_back(nnue::outputBucket(count, m_shape.buckets));
+      bucket.push_back(nnue::outputBucket(std::popcount(s.occupancy), m_shape.buckets));
       target.push_back(float(sampleTarget(s, lc)));
     }
     if (!m_dense) {

@@ -22,18 +22,19 @@ struct Case {
   int buckets;
   const char* input;
   int kingBuckets = 1;
+  bool factoriser = false;
 };
 
 void PrintTo(const Case& c, std::ostream* os) {
   *os << activationName(c.activation) << ", " << c.buckets << " buckets, " << c.input << " input, " << c.kingBuckets
-      << " king buckets";
+      << " king buckets" << (c.factoriser ? " + factoriser" : "");
 }
 
 class TrainingTorch : public ::testing::TestWithParam<Case> {};
 
 TEST_P(TrainingTorch, AutogradGradientsEqualTheSparseBackend) {
   const Case c = GetParam();
-  const NetworkShape shape{32, c.buckets, c.activation, c.kingBuckets};
+  const NetworkShape shape{32, c.buckets, c.activation, c.kingBuckets, c.factoriser};
   std::mt19937_64 rng(31);
   const FloatNetwork net = test::randomTrainedLikeNetwork(shape, rng, 0.7);
   const std::vector<Sample> batch = test::randomSamples(rng, 300);
@@ -63,10 +64,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{nnue::Activation::kSCReLU, 1, "sparse"}, Case{nnue::Activation::kSCReLU, 4, "sparse"},
                       Case{nnue::Activation::kCReLU, 3, "sparse"}, Case{nnue::Activation::kSCReLU, 3, "dense"},
                       Case{nnue::Activation::kCReLU, 2, "dense"}, Case{nnue::Activation::kSCReLU, 4, "sparse", 4},
-                      Case{nnue::Activation::kCReLU, 2, "dense", 2}),
+                      Case{nnue::Activation::kCReLU, 2, "dense", 2}, Case{nnue::Activation::kSCReLU, 4, "sparse", 4, true},
+                      Case{nnue::Activation::kCReLU, 2, "dense", 2, true}),
     [](const auto& tp) {
       return std::string(activationName(tp.param.activation)) + "_" + std::to_string(tp.param.buckets) + "buckets_" +
-             tp.param.input + (tp.param.kingBuckets > 1 ? "_kb" + std::to_string(tp.param.kingBuckets) : "");
+             tp.param.input + (tp.param.kingBuckets > 1 ? "_kb" + std::to_string(tp.param.kingBuckets) : "") +
+             (tp.param.factoriser ? "_factoriser" : "");
     });
 
 TEST(TrainingTorchRun, TrainsLikeTheSparseBackend) {
