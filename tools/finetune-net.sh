@@ -21,10 +21,10 @@
 #
 # Why: the data of a session may be gone on the next machine, the committed network is not.
 # Each step carries what the network learnt into the next one, as the Stockfish networks are each
-# trained from the previous one. docs/nnue.md lists the steps made so far (base, seed, chunks,
+# trained from the previous one. docs/nnue-runs.md lists the steps made so far (base, seed, chunks,
 # losses, SPRT); the chain of those commands rebuilds the current network from the first one.
 # --also DIR:K also trains on chunks 0..K-1 of DIR, e.g. the previous step's data while they exist
-# (repeatable; they are not regenerated, so a step that used them names them in docs/nnue.md).
+# (repeatable; they are not regenerated, so a step that used them names them in docs/nnue-runs.md).
 # --qat trains quantisation-aware (train-nnue --qat; the run directory's name ends in -qat).
 # With --data-only the script stops after step 1 (e.g. to make data on several machines with
 # tools/gen-nnue-data.sh --shard and train once).

@@ -23,7 +23,7 @@
 #
 # The first default network nn-5c756e31d238b167 was made with --chunks 139 --nnue-chunks 0
 # (4.1M records, 3.2M kept by the loader, 6.0M with the mirror); the defaults below are its
-# recipe. The chain from there to the current default (docs/nnue.md, seventh and eighth sessions):
+# recipe. The chain from there to the current default (docs/nnue-runs.md, seventh and eighth sessions):
 #   a. --nnue-chunks 153 gives nn-ab8baee1c03eebca;
 #   b. tools/finetune-net.sh --base nets/nn-ab8baee1c03eebca.jnn --seed 3000 --chunks 168
 #        --data-dir data/nnue/selfplay-nnue-v4 gives nn-4dd54cd3281e7a19;
@@ -42,16 +42,16 @@
 #   --seed S --eval nets/NET.jnn --out data/nnue/selfplay-nnue-vK with (S, NET, K) = (3000,
 #   nn-ab8baee1c03eebca, v4), (3001, nn-4dd54cd3281e7a19, v5), (3002, nn-f2da73d9ce775d49, v6),
 #   (3003, nn-bcd830fc38286f06, v7); a chunk depends only on the seed and its index, so
-#   --chunks 176 adds chunks 168-175, the held-out games of docs/nnue.md.
+#   --chunks 176 adds chunks 168-175, the held-out games of docs/nnue-runs.md.
 # Each step plays its own data with its base network and a fixed seed. Rebuilds from these
 # commands with the data present: step a gave the same file (content hash) when checked, and so
-# did step c (tenth session, docs/nnue.md); step b repeats its training exactly (the same
+# did step c (tenth session, docs/nnue-runs.md); step b repeats its training exactly (the same
 # metrics.csv), but today's exporter rounds the output layer with a scale per network (eighth
 # session), so it writes nn-b82182dfcf880270 instead of nn-4dd54cd3281e7a19; step c starts from
 # the committed file. Wall time on a 2-core machine: datagen ~450-900 positions/s with 2 threads
 # (about 15 s per chunk of 100 games, 12,000 positions, on the idle machine), training
 # 1.1-1.3M positions/s (under a minute for 60 superbatches, plus about 1 s of loading per million records);
-# docs/nnue.md has the measured runs.
+# docs/nnue-runs.md has the measured runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
