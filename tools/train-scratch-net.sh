@@ -8,7 +8,7 @@
 #                              [--data-janus BIN] [--train-only]
 #
 #   1. data:  tools/gen-nnue-data.sh --chunks N --games-per-chunk 100 --seed 4001 --out DIR, the
-#             run of docs/nnue.md "Twelfth session" (100 games of 5000 nodes a move per chunk,
+#             run of docs/nnue-runs.md "Twelfth session" (100 games of 5000 nodes a move per chunk,
 #             the 8moves_v3 book, 4-5 random plies, played by the embedded default network
 #             nn-5a0ce0cd7cc4c1c3 with bench 5009104's search). Resumable: only missing chunks are
 #             played; a chunk depends only on the seed, its index and the search, so the games
@@ -28,7 +28,7 @@
 #             sb<S>-lr<lr>[-f][-qat] (resumable with the same command).
 #   3. copy the network nn-<hash>.jnn to nets/ and print its name and the validation loss of
 #      the default network on the same held-out chunks (train-nnue --evaluate), the reference
-#      of docs/nnue.md's table. nets/default.txt is not touched: a network becomes the default
+#      of docs/nnue-runs.md's table. nets/default.txt is not touched: a network becomes the default
 #      only after an SPRT against the current one (tools/sprt-net.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
