@@ -2,8 +2,16 @@
 # SPRT of a candidate NNUE network against a base: another network, or the hand-crafted
 # evaluation (HCE). One command for every step of the network chain (docs/nnue.md), resumable.
 #
-#   tools/sprt-net.sh CANDIDATE.jnn BASE.jnn|hce [--tc 10+0.1] [--games 2000] [--elo0 0] [--elo1 10]
-#                     [--seed 7] [--concurrency 2] [--janus BIN]
+#   tools/sprt-net.sh CANDIDATE.jnn BASE.jnn|hce [--tc 10+0.1 | --nodes N [--nps-scaled]] [--games 2000]
+#                     [--elo0 0] [--elo1 10] [--seed 7] [--concurrency 2] [--janus BIN]
+#
+# --nodes N plays N nodes a move instead of a clock: the result does not depend on the machine's
+# load, so it can run beside the data run, but a slower network gets its nodes for free. With
+# --nps-scaled the candidate plays N x (its bench nps / the base's) nodes, the speeds measured by
+# three alternating `bench` runs of each side before the match (printed and logged): a load-proof
+# stand-in for equal time (docs/nnue-runs.md, fourteenth session: a 1024-hidden net at 78% of the
+# speed went from +2 at equal nodes to -98 with scaled nodes). A resumed match reuses the node
+# counts in its log, so the games of one PGN all have the same limits.
 #
 # Both sides run the same binary: a copy of BIN (default build/janus) at data/nnue/janus-sprt-<hash
 # of the binary>, so that rebuilding build/janus while the match runs changes nothing. The
@@ -12,7 +20,7 @@
 # random order of --seed, each played twice with colours swapped; GSPRT with the pentanomial
 # model (janus match, src/match/stats.h), alpha = beta = 0.05.
 #
-# Output: results/sprt-<candidate>-vs-<base>-<tc>.pgn and .log (results/ is not in git). If the
+# Output: results/sprt-<candidate>-vs-<base>-<tc, nN or nN-scaled>.pgn and .log (results/ is not in git). If the
 # PGN exists the match resumes from it (janus match --resume, same seed), so the same command
 # continues a match that a session's end or a kill stopped. The score of a finished or stopped
 # match: build/janus score --engine <candidate name> results/sprt-....pgn
@@ -27,6 +35,8 @@ candidate=$1
 base=$2
 shift 2
 tc=10+0.1
+nodes=""
+npsScaled=0
 games=2000
 elo0=0
 elo1=10
@@ -36,6 +46,8 @@ janus=build/janus
 while (($#)); do
   case "$1" in
     --tc) tc=$2; shift 2 ;;
+    --nodes) nodes=$2; shift 2 ;;
+    --nps-scaled) npsScaled=1; shift ;;
     --games) games=$2; shift 2 ;;
     --elo0) elo0=$2; shift 2 ;;
     --elo1) elo1=$2; shift 2 ;;
@@ -50,6 +62,11 @@ isNet() { [ -f "$1" ] && [ "$(head -c 7 "$1")" = "JANUSNN" ]; }
 isNet "$candidate" || { echo "'$candidate' is not a Janus network file (magic JANUSNN)" >&2; exit 1; }
 [ "$base" = hce ] || isNet "$base" || { echo "'$base' is neither 'hce' nor a Janus network file" >&2; exit 1; }
 [ -x "$janus" ] || { echo "no engine binary at $janus (run ./dev.sh main or cmake --build build)" >&2; exit 1; }
+if [ -n "$nodes" ]; then
+  [[ "$nodes" =~ ^[1-9][0-9]*$ ]] || { echo "--nodes '$nodes' is not a positive whole number" >&2; exit 2; }
+else
+  ((npsScaled == 0)) || { echo "--nps-scaled needs --nodes N" >&2; exit 2; }
+fi
 
 # Short names: nn-<first 4 hex digits> of the content hash in the file name.
 shortName() { local b; b=$(basename "$1" .jnn); b=${b#nn-}; echo "nn-${b:0:4}"; }
@@ -69,11 +86,47 @@ copy=data/nnue/janus-sprt-$(sha256sum "$janus" | head -c 12)
 [ -x "$copy" ] || { cp "$janus" "$copy.tmp" && mv "$copy.tmp" "$copy"; }
 bin=$(realpath "$copy")
 
-pgn=results/sprt-$candName-vs-$baseName-$tc.pgn
+limit=$tc
+if [ -n "$nodes" ]; then
+  limit=n$nodes
+  ((npsScaled)) && limit+=-scaled
+fi
+pgn=results/sprt-$candName-vs-$baseName-$limit.pgn
 log=${pgn%.pgn}.log
 resume=()
 [ -s "$pgn" ] && resume=(--resume)
-echo "$(date -u +%FT%TZ) $candName ($candidate) vs $baseName ($base), $tc, SPRT [$elo0, $elo1], binary $copy${resume[*]:+, resuming}" | tee -a "$log"
-"$bin" match --engine "${candSpec/BIN/$bin}" --engine "${baseSpec/BIN/$bin}" --tc "$tc" --games "$games" \
-  --concurrency "$concurrency" --random-opening --seed "$seed" --sprt "$elo0" "$elo1" --pgnout "$pgn" "${resume[@]}" \
-  2>&1 | tee -a "$log"
+
+# Bench speed of one side: the mean nps of its runs (bench prints "<nodes> nodes <nps> nps").
+benchNps() {  # benchNps <evalfile|hce>
+  if [ "$1" = hce ]; then "$bin" bench --use-nnue false 2>&1; else "$bin" bench --evalfile "$1" 2>&1; fi |
+    awk '/ nodes .* nps$/ {print $3}' | tail -1
+}
+limits=(--tc "$tc")
+candLimit=""
+baseLimit=""
+if [ -n "$nodes" ]; then
+  limits=(--nodes "$nodes")
+  if ((npsScaled)); then
+    candNodes=""
+    [ -n "${resume[*]}" ] && [ -f "$log" ] &&
+      candNodes=$(sed -n 's/.*node limits: candidate \([0-9]*\), base.*/\1/p' "$log" | tail -1)
+    if [ -z "$candNodes" ]; then
+      candSum=0; baseSum=0
+      for run in 1 2 3; do
+        c=$(benchNps "$(realpath "$candidate")"); b=$(benchNps "$([ "$base" = hce ] && echo hce || realpath "$base")")
+        [ -n "$c" ] && [ -n "$b" ] || { echo "bench printed no nps (candidate '$c', base '$b')" >&2; exit 1; }
+        echo "bench run $run: $candName $c nps, $baseName $b nps" | tee -a "$log"
+        candSum=$((candSum + c)); baseSum=$((baseSum + b))
+      done
+      candNodes=$(((nodes * candSum + baseSum / 2) / baseSum))
+    fi
+    ((candNodes > 0)) || candNodes=1
+    echo "node limits: candidate $candNodes, base $nodes" | tee -a "$log"
+    candLimit=" nodes=$candNodes"
+    baseLimit=" nodes=$nodes"
+  fi
+fi
+echo "$(date -u +%FT%TZ) $candName ($candidate) vs $baseName ($base), $limit, SPRT [$elo0, $elo1], binary $copy${resume[*]:+, resuming}" | tee -a "$log"
+"$bin" match --engine "${candSpec/BIN/$bin}$candLimit" --engine "${baseSpec/BIN/$bin}$baseLimit" "${limits[@]}" \
+  --games "$games" --concurrency "$concurrency" --random-opening --seed "$seed" --sprt "$elo0" "$elo1" --pgnout "$pgn" \
+  "${resume[@]}" 2>&1 | tee -a "$log"
