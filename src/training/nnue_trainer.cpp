@@ -3,7 +3,6 @@
 #include "training/nnue_trainer.h"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cerrno>
@@ -59,7 +58,6 @@ double processSample(const FloatNetwork& net, const Sample& s, const LossConfig&
   u16 featStm[kMaxActiveInputs], featOther[kMaxActiveInputs];
   const int count = activeInputs(shape, s, s.stm, featStm);
   activeInputs(shape, s, s.stm ^ 1, featOther);
-  const int pieceCount = std::popcount(s.occupancy);
 
   // Accumulators: bias + the rows of the active inputs, both perspectives in one pass.
   float* __restrict accStm = scratch;
@@ -76,7 +74,7 @@ double processSample(const FloatNetwork& net, const Sample& s, const LossConfig&
   }
 
   // Output: 16 partial sums so the loop vectorises without reassociating a single sum.
-  const int bucket = nnue::outputBucket(pieceCount, shape.buckets);
+  const int bucket = nnue::outputBucket(s.pieceCount, shape.buckets);
   const float* __restrict w = net.outWeights(bucket);
   float lanes[16] = {};
   for (int i = 0; i < n; i += 16)

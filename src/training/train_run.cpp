@@ -127,9 +127,9 @@ FloatNetwork readInitNetwork(const std::string& path) {
 
 FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape) {
   FloatNetwork net = readInitNetwork(path);
-  // The factoriser is a training device, not part of what the network computes: a file with or
-  // without it starts a run with or without it (withFactoriser keeps the function).
-  if (net.shape.kingBuckets > 1 || !shape.factoriser) net = withFactoriser(net, shape.factoriser);
+  // The factoriser is a training device, not part of what the network computes: a king-bucket
+  // file with or without it starts a run with or without it (withFactoriser keeps the function).
+  if (net.shape.kingBuckets > 1) net = withFactoriser(net, shape.factoriser);
   if (!(net.shape == shape))
     throw Error(fmt::format("train-nnue: --init '{}' is a {} network, but this run trains {} (set --hidden, --buckets, "
                             "--activation and --king-buckets to the file's)",

@@ -4,7 +4,6 @@
 
 #include <torch/torch.h>
 
-#include <bit>
 #include <cstring>
 
 #include "util/error.h"
@@ -97,7 +96,7 @@ class TorchBackend final : public GradientBackend {
           other.push_back(fo[j]);
         }
       }
-      bucket.push_back(nnue::outputBucket(std::popcount(s.occupancy), m_shape.buckets));
+      bucket.push_back(nnue::outputBucket(s.pieceCount, m_shape.buckets));
       target.push_back(float(sampleTarget(s, lc)));
     }
     if (!m_dense) {
