@@ -5,7 +5,7 @@
 #   tools/finetune-net.sh --base nets/nn-<hash>.jnn --seed S --chunks M
 #                         [--games-per-chunk 100] [--data-dir DIR] [--superbatches 10]
 #                         [--lr 0.0002] [--threads 2] [--janus BIN] [--data-only]
-#                         [--also DIR:K]... [--qat]
+#                         [--also DIR:K]... [--qat] [--train-only] [--val-chunks V]
 #
 #   1. data:  tools/gen-nnue-data.sh --chunks M --games-per-chunk G --seed S --eval BASE
 #             (5000 nodes a move, the 8moves_v3 book, 4-5 random plies; resumable: only missing
@@ -27,7 +27,12 @@
 # (repeatable; they are not regenerated, so a step that used them names them in docs/nnue-runs.md).
 # --qat trains quantisation-aware (train-nnue --qat; the run directory's name ends in -qat).
 # With --data-only the script stops after step 1 (e.g. to make data on several machines with
-# tools/gen-nnue-data.sh --shard and train once).
+# tools/gen-nnue-data.sh --shard and train once). With --train-only it skips step 1: the chunks of
+# --data-dir must exist, whoever played them (e.g. issue 29's v11 run, played by nn-5a0c while the
+# run goes on in the background; docs/nnue-runs.md, fifteenth session).
+# --val-chunks V holds chunks 0..V-1 of --data-dir out of training as the validation set
+# (train-nnue --validation; the run directory's name gets -v<V>) and prints the base's loss on
+# them (train-nnue --evaluate), the reference for the new network's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,6 +48,8 @@ janus=build/janus
 dataOnly=0
 also=()
 qat=()
+trainOnly=0
+valChunks=0
 while (($#)); do
   case "$1" in
     --base) base=$2; shift 2 ;;
@@ -57,10 +64,14 @@ while (($#)); do
     --data-only) dataOnly=1; shift ;;
     --also) also+=("$2"); shift 2 ;;
     --qat) qat=(--qat); shift ;;
+    --train-only) trainOnly=1; shift ;;
+    --val-chunks) valChunks=$2; shift 2 ;;
     *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
 [ -n "$base" ] && [ -n "$seed" ] && [ -n "$chunks" ] || { echo "usage: $0 --base NET --seed S --chunks M (see the header)" >&2; exit 2; }
+[[ "$valChunks" =~ ^[0-9]+$ ]] && ((valChunks < chunks)) || { echo "--val-chunks wants a number below --chunks ($chunks), got '$valChunks'" >&2; exit 2; }
+((dataOnly && trainOnly)) && { echo "--data-only and --train-only exclude each other" >&2; exit 2; }
 [ -f "$base" ] || { echo "no network file '$base'" >&2; exit 1; }
 [ -x "$janus" ] || { echo "no engine binary at $janus (run ./dev.sh main or cmake --build build)" >&2; exit 1; }
 [ "$(head -c 7 "$base")" = "JANUSNN" ] || { echo "'$base' is not a Janus network file (magic JANUSNN)" >&2; exit 1; }
@@ -69,8 +80,8 @@ hash=$(basename "$base" .jnn)
 hash=${hash#nn-}
 dataDir=${dataDir:-data/nnue/ft-$hash-s$seed}
 
-tools/gen-nnue-data.sh --chunks "$chunks" --games-per-chunk "$games" --threads "$threads" --seed "$seed" \
-  --eval "$base" --out "$dataDir" --janus "$janus"
+((trainOnly)) || tools/gen-nnue-data.sh --chunks "$chunks" --games-per-chunk "$games" --threads "$threads" \
+  --seed "$seed" --eval "$base" --out "$dataDir" --janus "$janus"
 ((dataOnly)) && exit 0
 
 # train-nnue --init takes the base's shape from the file. King-bucketed networks mirror the board
@@ -81,23 +92,32 @@ mirror=()
 ((kingByte <= 1)) && mirror=(--mirror)
 
 data=()
-for ((k = 0; k < chunks; k++)); do data+=("$(printf '%s/chunk-%06d.janusdat.zst' "$dataDir" "$k")"); done
+validation=()
+for ((k = 0; k < valChunks; k++)); do validation+=("$(printf '%s/chunk-%06d.janusdat.zst' "$dataDir" "$k")"); done
+for ((k = valChunks; k < chunks; k++)); do data+=("$(printf '%s/chunk-%06d.janusdat.zst' "$dataDir" "$k")"); done
 runName=ft-$hash-s$seed-$chunks
+((valChunks)) && runName+=-v$valChunks
 for spec in "${also[@]}"; do
   [[ "$spec" =~ ^(.+):([0-9]+)$ ]] || { echo "--also wants DIR:K (chunks 0..K-1 of DIR), got '$spec'" >&2; exit 2; }
   for ((k = 0; k < BASH_REMATCH[2]; k++)); do data+=("$(printf '%s/chunk-%06d.janusdat.zst' "${BASH_REMATCH[1]}" "$k")"); done
   runName+="+$(basename "${BASH_REMATCH[1]}")-${BASH_REMATCH[2]}"
 done
-for f in "${data[@]}"; do [ -f "$f" ] || { echo "missing training data: $f" >&2; exit 1; }; done
+for f in "${validation[@]}" "${data[@]}"; do [ -f "$f" ] || { echo "missing training data: $f" >&2; exit 1; }; done
 
 run=data/nnue/runs/$runName-sb$superbatches-lr$lr${qat[*]:+-qat}
 resume=()
 [ -f "$run/checkpoint.bin" ] && resume=(--resume)
-"$janus" train-nnue --init "$base" --data "${data[@]}" --lambda 0.3 --sigmoid-scale 187 "${mirror[@]}" \
+valArgs=()
+((valChunks)) && valArgs=(--validation "${validation[@]}")
+"$janus" train-nnue --init "$base" --data "${data[@]}" "${valArgs[@]}" --lambda 0.3 --sigmoid-scale 187 "${mirror[@]}" \
   --superbatches "$superbatches" --lr "$lr" --lr-final 0.00001 --seed 1 --threads "$threads" --out-dir "$run" \
   --description "ft-s$seed" "${qat[@]}" "${resume[@]}"
 
 net=$(ls -t "$run"/nn-*.jnn | head -1)
 mkdir -p nets
 cp "$net" nets/
-echo "network: nets/$(basename "$net") (fine-tuned from $base on chunks 0..$((chunks - 1)) of $dataDir${also[*]:+ and ${also[*]}})"
+echo "network: nets/$(basename "$net") (fine-tuned from $base on chunks $valChunks..$((chunks - 1)) of $dataDir${also[*]:+ and ${also[*]}})"
+if ((valChunks)); then
+  echo "the base on the same held-out chunks 0..$((valChunks - 1)):"
+  "$janus" train-nnue --evaluate "$base" --data "${validation[@]}" --lambda 0.3 --sigmoid-scale 187 --threads "$threads"
+fi
