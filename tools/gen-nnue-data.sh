@@ -26,9 +26,9 @@
 # on stderr, redrawn on a terminal.
 #
 # Speed: --janus build-pgo/janus (tools/pgo-build.sh, a profile-guided build of the same code)
-# plays the same chunks byte for byte about 14% faster (docs/nnue.md, thirteenth session).
+# plays the same chunks byte for byte about 14% faster (docs/nnue-runs.md, thirteenth session).
 #
-# Defaults (the default net's data, docs/nnue.md): 1000 chunks of 200 games, 5000 nodes per
+# Defaults (the default net's data, docs/nnue-runs.md): 1000 chunks of 200 games, 5000 nodes per
 # move, the 8moves_v3 book from ../shared/data/openings when present (else the shipped 300-line
 # book), 4 or 5 random plies checked within ±200 cp, seed 1, data/nnue/selfplay-5k-v2, the
 # engine's default evaluation (the built-in network; --eval hce for the hand-crafted one, or a
