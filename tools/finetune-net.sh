@@ -91,15 +91,16 @@ read -r kingByte < <(od -A n -t u1 -j 11 -N 1 "$base")
 mirror=()
 ((kingByte <= 1)) && mirror=(--mirror)
 
+chunkFile() { printf '%s/chunk-%06d.janusdat.zst' "$1" "$2"; }  # chunkFile DIR K
 data=()
 validation=()
-for ((k = 0; k < valChunks; k++)); do validation+=("$(printf '%s/chunk-%06d.janusdat.zst' "$dataDir" "$k")"); done
-for ((k = valChunks; k < chunks; k++)); do data+=("$(printf '%s/chunk-%06d.janusdat.zst' "$dataDir" "$k")"); done
+for ((k = 0; k < valChunks; k++)); do validation+=("$(chunkFile "$dataDir" "$k")"); done
+for ((k = valChunks; k < chunks; k++)); do data+=("$(chunkFile "$dataDir" "$k")"); done
 runName=ft-$hash-s$seed-$chunks
 ((valChunks)) && runName+=-v$valChunks
 for spec in "${also[@]}"; do
   [[ "$spec" =~ ^(.+):([0-9]+)$ ]] || { echo "--also wants DIR:K (chunks 0..K-1 of DIR), got '$spec'" >&2; exit 2; }
-  for ((k = 0; k < BASH_REMATCH[2]; k++)); do data+=("$(printf '%s/chunk-%06d.janusdat.zst' "${BASH_REMATCH[1]}" "$k")"); done
+  for ((k = 0; k < BASH_REMATCH[2]; k++)); do data+=("$(chunkFile "${BASH_REMATCH[1]}" "$k")"); done
   runName+="+$(basename "${BASH_REMATCH[1]}")-${BASH_REMATCH[2]}"
 done
 for f in "${validation[@]}" "${data[@]}"; do [ -f "$f" ] || { echo "missing training data: $f" >&2; exit 1; }; done
