@@ -37,12 +37,25 @@
 #   e. tools/finetune-net.sh --base nets/nn-bcd830fc38286f06.jnn --seed 3003 --chunks 168
 #        --data-dir data/nnue/selfplay-nnue-v7 --also data/nnue/selfplay-nnue-v6:168
 #        --also data/nnue/selfplay-nnue-v5:168 --also data/nnue/selfplay-nnue-v4:168
-#        --superbatches 20 --lr 0.0005 --qat gives nn-5a0ce0cd7cc4c1c3, the default.
-# The data of steps b-e: tools/gen-nnue-data.sh --chunks 168 --games-per-chunk 100 --threads 2
+#        --superbatches 20 --lr 0.0005 --qat gives nn-5a0ce0cd7cc4c1c3;
+#   f. tools/finetune-net.sh --base nets/nn-5a0ce0cd7cc4c1c3.jnn --seed 3004 --chunks 168
+#        --data-dir data/nnue/selfplay-nnue-v8 --also data/nnue/selfplay-nnue-v7:168
+#        --also data/nnue/selfplay-nnue-v6:168 --also data/nnue/selfplay-nnue-v5:168
+#        --also data/nnue/selfplay-nnue-v4:168 --superbatches 20 --lr 0.0005 --qat
+#        gives nn-3ed0e83923af3b97 (never tested alone);
+#   g. tools/finetune-net.sh --base nets/nn-3ed0e83923af3b97.jnn --seed 4001 --chunks 676
+#        --data-dir data/nnue/selfplay-nnue-v11 --train-only --val-chunks 10 --superbatches 20
+#        --lr 0.0005 --qat gives nn-00b6fb26afba8af1, the default (SPRT(0, 10) H1 against
+#        nn-5a0c at 25,000 nodes: +11.1 ± 8.8 in 3273 games, docs/nnue-runs.md).
+# The data of steps b-f: tools/gen-nnue-data.sh --chunks 168 --games-per-chunk 100 --threads 2
 #   --seed S --eval nets/NET.jnn --out data/nnue/selfplay-nnue-vK with (S, NET, K) = (3000,
 #   nn-ab8baee1c03eebca, v4), (3001, nn-4dd54cd3281e7a19, v5), (3002, nn-f2da73d9ce775d49, v6),
-#   (3003, nn-bcd830fc38286f06, v7); a chunk depends only on the seed and its index, so
-#   --chunks 176 adds chunks 168-175, the held-out games of docs/nnue-runs.md.
+#   (3003, nn-bcd830fc38286f06, v7), (3004, nn-5a0ce0cd7cc4c1c3, v8); a chunk depends only on the
+#   seed and its index, so --chunks 176 adds chunks 168-175, the held-out games of docs/nnue-runs.md.
+# Step g's data is chunks 0-675 (8.5M records; 0-9 held out) of tools/gen-nnue-data.sh --chunks
+#   4200 --games-per-chunk 100 --threads 2 --seed 4001 --out data/nnue/selfplay-nnue-v11, played
+#   by the build of da6daf5 (its embedded nn-5a0c, Bench 5009104's search; tools/pgo-build.sh
+#   gives the same chunks faster).
 # Each step plays its own data with its base network and a fixed seed. Rebuilds from these
 # commands with the data present: step a gave the same file (content hash) when checked, and so
 # did step c (tenth session, docs/nnue-runs.md); step b repeats its training exactly (the same
