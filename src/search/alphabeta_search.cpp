@@ -40,6 +40,7 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
   (ss + 1)->killers[0] = (ss + 1)->killers[1] = Move::none();
   (ss + 1)->excludedMove = Move::none();
   (ss + 2)->killers[0] = (ss + 2)->killers[1] = Move::none();
+  (ss + 2)->cutoffCount = 0;
 
   // Step 2. Draws and mate distance pruning.
   if (!kRoot) {
@@ -113,10 +114,12 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
     // this, updatePv would copy a sibling's stale line (illegal here, or running past a mate).
     if (kPvNode) m_pvTable[ply + 1][0] = Move::none();
 
-    // Late move reductions, then principal variation search.
+    // Late move reductions, then principal variation search. One more ply when the replies at
+    // the next ply have failed high often (Stockfish 16's cutoffCnt).
     if (depth >= 2 && moveCount > 1 + (kRoot ? 1 : 0) && (!noisy || !ss->ttPv)) {
       int r = reduction(depth, moveCount) - kPvNode - (ss->ttPv && !kPvNode) + cutNode + !n.improving +
-              (ttNoisy && !noisy) - givesCheck - (noisy ? 0 : history / tunables::LmrHistoryDivisor);
+              (ttNoisy && !noisy) - givesCheck - (noisy ? 0 : history / tunables::LmrHistoryDivisor) +
+              ((ss + 1)->cutoffCount > 3);  // the replies keep failing high: this node will fail low
       int d = std::clamp(newDepth - r, 1, newDepth + 1);
       score = -search<NodeType::kNonPV>(ss + 1, -(alpha + 1), -alpha, d, true);
       if (score > alpha && d < newDepth) {
@@ -145,7 +148,10 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
       if (score > alpha) {
         bestMove = m;
         if (kPvNode && !kRoot) updatePv(ply, m);
-        if (score >= beta) break;
+        if (score >= beta) {
+          ss->cutoffCount += 1 + !n.ttMove;
+          break;
+        }
         alpha = score;
       }
     }

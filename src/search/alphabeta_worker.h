@@ -37,6 +37,7 @@ struct StackEntry {
   bool inCheck = false;
   bool ttPv = false;
   int doubleExtensions = 0;
+  int cutoffCount = 0;  ///< beta cutoffs at this ply since the grandparent began (2 without a TT move)
 };
 
 /// A root move with the result of its latest search. `score` is -kInfinite until the move is
