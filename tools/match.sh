@@ -3,7 +3,8 @@
 #   tools/match.sh OPPONENT [GAMES] [TC] [CONCURRENCY] [extra janus match options...]
 # OPPONENT: stockfish-<elo> (Stockfish with UCI_LimitStrength and UCI_Elo), stockfish,
 #           ethereal, toga2, glaurung, phalanx, gnuchess (UCI mode)
-# Defaults: 100 games, 10+0.1, concurrency 1. PGN and log go to results/.
+# Defaults: 100 games, 10+0.1, concurrency 1. Both sides get 64 MiB of hash (Phalanx: 64 MiB
+# through its -t option). PGN and log go to results/.
 # JANUS_SPEC adds spec fields to Janus's side, e.g. JANUS_SPEC="option.UCI_LimitStrength=true
 # option.UCI_Elo=1800" to measure a playing level against stockfish-1800.
 # JANUS=PATH plays another binary than build/janus (a copy, so that a long match survives
@@ -17,14 +18,14 @@ tc=${3:-10+0.1}
 concurrency=${4:-1}
 shift $(($# < 4 ? $# : 4))
 case "$opponent" in
-  stockfish-*) spec="name=Stockfish-${opponent#stockfish-} cmd=/usr/games/stockfish option.UCI_LimitStrength=true option.UCI_Elo=${opponent#stockfish-}" ;;
-  stockfish) spec="name=Stockfish cmd=/usr/games/stockfish" ;;
-  ethereal) spec="name=Ethereal cmd=/usr/games/ethereal-chess" ;;
-  toga2) spec="name=Toga2 cmd=/usr/games/toga2" ;;
-  glaurung) spec="name=Glaurung cmd=/usr/games/glaurung" ;;
+  stockfish-*) spec="name=Stockfish-${opponent#stockfish-} cmd=/usr/games/stockfish option.UCI_LimitStrength=true option.UCI_Elo=${opponent#stockfish-} option.Hash=64" ;;
+  stockfish) spec="name=Stockfish cmd=/usr/games/stockfish option.Hash=64" ;;
+  ethereal) spec="name=Ethereal cmd=/usr/games/ethereal-chess option.Hash=64" ;;
+  toga2) spec="name=Toga2 cmd=/usr/games/toga2 option.Hash=64" ;;
+  glaurung) spec="name=Glaurung cmd=/usr/games/glaurung option.Hash=64" ;;
   # Phalanx speaks only CECP (xboard): janus cecp bridges it; own book and learning off, 64 MiB hash.
   phalanx) spec="name=Phalanx cmd=build/janus arg=cecp arg=/usr/games/phalanx arg=-b- arg=-l- arg=-t arg=65536" ;;
-  gnuchess) spec="name=GNUChess cmd=/usr/games/gnuchess arg=--uci" ;;
+  gnuchess) spec="name=GNUChess cmd=/usr/games/gnuchess arg=--uci option.Hash=64" ;;
   *) echo "unknown opponent '$opponent'" >&2; exit 2 ;;
 esac
 mkdir -p results
