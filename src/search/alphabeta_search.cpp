@@ -41,6 +41,7 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
   (ss + 1)->excludedMove = Move::none();
   (ss + 2)->killers[0] = (ss + 2)->killers[1] = Move::none();
   (ss + 2)->cutoffCount = 0;
+  ss->moveCount = 0;  // ProbCut's and the null move's children see no move count
 
   // Step 2. Draws and mate distance pruning.
   if (!kRoot) {
@@ -108,6 +109,7 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
     (ss + 1)->doubleExtensions = ss->doubleExtensions + (ext >= 2);
     const int newDepth = depth - 1 + ext;
 
+    ss->moveCount = moveCount;  // after extension(): its singular search reuses this entry
     makeMove(ss, m);
     int score = -kInfinite;
     // A child searched only with a null window (a fail high) leaves no PV of its own: without
@@ -198,11 +200,22 @@ std::optional<int> AlphaBetaSearch::Worker::probeTranspositionTable(StackEntry* 
   n.ttScore = n.ttHit && n.tte.score != kScoreNone ? scoreFromTT(n.tte.score, n.ply) : kScoreNone;
   n.ttMove = NT == NodeType::kRoot ? m_rootMoves[m_pvIdx].move : n.ttHit ? n.tte.move : Move::none();
   ss->ttPv = n.excluded ? ss->ttPv : (kPvNode || (n.ttHit && n.tte.pv));
+  if (!n.excluded) ss->ttHit = n.ttHit;  // a singular search keeps the node's own
 
   if (!kPvNode && n.ttHit && n.tte.depth >= depth && n.ttScore != kScoreNone &&
       (u8(n.tte.bound) & u8(n.ttScore >= beta ? Bound::kLower : Bound::kUpper))) {
-    if (n.ttMove && n.ttScore >= beta && !m_pos.isNoisy(n.ttMove) && m_pos.isLegal(n.ttMove))
-      updateQuietStats(ss, n.ttMove, historyBonus(depth), nullptr, 0);
+    // History updates of a TT cutoff (Stockfish 15.1): a quiet TT move that fails high gets the
+    // cutoff bonus, and the previous ply's quiet move, when it was one of the first two tried,
+    // an extra malus; a quiet TT move that fails low gets a malus.
+    if (n.ttMove && !m_pos.isNoisy(n.ttMove) && m_pos.isLegal(n.ttMove)) {
+      if (n.ttScore >= beta) {
+        updateQuietStats(ss, n.ttMove, historyBonus(depth), nullptr, 0);
+        if ((ss - 1)->moveCount <= 2) penalisePriorQuietMove(ss, historyBonus(depth + 1));
+      } else {
+        applyGravity(m_hist->main[m_pos.sideToMove()][n.ttMove.from() * 64 + n.ttMove.to()], -historyBonus(depth));
+        updateContinuation(ss, m_pos.movedPiece(n.ttMove), n.ttMove.to(), -historyBonus(depth));
+      }
+    }
     if (m_pos.halfmoveClock() < 90) return n.ttScore;
   }
   return std::nullopt;
@@ -390,6 +403,16 @@ void AlphaBetaSearch::Worker::updateCutoffStats(StackEntry* ss, Move best, int d
   for (int i = 0; i < captureCount; ++i)
     if (PieceType cap = capturedType(m_pos, captures[i]); cap != kNoPieceType)
       applyGravity(m_hist->capture[m_pos.movedPiece(captures[i])][captures[i].to()][cap], -bonus);
+  // The previous ply's quiet move was refuted although it came early, right after its TT move,
+  // or was its first killer: an extra malus (Stockfish 15.1).
+  if ((ss - 1)->moveCount == 1 + (ss - 1)->ttHit || (ss - 1)->currentMove == (ss - 1)->killers[0])
+    penalisePriorQuietMove(ss, bonus);
+}
+
+void AlphaBetaSearch::Worker::penalisePriorQuietMove(StackEntry* ss, int malus) {
+  const Move prev = (ss - 1)->currentMove;
+  if (!prev || prev == Move::null() || m_pos.capturedPiece() != kNoPiece || prev.isPromotion()) return;
+  updateContinuation(ss - 1, (ss - 1)->movedPiece, prev.to(), -malus);
 }
 
 // Every move failed low here, so the opponent's quiet move that led here was good: its

@@ -38,6 +38,8 @@ struct StackEntry {
   bool ttPv = false;
   int doubleExtensions = 0;
   int cutoffCount = 0;  ///< beta cutoffs at this ply since the grandparent began (2 without a TT move)
+  int moveCount = 0;  ///< moves searched so far at this node (counting currentMove)
+  bool ttHit = false;
 };
 
 /// A root move with the result of its latest search. `score` is -kInfinite until the move is
@@ -157,6 +159,9 @@ class AlphaBetaSearch::Worker {
                          const Move* captures, int captureCount);
   void updateQuietStats(StackEntry* ss, Move best, int bonus, const Move* quiets, int quietCount);
   void updateContinuation(StackEntry* ss, Piece p, Square to, int bonus);
+  /// Continuation-history malus of the previous ply's quiet move (none when it was a capture,
+  /// a promotion or a null move).
+  void penalisePriorQuietMove(StackEntry* ss, int malus);
 
   // ---- Quiescence search (alphabeta_qsearch.cpp) ----
   /// Captures and promotions until the position is quiet; every evasion when in check.
