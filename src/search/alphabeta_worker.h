@@ -39,7 +39,7 @@ struct StackEntry {
   int doubleExtensions = 0;
   int cutoffCount = 0;  ///< beta cutoffs at this ply since the grandparent began (2 without a TT move)
   int moveCount = 0;  ///< moves searched so far at this node (counting currentMove)
-  bool ttHit = false;
+  bool ttHit = false;  ///< the node's TT probe found its key (a singular search keeps the node's value)
 };
 
 /// A root move with the result of its latest search. `score` is -kInfinite until the move is
