@@ -17,21 +17,23 @@ games=${2:-100}
 tc=${3:-10+0.1}
 concurrency=${4:-1}
 shift $(($# < 4 ? $# : 4))
+hash=64  # MiB, both sides
 case "$opponent" in
-  stockfish-*) spec="name=Stockfish-${opponent#stockfish-} cmd=/usr/games/stockfish option.UCI_LimitStrength=true option.UCI_Elo=${opponent#stockfish-} option.Hash=64" ;;
-  stockfish) spec="name=Stockfish cmd=/usr/games/stockfish option.Hash=64" ;;
-  ethereal) spec="name=Ethereal cmd=/usr/games/ethereal-chess option.Hash=64" ;;
-  toga2) spec="name=Toga2 cmd=/usr/games/toga2 option.Hash=64" ;;
-  glaurung) spec="name=Glaurung cmd=/usr/games/glaurung option.Hash=64" ;;
-  # Phalanx speaks only CECP (xboard): janus cecp bridges it; own book and learning off, 64 MiB hash.
-  phalanx) spec="name=Phalanx cmd=build/janus arg=cecp arg=/usr/games/phalanx arg=-b- arg=-l- arg=-t arg=65536" ;;
-  gnuchess) spec="name=GNUChess cmd=/usr/games/gnuchess arg=--uci option.Hash=64" ;;
+  stockfish-*) spec="name=Stockfish-${opponent#stockfish-} cmd=/usr/games/stockfish option.UCI_LimitStrength=true option.UCI_Elo=${opponent#stockfish-}" ;;
+  stockfish) spec="name=Stockfish cmd=/usr/games/stockfish" ;;
+  ethereal) spec="name=Ethereal cmd=/usr/games/ethereal-chess" ;;
+  toga2) spec="name=Toga2 cmd=/usr/games/toga2" ;;
+  glaurung) spec="name=Glaurung cmd=/usr/games/glaurung" ;;
+  # Phalanx speaks only CECP (xboard): janus cecp bridges it; own book and learning off, hash in KiB.
+  phalanx) spec="name=Phalanx cmd=build/janus arg=cecp arg=/usr/games/phalanx arg=-b- arg=-l- arg=-t arg=$((hash * 1024))" ;;
+  gnuchess) spec="name=GNUChess cmd=/usr/games/gnuchess arg=--uci" ;;
   *) echo "unknown opponent '$opponent'" >&2; exit 2 ;;
 esac
+[[ $opponent == phalanx ]] || spec+=" option.Hash=$hash"
 mkdir -p results
 stamp=$(date +%Y%m%d-%H%M%S)
 pgn=${PGN:-results/$stamp-janus-vs-$opponent.pgn}
 janus=${JANUS:-build/janus}
 spec=${spec//cmd=build\/janus/cmd=$janus}
-"$janus" match --engine "name=Janus cmd=$janus option.Hash=64 ${JANUS_SPEC:-}" --engine "$spec" \
+"$janus" match --engine "name=Janus cmd=$janus option.Hash=$hash ${JANUS_SPEC:-}" --engine "$spec" \
   --tc "$tc" --games "$games" --concurrency "$concurrency" --pgnout "$pgn" "$@" 2>&1 | tee -a "${pgn%.pgn}.log"

@@ -212,8 +212,7 @@ std::optional<int> AlphaBetaSearch::Worker::probeTranspositionTable(StackEntry* 
         updateQuietStats(ss, n.ttMove, historyBonus(depth), nullptr, 0);
         if ((ss - 1)->moveCount <= 2) penalisePriorQuietMove(ss, historyBonus(depth + 1));
       } else {
-        applyGravity(m_hist->main[m_pos.sideToMove()][n.ttMove.from() * 64 + n.ttMove.to()], -historyBonus(depth));
-        updateContinuation(ss, m_pos.movedPiece(n.ttMove), n.ttMove.to(), -historyBonus(depth));
+        updateQuietHistory(ss, n.ttMove, -historyBonus(depth));
       }
     }
     if (m_pos.halfmoveClock() < 90) return n.ttScore;
@@ -437,19 +436,19 @@ void AlphaBetaSearch::Worker::updateContinuation(StackEntry* ss, Piece p, Square
 
 void AlphaBetaSearch::Worker::updateQuietStats(StackEntry* ss, Move best, int bonus, const Move* quiets,
                                                int quietCount) {
-  Color us = m_pos.sideToMove();
   if (ss->killers[0] != best) {
     ss->killers[1] = ss->killers[0];
     ss->killers[0] = best;
   }
-  applyGravity(m_hist->main[us][best.from() * 64 + best.to()], bonus);
-  updateContinuation(ss, m_pos.movedPiece(best), best.to(), bonus);
+  updateQuietHistory(ss, best, bonus);
   if (Move prev = (ss - 1)->currentMove; prev && prev != Move::null())
     m_hist->counter[(ss - 1)->movedPiece][prev.to()] = best;
-  for (int i = 0; i < quietCount; ++i) {
-    applyGravity(m_hist->main[us][quiets[i].from() * 64 + quiets[i].to()], -bonus);
-    updateContinuation(ss, m_pos.movedPiece(quiets[i]), quiets[i].to(), -bonus);
-  }
+  for (int i = 0; i < quietCount; ++i) updateQuietHistory(ss, quiets[i], -bonus);
+}
+
+void AlphaBetaSearch::Worker::updateQuietHistory(StackEntry* ss, Move m, int bonus) {
+  applyGravity(m_hist->main[m_pos.sideToMove()][m.from() * 64 + m.to()], bonus);
+  updateContinuation(ss, m_pos.movedPiece(m), m.to(), bonus);
 }
 
 // iterativeDeepening (alphabeta.cpp) enters at the root.

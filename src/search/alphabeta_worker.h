@@ -159,6 +159,9 @@ class AlphaBetaSearch::Worker {
                          const Move* captures, int captureCount);
   void updateQuietStats(StackEntry* ss, Move best, int bonus, const Move* quiets, int quietCount);
   void updateContinuation(StackEntry* ss, Piece p, Square to, int bonus);
+  /// Butterfly and continuation history of the quiet move `m` of the side to move, moved by
+  /// `bonus` (negative: a malus) with the gravity formula.
+  void updateQuietHistory(StackEntry* ss, Move m, int bonus);
   /// Continuation-history malus of the previous ply's quiet move (none when it was a capture,
   /// a promotion or a null move).
   void penalisePriorQuietMove(StackEntry* ss, int malus);
