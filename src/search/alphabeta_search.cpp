@@ -350,7 +350,9 @@ bool AlphaBetaSearch::Worker::pruneMove(const NodeState& n, Move m, int depth, i
 }
 
 // Singular extension (not at the root): the TT move is much better than every alternative (a
-// reduced search without it fails low); check extension otherwise.
+// reduced search without it fails low); check extension otherwise. When the TT move is not
+// singular but its TT score beats beta, another move will likely cut too: the TT move is searched
+// two plies shallower (Stockfish 15.1's negative extension, -2).
 template <NodeType NT>
 int AlphaBetaSearch::Worker::extension(StackEntry* ss, const NodeState& n, Move m, int depth, int beta, bool cutNode,
                                        bool givesCheck, std::optional<int>& cutoff) {
@@ -372,7 +374,7 @@ int AlphaBetaSearch::Worker::extension(StackEntry* ss, const NodeState& n, Move 
       cutoff = singularBeta;  // multi-cut: several moves beat beta
       return 0;
     }
-    return n.ttScore >= beta ? -1 : 0;
+    return n.ttScore >= beta ? -2 : 0;
   }
   return givesCheck && n.ply < 2 * m_rootDepth && (depth > 6 || seeGe(m_pos, m, 0)) ? 1 : 0;
 }
