@@ -12,11 +12,25 @@
 namespace janus {
 namespace {
 
+/// Empty histories (continuation histories: the zero sentinel) and a main-search picker over them
+/// without TT move, killers or countermove.
+class MovePickerTest : public ::testing::Test {
+ protected:
+  MovePickerTest() { hist->clear(); }
+  MovePicker picker(const Position& pos) const {
+    return MovePicker(pos, Move::none(), kNoKillers, Move::none(), *hist, contHist);
+  }
+
+  std::unique_ptr<Histories> hist = std::make_unique<Histories>();
+  const PieceToHistory* contHist[3] = {hist->sentinel(), hist->sentinel(), hist->sentinel()};
+  static constexpr Move kNoKillers[2] = {Move::none(), Move::none()};
+};
+
 // The quiets come out in the order of a stable sort by descending score (ties keep the generation
 // order, so the search is the same whatever sort the picker uses). Scores here come from the
 // butterfly history alone (continuation histories are the zero sentinel), drawn from a small range
 // so that ties are common.
-TEST(MovePicker, QuietsComeInStableDescendingHistoryOrder) {
+TEST_F(MovePickerTest, QuietsComeInStableDescendingHistoryOrder) {
   const char* fens[] = {
       "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
       "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -24,9 +38,6 @@ TEST(MovePicker, QuietsComeInStableDescendingHistoryOrder) {
       "8/2k5/8/8/3K4/8/4P3/8 b - - 0 1",
   };
   std::mt19937 rng(7);
-  auto hist = std::make_unique<Histories>();
-  const PieceToHistory* contHist[3] = {hist->sentinel(), hist->sentinel(), hist->sentinel()};
-  const Move noKillers[2] = {Move::none(), Move::none()};
   for (const char* fen : fens) {
     const Position pos = Position::fromFen(fen);
     MoveList quiets;
@@ -42,7 +53,7 @@ TEST(MovePicker, QuietsComeInStableDescendingHistoryOrder) {
       }
       std::stable_sort(expected.begin(), expected.end(),
                        [](const auto& a, const auto& b) { return a.first > b.first; });
-      MovePicker mp(pos, Move::none(), noKillers, Move::none(), *hist, contHist);
+      MovePicker mp = picker(pos);
       std::vector<Move> picked;
       while (Move m = mp.next())
         if (!pos.isNoisy(m)) picked.push_back(m);
@@ -56,14 +67,10 @@ TEST(MovePicker, QuietsComeInStableDescendingHistoryOrder) {
 }
 
 // skipQuiets (late move pruning) after a few quiets: no more quiets, the bad captures still come.
-TEST(MovePicker, SkipQuietsStopsQuietsButKeepsBadCaptures) {
+TEST_F(MovePickerTest, SkipQuietsStopsQuietsButKeepsBadCaptures) {
   // Qxd5 is a losing capture (the pawn on d5 is defended by e6 and c6).
   const Position pos = Position::fromFen("4k3/8/2p1p3/3p4/8/8/3Q4/4K3 w - - 0 1");
-  auto hist = std::make_unique<Histories>();
-  hist->clear();
-  const PieceToHistory* contHist[3] = {hist->sentinel(), hist->sentinel(), hist->sentinel()};
-  const Move noKillers[2] = {Move::none(), Move::none()};
-  MovePicker mp(pos, Move::none(), noKillers, Move::none(), *hist, contHist);
+  MovePicker mp = picker(pos);
   int quiets = 0;
   while (quiets < 2) {
     Move m = mp.next();
