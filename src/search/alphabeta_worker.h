@@ -146,7 +146,7 @@ class AlphaBetaSearch::Worker {
   /// Shallow-depth pruning of move `m` (late move, history, futility and SEE pruning).
   bool pruneMove(const NodeState& n, Move m, int depth, int moveCount, int alpha, bool noisy, bool givesCheck,
                  int history);
-  /// Singular and check extensions of move `m` in plies (-1 .. 2). Sets `cutoff` when the node
+  /// Singular and check extensions of move `m` in plies (-2 .. 2). Sets `cutoff` when the node
   /// is decided instead (multi-cut, or the search was stopped).
   template <NodeType NT>
   int extension(StackEntry* ss, const NodeState& n, Move m, int depth, int beta, bool cutNode, bool givesCheck,
