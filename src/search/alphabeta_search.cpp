@@ -117,11 +117,14 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
     if (kPvNode) m_pvTable[ply + 1][0] = Move::none();
 
     // Late move reductions, then principal variation search. One more ply when the replies at
-    // the next ply have failed high often (Stockfish 16's cutoffCnt).
+    // the next ply have failed high often (Stockfish 16's cutoffCnt); one less when the
+    // opponent's move that led here was a late one of its node (Stockfish 15.1: that node is
+    // likely to fail low, so this one is likely to fail high and needs its moves searched well).
     if (depth >= 2 && moveCount > 1 + (kRoot ? 1 : 0) && (!noisy || !ss->ttPv)) {
       int r = reduction(depth, moveCount) - kPvNode - (ss->ttPv && !kPvNode) + cutNode + !n.improving +
               (ttNoisy && !noisy) - givesCheck - (noisy ? 0 : history / tunables::LmrHistoryDivisor) +
-              ((ss + 1)->cutoffCount > 3);  // the replies keep failing high: this node will fail low
+              ((ss + 1)->cutoffCount > 3) -  // the replies keep failing high: this node will fail low
+              ((ss - 1)->moveCount > tunables::LmrPrevMoveCount);
       int d = std::clamp(newDepth - r, 1, newDepth + 1);
       score = -search<NodeType::kNonPV>(ss + 1, -(alpha + 1), -alpha, d, true);
       if (score > alpha && d < newDepth) {

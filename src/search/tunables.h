@@ -56,6 +56,7 @@ namespace janus::tunables {
   X(LmrDeeperBase, 64, 20, 120, 8)          /* LMR re-search one ply deeper above alpha + base */ \
   X(LmrDeeperPerDepth, 11, 4, 20, 2)        /* ... + k * (plies the reduction saved) */          \
   X(PriorFailLowMargin, 62, 20, 150, 8)     /* fail low this far below alpha: double bonus */    \
+  X(LmrPrevMoveCount, 7, 3, 15, 1)          /* LMR one ply less after the opponent's move number > k */ \
   X(TimeOptimumX100, 100, 50, 150, 5)       /* time management: optimum scale */                 \
   X(TimeMaximumX100, 500, 300, 800, 25)     /* ... maximum = optimum * k (capped by clock) */   \
   X(MovesToGoDefault, 35, 20, 50, 2)        /* moves left assumed for sudden death */            \
