@@ -84,6 +84,11 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
   Move quiets[64], captures[32];
   const bool ttNoisy = n.ttMove && m_pos.isNoisy(n.ttMove);
   const CheckInfo checkInfo = m_pos.checkInfo();
+  // A PV node whose TT entry is an upper bound from this depth or deeper will likely fail low
+  // (Stockfish 15.1's likelyFailLow).
+  const bool likelyFailLow = kPvNode && n.ttMove && n.ttHit && (u8(n.tte.bound) & u8(Bound::kUpper)) &&
+                             n.tte.depth >= depth;
+  bool singularQuietLmr = false;  // the quiet TT move was singular: reduce the others one ply less
 
   while (Move m = mp.next()) {
     if (m == n.excluded) continue;
@@ -104,8 +109,10 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
       continue;
 
     std::optional<int> cutoff;
-    const int ext = extension<NT>(ss, n, m, depth, beta, cutNode, givesCheck, cutoff);
+    bool singular = false;
+    const int ext = extension<NT>(ss, n, m, depth, beta, cutNode, givesCheck, cutoff, singular);
     if (cutoff) return *cutoff;
+    if (singular) singularQuietLmr = !ttNoisy && !likelyFailLow;
     (ss + 1)->doubleExtensions = ss->doubleExtensions + (ext >= 2);
     const int newDepth = depth - 1 + ext;
 
@@ -119,12 +126,15 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
     // Late move reductions, then principal variation search. One more ply when the replies at
     // the next ply have failed high often (Stockfish 16's cutoffCnt); one less when the
     // opponent's move that led here was a late one of its node (Stockfish 15.1: that node is
-    // likely to fail low, so this one is likely to fail high and needs its moves searched well).
+    // likely to fail low, so this one is likely to fail high and needs its moves searched well);
+    // one less for the other moves when the quiet TT move was singular and the node is not
+    // likely to fail low (Stockfish 15.1's singularQuietLMR).
     if (depth >= 2 && moveCount > 1 + (kRoot ? 1 : 0) && (!noisy || !ss->ttPv)) {
       int r = reduction(depth, moveCount) - kPvNode - (ss->ttPv && !kPvNode) + cutNode + !n.improving +
               (ttNoisy && !noisy) - givesCheck - (noisy ? 0 : history / tunables::LmrHistoryDivisor) +
               ((ss + 1)->cutoffCount > 3) -  // the replies keep failing high: this node will fail low
-              ((ss - 1)->moveCount > tunables::LmrPrevMoveCount);
+              ((ss - 1)->moveCount > tunables::LmrPrevMoveCount) -
+              singularQuietLmr;
       int d = std::clamp(newDepth - r, 1, newDepth + 1);
       score = -search<NodeType::kNonPV>(ss + 1, -(alpha + 1), -alpha, d, true);
       if (score > alpha && d < newDepth) {
@@ -358,7 +368,7 @@ bool AlphaBetaSearch::Worker::pruneMove(const NodeState& n, Move m, int depth, i
 // two plies shallower (Stockfish 15.1's negative extension, -2).
 template <NodeType NT>
 int AlphaBetaSearch::Worker::extension(StackEntry* ss, const NodeState& n, Move m, int depth, int beta, bool cutNode,
-                                       bool givesCheck, std::optional<int>& cutoff) {
+                                       bool givesCheck, std::optional<int>& cutoff, bool& singular) {
   constexpr bool kPvNode = NT != NodeType::kNonPV;
   if (NT != NodeType::kRoot && m == n.ttMove && !n.excluded && depth >= tunables::SingularMinDepth && n.ttHit &&
       (u8(n.tte.bound) & u8(Bound::kLower)) && n.tte.depth >= depth - 3 && std::abs(n.ttScore) < kTbWinInMaxPly &&
@@ -371,7 +381,8 @@ int AlphaBetaSearch::Worker::extension(StackEntry* ss, const NodeState& n, Move 
       cutoff = 0;
       return 0;
     }
-    if (v < singularBeta)
+    singular = v < singularBeta;
+    if (singular)
       return !kPvNode && v < singularBeta - tunables::DoubleExtMargin && ss->doubleExtensions <= 6 ? 2 : 1;
     if (singularBeta >= beta) {
       cutoff = singularBeta;  // multi-cut: several moves beat beta

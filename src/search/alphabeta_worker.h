@@ -147,10 +147,11 @@ class AlphaBetaSearch::Worker {
   bool pruneMove(const NodeState& n, Move m, int depth, int moveCount, int alpha, bool noisy, bool givesCheck,
                  int history);
   /// Singular and check extensions of move `m` in plies (-2 .. 2). Sets `cutoff` when the node
-  /// is decided instead (multi-cut, or the search was stopped).
+  /// is decided instead (multi-cut, or the search was stopped), `singular` when `m` is the TT
+  /// move and the singular search proved it singular.
   template <NodeType NT>
   int extension(StackEntry* ss, const NodeState& n, Move m, int depth, int beta, bool cutNode, bool givesCheck,
-                std::optional<int>& cutoff);
+                std::optional<int>& cutoff, bool& singular);
   /// Records the result of root move `m` (score, bound and PV) in m_rootMoves.
   void updateRootMove(Move m, int score, int alpha, int beta, int moveCount);
   /// Step 11: history updates for a beta cutoff by `best`.
