@@ -2,8 +2,8 @@
 # SPRT of a candidate NNUE network against a base: another network, or the hand-crafted
 # evaluation (HCE). One command for every step of the network chain (docs/nnue.md), resumable.
 #
-#   tools/sprt-net.sh CANDIDATE.jnn BASE.jnn|hce [--tc 10+0.1 | --nodes N [--nps-scaled]] [--games 2000]
-#                     [--elo0 0] [--elo1 10] [--seed 7] [--concurrency 2] [--janus BIN]
+#   tools/sprt-net.sh CANDIDATE.jnn BASE.jnn|hce [--tc 10+0.1 | --nodes N [--nps-scaled | --candidate-nodes M]]
+#                     [--games 2000] [--elo0 0] [--elo1 10] [--seed 7] [--concurrency 2] [--janus BIN]
 #
 # --nodes N plays N nodes a move instead of a clock: the result does not depend on the machine's
 # load, so it can run beside the data run, but a slower network gets its nodes for free. With
@@ -11,7 +11,10 @@
 # three alternating `bench` runs of each side before the match (printed and logged): a load-proof
 # stand-in for equal time (docs/nnue-runs.md, fourteenth session: a 1024-hidden net at 78% of the
 # speed went from +2 at equal nodes to -98 with scaled nodes). A resumed match reuses the node
-# counts in its log, so the games of one PGN all have the same limits.
+# counts in its log, so the games of one PGN all have the same limits. On a loaded machine the bench
+# runs are too noisy for that (one run measured a 512-hidden net faster than a 256-hidden one);
+# --candidate-nodes M then gives the candidate's limit from a speed measured on an idle machine
+# (e.g. M = N x 0.92 for 512 hidden against 256, docs/nnue-runs.md) and the base keeps N.
 #
 # Both sides run the same binary: a copy of BIN (default build/janus) at data/nnue/janus-sprt-<hash
 # of the binary>, so that rebuilding build/janus while the match runs changes nothing. The
@@ -37,6 +40,7 @@ shift 2
 tc=10+0.1
 nodes=""
 npsScaled=0
+candNodes=""
 games=2000
 elo0=0
 elo1=10
@@ -48,6 +52,7 @@ while (($#)); do
     --tc) tc=$2; shift 2 ;;
     --nodes) nodes=$2; shift 2 ;;
     --nps-scaled) npsScaled=1; shift ;;
+    --candidate-nodes) candNodes=$2; shift 2 ;;
     --games) games=$2; shift 2 ;;
     --elo0) elo0=$2; shift 2 ;;
     --elo1) elo1=$2; shift 2 ;;
@@ -64,8 +69,12 @@ isNet "$candidate" || { echo "'$candidate' is not a Janus network file (magic JA
 [ -x "$janus" ] || { echo "no engine binary at $janus (run ./dev.sh main or cmake --build build)" >&2; exit 1; }
 if [ -n "$nodes" ]; then
   [[ "$nodes" =~ ^[1-9][0-9]*$ ]] || { echo "--nodes '$nodes' is not a positive whole number" >&2; exit 2; }
+  if [ -n "$candNodes" ]; then
+    [[ "$candNodes" =~ ^[1-9][0-9]*$ ]] || { echo "--candidate-nodes '$candNodes' is not a positive whole number" >&2; exit 2; }
+    ((npsScaled == 0)) || { echo "--nps-scaled and --candidate-nodes exclude each other" >&2; exit 2; }
+  fi
 else
-  ((npsScaled == 0)) || { echo "--nps-scaled needs --nodes N" >&2; exit 2; }
+  ((npsScaled == 0)) && [ -z "$candNodes" ] || { echo "--nps-scaled and --candidate-nodes need --nodes N" >&2; exit 2; }
 fi
 
 # Short names: nn-<first 4 hex digits> of the content hash in the file name.
@@ -90,6 +99,7 @@ limit=$tc
 if [ -n "$nodes" ]; then
   limit=n$nodes
   ((npsScaled)) && limit+=-scaled
+  [ -n "$candNodes" ] && limit+=-c$candNodes
 fi
 pgn=results/sprt-$candName-vs-$baseName-$limit.pgn
 log=${pgn%.pgn}.log
@@ -106,8 +116,11 @@ candLimit=""
 baseLimit=""
 if [ -n "$nodes" ]; then
   limits=(--nodes "$nodes")
-  if ((npsScaled)); then
-    candNodes=""
+  if [ -n "$candNodes" ]; then
+    echo "node limits: candidate $candNodes (given), base $nodes" | tee -a "$log"
+    candLimit=" nodes=$candNodes"
+    baseLimit=" nodes=$nodes"
+  elif ((npsScaled)); then
     [ -n "${resume[*]}" ] && [ -f "$log" ] &&
       candNodes=$(sed -n 's/.*node limits: candidate \([0-9]*\), base.*/\1/p' "$log" | tail -1)
     if [ -z "$candNodes" ]; then
