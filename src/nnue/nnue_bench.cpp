@@ -72,7 +72,15 @@ void BM_OnePlyTree(benchmark::State& state) {
   state.SetItemsProcessed(evaluations);
 }
 
-BENCHMARK(BM_OnePlyTree)->Args({256, 1})->Args({256, 4})->Args({256, 16})->Args({1024, 16})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_OnePlyTree)
+    ->Args({256, 1})
+    ->Args({256, 4})
+    ->Args({256, 16})
+    ->Args({512, 1})
+    ->Args({512, 4})
+    ->Args({1024, 1})
+    ->Args({1024, 16})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
