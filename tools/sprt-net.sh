@@ -116,11 +116,7 @@ candLimit=""
 baseLimit=""
 if [ -n "$nodes" ]; then
   limits=(--nodes "$nodes")
-  if [ -n "$candNodes" ]; then
-    echo "node limits: candidate $candNodes (given), base $nodes" | tee -a "$log"
-    candLimit=" nodes=$candNodes"
-    baseLimit=" nodes=$nodes"
-  elif ((npsScaled)); then
+  if ((npsScaled)); then
     [ -n "${resume[*]}" ] && [ -f "$log" ] &&
       candNodes=$(sed -n 's/.*node limits: candidate \([0-9]*\), base.*/\1/p' "$log" | tail -1)
     if [ -z "$candNodes" ]; then
@@ -134,6 +130,8 @@ if [ -n "$nodes" ]; then
       candNodes=$(((nodes * candSum + baseSum / 2) / baseSum))
     fi
     ((candNodes > 0)) || candNodes=1
+  fi
+  if [ -n "$candNodes" ]; then  # from --nps-scaled or --candidate-nodes
     echo "node limits: candidate $candNodes, base $nodes" | tee -a "$log"
     candLimit=" nodes=$candNodes"
     baseLimit=" nodes=$nodes"
