@@ -4,19 +4,23 @@
 #
 #   tools/train-scratch-net.sh --chunks N [--val-chunks V] [--hidden 256] [--king-buckets 1]
 #                              [--factoriser] [--superbatches S] [--lr 0.001] [--qat] [--threads 2]
-#                              [--data-dir data/nnue/selfplay-nnue-v11] [--janus build/janus]
-#                              [--data-janus BIN] [--train-only]
+#                              [--data-dir data/nnue/selfplay-nnue-v13] [--seed 6001]
+#                              [--data-bench 2943800] [--janus build/janus] [--data-janus BIN]
+#                              [--train-only]
 #
-#   1. data:  tools/gen-nnue-data.sh --chunks N --games-per-chunk 100 --seed 4001 --out DIR, the
-#             run of docs/nnue-runs.md "Twelfth session" (100 games of 5000 nodes a move per chunk,
-#             the 8moves_v3 book, 4-5 random plies, played by the embedded default network
-#             nn-5a0ce0cd7cc4c1c3 with bench 5009104's search). Resumable: only missing chunks are
-#             played; a chunk depends only on the seed, its index and the search, so the games
-#             are played by --data-janus (default: --janus), which must search bench 5009104
-#             nodes: build commit da6daf5 for it (git worktree add ../janus-v11 da6daf5, then
-#             tools/pgo-build.sh there; later searches play other games). With
-#             --train-only this step is skipped and the chunks must exist (e.g. while the data
-#             run goes on in the background, or after copying it from other machines).
+#   1. data:  tools/gen-nnue-data.sh --chunks N --games-per-chunk 100 --seed S --out DIR (100
+#             games of 5000 nodes a move per chunk, the 8moves_v3 book, 4-5 random plies, played
+#             by the embedded default network). Resumable: only missing chunks are played; a
+#             chunk depends only on the seed, its index, the network and the search, so the games
+#             are played by --data-janus (default: --janus), which must search --data-bench nodes
+#             in `janus bench`. The runs of docs/nnue-runs.md:
+#               v13 (the default): seed 6001, bench 2943800, commit 3938d8a (nn-00b6), 2026-12-01;
+#               v12 (lost with its machine): seed 5001, bench 2711631, f14fee1 + e46b3dc (nn-00b6);
+#               v11: seed 4001, bench 5009104, da6daf5 (nn-5a0c).
+#             Build the commit with tools/pgo-build.sh (14% faster, same games), e.g.
+#             git worktree add ../janus-v11 da6daf5. With --train-only this step is skipped and
+#             the chunks must exist (e.g. while the data run goes on in the background, or after
+#             copying it from other machines).
 #   2. train: janus train-nnue from random weights (seed 1) on chunks V..N-1, validation on
 #             chunks 0..V-1 (default V = 10, about 125k positions: the same held-out games for
 #             every data size, so validation losses compare across runs); 768 K x 2 -> hidden ->
@@ -29,10 +33,11 @@
 #             0.013058 with 300 superbatches, docs/nnue-runs.md), into
 #             data/nnue/runs/scratch-<N>-k<K>-h<hidden>-sb<S>-lr<lr>[-f][-qat] (resumable with the
 #             same command).
-#   3. copy the network nn-<hash>.jnn to nets/ and print its name and the validation loss of
-#      the default network on the same held-out chunks (train-nnue --evaluate), the reference
-#      of docs/nnue-runs.md's table. nets/default.txt is not touched: a network becomes the default
-#      only after an SPRT against the current one (tools/sprt-net.sh).
+#   3. print the path of the network nn-<hash>.jnn (it stays in the run's folder) and the
+#      validation loss of the default network on the same held-out chunks (train-nnue
+#      --evaluate), the reference of docs/nnue-runs.md's table. Nothing is copied into nets/: a
+#      network that becomes a candidate is copied there by hand and committed, and becomes the
+#      default (nets/default.txt) only after an SPRT against the current one (tools/sprt-net.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,10 +50,11 @@ lr=0.001
 qat=()
 factoriser=()
 threads=2
-dataDir=data/nnue/selfplay-nnue-v11
+dataDir=data/nnue/selfplay-nnue-v13
+seed=6001
 janus=build/janus
 dataJanus=""
-dataBench=5009104  # the search that plays the v11 run (commits 23f504b..da6daf5)
+dataBench=2943800  # the search that plays the v13 run (commit 3938d8a)
 trainOnly=0
 while (($#)); do
   case "$1" in
@@ -62,6 +68,8 @@ while (($#)); do
     --factoriser) factoriser=(--factoriser); shift ;;
     --threads) threads=$2; shift 2 ;;
     --data-dir) dataDir=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --data-bench) dataBench=$2; shift 2 ;;
     --janus) janus=$2; shift 2 ;;
     --data-janus) dataJanus=$2; shift 2 ;;
     --train-only) trainOnly=1; shift ;;
@@ -76,11 +84,11 @@ if ((!trainOnly)); then
   dataJanus=${dataJanus:-$janus}
   nodes=$("$dataJanus" bench 2>&1 | awk '/nodes .* nps/ {print $1}')
   if [ "$nodes" != "$dataBench" ]; then
-    echo "$dataJanus searches bench $nodes nodes, the v11 run's games need the search of bench $dataBench" >&2
-    echo "(commit da6daf5): build it and pass --data-janus BIN, or --train-only with the chunks present" >&2
+    echo "$dataJanus searches bench $nodes nodes, the games of $dataDir need the search of bench $dataBench" >&2
+    echo "(see the header for the commit): build it and pass --data-janus BIN, or --train-only with the chunks present" >&2
     exit 1
   fi
-  tools/gen-nnue-data.sh --chunks "$chunks" --games-per-chunk 100 --threads "$threads" --seed 4001 \
+  tools/gen-nnue-data.sh --chunks "$chunks" --games-per-chunk 100 --threads "$threads" --seed "$seed" \
     --out "$dataDir" --janus "$dataJanus"
 fi
 
@@ -109,9 +117,7 @@ resume=()
   --out-dir "$run" --description "scratch-k$kingBuckets${factoriser[*]:+f}-h$hidden" "${qat[@]}" "${resume[@]}"
 
 net=$(ls -t "$run"/nn-*.jnn | head -1)
-mkdir -p nets
-cp "$net" nets/
-echo "network: nets/$(basename "$net") (from scratch on chunks $valChunks..$((chunks - 1)) of $dataDir, run $run)"
+echo "network: $net (from scratch on chunks $valChunks..$((chunks - 1)) of $dataDir)"
 echo "the default network on the same held-out chunks:"
 "$janus" train-nnue --evaluate "nets/$(cat nets/default.txt)" --data "${validation[@]}" --lambda 0.3 \
   --sigmoid-scale 187 --threads "$threads"
