@@ -68,8 +68,17 @@ int AlphaBetaSearch::Worker::search(StackEntry* ss, int alpha, int beta, int dep
   if (!kPvNode && !n.inCheck && !n.excluded)
     if (auto v = pruneNode(ss, n, alpha, beta, depth, cutNode)) return *v;
 
-  // Step 9. Internal iterative reduction: no TT move, so this node was not searched before.
-  if (!kRoot && !n.excluded && !n.ttMove && depth >= tunables::IirMinDepth && (kPvNode || cutNode)) --depth;
+  // Step 9. Internal iterative reduction: no TT move, so this node was not searched before. A PV
+  // node loses three plies and drops into quiescence when none is left (Stockfish 15.1); a cut
+  // node loses one.
+  if (!kRoot && !n.excluded && !n.ttMove) {
+    if (kPvNode) {
+      depth -= 3;
+      if (depth <= 0) return qsearch<NodeType::kPV>(ss, alpha, beta);
+    } else if (cutNode && depth >= tunables::IirMinDepth) {
+      --depth;
+    }
+  }
 
   // Step 10. The move loop.
   const PieceToHistory* contHist[3] = {(ss - 1)->contHist, (ss - 2)->contHist, (ss - 4)->contHist};
