@@ -33,7 +33,7 @@ namespace janus::tunables {
   X(NmpVerifyDepth, 12, 8, 20, 1)           /* ... verification search from this depth */       \
   X(ProbCutMinDepth, 5, 4, 8, 1)            /* probcut: min depth */                             \
   X(ProbCutMargin, 200, 100, 350, 15)       /* ... beta margin */                               \
-  X(IirMinDepth, 4, 3, 8, 1)                /* internal iterative reduction without TT move */   \
+  X(IirMinDepth, 4, 3, 8, 1)                /* IIR at cut nodes without TT move (PV: -3) */     \
   X(FutilityMaxDepth, 8, 4, 12, 1)          /* futility pruning of quiets: max depth */          \
   X(FutilityBase, 90, 30, 200, 10)          /* ... base margin */                                \
   X(FutilityPerDepth, 100, 50, 200, 10)     /* ... margin per ply */                             \
