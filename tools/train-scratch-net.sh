@@ -31,8 +31,9 @@
 #             at least 40; about 6 passes over the positions of a mirrored K = 1 net: on 1,090
 #             chunks of v12 a 256-hidden net reached 0.013663 with 43, 0.013102 with 120 and
 #             0.013058 with 300 superbatches, docs/nnue-runs.md), into
-#             data/nnue/runs/scratch-<N>-k<K>-h<hidden>-sb<S>-lr<lr>[-f][-qat] (resumable with the
-#             same command).
+#             data/nnue/runs/scratch-<data folder>-<N>-k<K>-h<hidden>-sb<S>-lr<lr>[-f][-qat]
+#             (resumable with the same command; the data folder in the name keeps a run on other
+#             data from resuming its checkpoint).
 #   3. print the path of the network nn-<hash>.jnn (it stays in the run's folder) and the
 #      validation loss of the default network on the same held-out chunks (train-nnue
 #      --evaluate), the reference of docs/nnue-runs.md's table. Nothing is copied into nets/: a
@@ -108,7 +109,7 @@ fi
 mirror=()
 ((kingBuckets == 1)) && mirror=(--mirror)
 
-run=data/nnue/runs/scratch-$chunks-k$kingBuckets-h$hidden-sb$superbatches-lr$lr${factoriser[*]:+-f}${qat[*]:+-qat}
+run=data/nnue/runs/scratch-$(basename "$dataDir")-$chunks-k$kingBuckets-h$hidden-sb$superbatches-lr$lr${factoriser[*]:+-f}${qat[*]:+-qat}
 resume=()
 [ -f "$run/checkpoint.bin" ] && resume=(--resume)
 "$janus" train-nnue --data "${train[@]}" --validation "${validation[@]}" --hidden "$hidden" --buckets 8 \
