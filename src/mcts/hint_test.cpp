@@ -22,6 +22,8 @@
 namespace janus::mcts {
 namespace {
 
+using testing_support::kQuietMateIn2;
+using testing_support::kQuietMateIn2Depth;
 using testing_support::Searcher;
 using testing_support::testNetwork;
 
@@ -66,17 +68,16 @@ TEST(AlphaBetaHint, TheBackendNamesTheQuietMateAndTheCachePassesItOn) {
   LeafSearchParams params;
   params.priorTemperature = 100;
   params.hintVisits = 10;
-  params.hintDepth = 3;
+  params.hintDepth = kQuietMateIn2Depth;
   params.hintSharePercent = 60;
   params.hashMiB = 1;
   auto inner = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), params);
   auto cache = std::make_shared<CachingBackend>(inner, 100);
   EXPECT_EQ(cache->attributes().hintVisits, 10u);
-  EXPECT_NE(cache->attributes().description.find("alpha-beta hints of depth 3 (at most 10000 nodes) at 10 visits"),
+  EXPECT_NE(cache->attributes().description.find("alpha-beta hints of depth 6 (at most 10000 nodes) at 10 visits"),
             std::string::npos);
-  // 3k4/8/4K3/8/8/8/8/R7: a quiet first move (Ra7 or Kd6) mates in 2; the one-ply search only
-  // sees a rook move.
-  const Position pos = Position::fromFen("3k4/8/4K3/8/8/8/8/R7 w - - 0 1");
+  // A quiet first move (Ra7 or Kd6) mates in 2; the one-ply search only sees a rook move.
+  const Position pos = Position::fromFen(kQuietMateIn2);
   const std::vector<Move> moves = legal(pos);
   const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
   auto c = cache->newComputation();
@@ -85,7 +86,7 @@ TEST(AlphaBetaHint, TheBackendNamesTheQuietMateAndTheCachePassesItOn) {
   EXPECT_FLOAT_EQ(c->wdl(0).win, 1.0f);  // the search's mate score is the value
   AlphaBetaSearch reference(std::make_unique<nnue::NnueEvaluator>(testNetwork()));
   reference.setHashMiB(1);
-  const SearchResult r = leafAlphaBeta(pos, reference, 3);
+  const SearchResult r = leafAlphaBeta(pos, reference, kQuietMateIn2Depth);
   EXPECT_EQ(r.score, mateIn(3));
   const auto priors = c->priors(0);
   ASSERT_EQ(priors.size(), moves.size());
@@ -145,7 +146,7 @@ TEST(AlphaBetaHint, ATTHintGivesANewLeafTheMoveTheHintsSearchStored) {
   auto p = plain.newComputation();
   p->addHint(pos, moves, uniform, {});
   p->addInput(child, childMoves);
-  const Position unrelated = Position::fromFen("3k4/8/4K3/8/8/8/8/R7 w - - 0 1");
+  const Position unrelated = Position::fromFen(kQuietMateIn2);
   const std::vector<Move> unrelatedMoves = legal(unrelated);
   p->addInput(unrelated, unrelatedMoves);
   p->compute();
@@ -397,12 +398,12 @@ TEST(MctsHints, AGrowingHintAsksAgainAtEachPowerOfTheGrowth) {
 }
 
 TEST(MctsHints, AWeightedHintsValueCountsAsThatManyVisits) {
-  // 3k4/8/4K3/8/8/8/8/R7: mate in 2, the hint's search (3 plies) returns a mate score (win 1).
-  // Playout 1 expands the root, playout 2 is the root's hint (at 1 visit).
-  const Position mate = Position::fromFen("3k4/8/4K3/8/8/8/8/R7 w - - 0 1");
-  auto once = hintSearcher(1, 3, 50, 0, 1);
+  // kQuietMateIn2: the hint's search returns a mate score (win 1). Playout 1 expands the root,
+  // playout 2 is the root's hint (at 1 visit).
+  const Position mate = Position::fromFen(kQuietMateIn2);
+  auto once = hintSearcher(1, kQuietMateIn2Depth, 50, 0, 1);
   once->goNodes(mate, 2);
-  auto heavy = hintSearcher(1, 3, 50, 0, 100);
+  auto heavy = hintSearcher(1, kQuietMateIn2Depth, 50, 0, 100);
   heavy->goNodes(mate, 2);
   ASSERT_EQ(once->search.lastStats().hints, 1u);
   ASSERT_EQ(heavy->search.lastStats().hints, 1u);
@@ -543,12 +544,14 @@ TEST(MctsHints, HintMinimaxBacksUpTheHintsValueInsteadOfTheSubtrees) {
 }
 
 TEST(MctsHints, AFullShareHintMakesTheSearchPlayTheQuietMate) {
-  auto s = hintSearcher(1, 3, 100);  // the root at once, with all of the prior
-  const Position pos = Position::fromFen("3k4/8/4K3/8/8/8/8/R7 w - - 0 1");
+  auto s = hintSearcher(1, kQuietMateIn2Depth, 100);  // the root at once, with all of the prior
+  const Position pos = Position::fromFen(kQuietMateIn2);
   const SearchResult r = s->goNodes(pos, 60);
   AlphaBetaSearch reference(std::make_unique<nnue::NnueEvaluator>(testNetwork()));
   reference.setHashMiB(1);
-  EXPECT_EQ(r.best, leafAlphaBeta(pos, reference, 3).best);
+  const SearchResult mate = leafAlphaBeta(pos, reference, kQuietMateIn2Depth);
+  ASSERT_EQ(mate.score, mateIn(3));
+  EXPECT_EQ(r.best, mate.best);
   EXPECT_GE(s->search.lastStats().hints, 1u);
   // The hint gave the root's mating move every bit of the prior.
   const int e = s->search.root()->findEdge(r.best);

@@ -24,6 +24,8 @@
 namespace janus::mcts {
 namespace {
 
+using testing_support::kQuietMateIn2;
+using testing_support::kQuietMateIn2Depth;
 using testing_support::testNetwork;
 
 TEST(ValueMapping, CentipawnsRoundTripThroughQ) {
@@ -137,17 +139,13 @@ TEST(NnueValueBackend, PriorsFromThePolicyAndValuesFromTheNetwork) {
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, badHash), Error);
 }
 
-// Mate in 2 with two quiet moves (1. Kd6 Kc8/Ke8 2. Ra8#): a depth-3 alpha-beta search finds it,
-// the one-ply search with quiescence cannot.
-constexpr const char* kQuietMateIn2 = "3k4/8/4K3/8/8/8/8/R7 w - - 0 1";
-
 TEST(LeafAlphaBeta, FindsAMateTheOnePlySearchCannotSee) {
   const auto net = testNetwork();
   AlphaBetaSearch search(std::make_unique<nnue::NnueEvaluator>(net));
   search.setHashMiB(1);
   const Position pos = Position::fromFen(kQuietMateIn2);
   u64 nodes = 0;
-  EXPECT_EQ(leafAlphaBeta(pos, search, 3, &nodes).score, mateIn(3));
+  EXPECT_EQ(leafAlphaBeta(pos, search, kQuietMateIn2Depth, &nodes).score, mateIn(3));
   EXPECT_GT(nodes, 0u);
   Position scratch = pos;
   nnue::NnueEvaluator eval(net);
@@ -163,10 +161,10 @@ TEST(NnueValueBackend, LeafDepthValuesByAlphaBetaAndKeepsTheOnePlyPriors) {
   const auto net = testNetwork();
   LeafSearchParams params;
   params.priorTemperature = 100000;
-  params.depth = 3;
+  params.depth = kQuietMateIn2Depth;
   params.hashMiB = 1;
   NnueValueBackend backend(std::make_shared<UniformBackend>(), net, params);
-  EXPECT_NE(backend.attributes().description.find("alpha-beta search of depth 3"), std::string::npos);
+  EXPECT_NE(backend.attributes().description.find("alpha-beta search of depth 6"), std::string::npos);
   const Position pos = Position::fromFen(kQuietMateIn2);
   const MoveList list = legalMoves(pos);
   const std::vector<Move> moves(list.begin(), list.end());

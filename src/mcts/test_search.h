@@ -27,6 +27,15 @@ inline std::shared_ptr<const nnue::Network> testNetwork() {
   return net;
 }
 
+/// Mate in 2 with a quiet first move (1. Ra7 or Kd6, then 2. Ra8#/Rc8#): the one-ply search with
+/// quiescence cannot see it, an alpha-beta search of kQuietMateIn2Depth plies can.
+inline constexpr const char* kQuietMateIn2 = "3k4/8/4K3/8/8/8/8/R7 w - - 0 1";
+
+/// The least depth (plies) at which AlphaBetaSearch finds kQuietMateIn2's mate: 6 since a PV node
+/// without a TT move loses three plies and drops into quiescence when none is left (internal
+/// iterative reduction as in Stockfish 15.1); a depth-3 search scores it +3.57.
+inline constexpr int kQuietMateIn2Depth = 6;
+
 /// `fen` (or "startpos") after `moves` in UCI notation.
 inline Position positionAfter(const std::string& fen, const std::vector<std::string>& moves) {
   Position pos = fen == "startpos" ? Position() : Position::fromFen(fen);
