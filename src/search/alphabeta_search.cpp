@@ -399,7 +399,12 @@ int AlphaBetaSearch::Worker::extension(StackEntry* ss, const NodeState& n, Move 
     }
     return n.ttScore >= beta ? -2 : 0;
   }
-  return givesCheck && n.ply < 2 * m_rootDepth && (depth > 6 || seeGe(m_pos, m, 0)) ? 1 : 0;
+  // Checks only at high depth and out of quiet, balanced positions (Stockfish 15.1's
+  // `givesCheck && depth > 9 && abs(ss->staticEval) > 82`; in check its static eval is none).
+  return givesCheck && n.ply < 2 * m_rootDepth && depth > tunables::CheckExtMinDepth &&
+                 (n.inCheck || std::abs(n.staticEval) > tunables::CheckExtMinEval)
+             ? 1
+             : 0;
 }
 
 void AlphaBetaSearch::Worker::updateRootMove(Move m, int score, int alpha, int beta, int moveCount) {

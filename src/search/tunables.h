@@ -50,6 +50,8 @@ namespace janus::tunables {
   X(SingularMinDepth, 7, 5, 10, 1)          /* singular extension: min depth */                  \
   X(SingularMarginX10, 15, 5, 40, 2)        /* ... beta = ttScore - margin * depth / 10 */      \
   X(DoubleExtMargin, 20, 5, 50, 3)          /* ... double extension below singular beta */      \
+  X(CheckExtMinDepth, 9, 0, 14, 1)          /* check extension above this depth ... */          \
+  X(CheckExtMinEval, 82, 0, 300, 10)        /* ... when |static eval| exceeds this (cp) */       \
   X(QsFutilityMargin, 150, 50, 300, 15)     /* delta pruning in quiescence search */             \
   X(HistoryBonusMax, 1600, 800, 3000, 100)  /* history bonus = min(depth^2 * k, max) */          \
   X(HistoryBonusPerDepth, 16, 8, 32, 2)                                                          \
