@@ -76,7 +76,7 @@ TEST(AlphaBetaHint, TheBackendNamesTheQuietMateAndTheCachePassesItOn) {
   EXPECT_EQ(cache->attributes().hintVisits, 10u);
   EXPECT_NE(cache->attributes().description.find("alpha-beta hints of depth 6 (at most 10000 nodes) at 10 visits"),
             std::string::npos);
-  // A quiet first move (Ra7 or Kd6) mates in 2; the one-ply search only sees a rook move.
+  // A quiet rook move (Rc1 or Ra7) mates in 2; the one-ply search does not see it.
   const Position pos = Position::fromFen(kQuietMateIn2);
   const std::vector<Move> moves = legal(pos);
   const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));

@@ -27,8 +27,8 @@ inline std::shared_ptr<const nnue::Network> testNetwork() {
   return net;
 }
 
-/// Mate in 2 with a quiet first move (1. Ra7 or Kd6, then 2. Ra8#/Rc8#): the one-ply search with
-/// quiescence cannot see it, an alpha-beta search of kQuietMateIn2Depth plies can.
+/// Mate in 2 with a quiet rook move (1. Rc1 Ke8 2. Rc8#, or 1. Ra7 Kc8/Ke8 2. Ra8#): the one-ply
+/// search with quiescence cannot see it, an alpha-beta search of kQuietMateIn2Depth plies can.
 inline constexpr const char* kQuietMateIn2 = "3k4/8/4K3/8/8/8/8/R7 w - - 0 1";
 
 /// The least depth (plies) at which AlphaBetaSearch finds kQuietMateIn2's mate: 6 since a PV node
