@@ -31,9 +31,10 @@ inline std::shared_ptr<const nnue::Network> testNetwork() {
 /// search with quiescence cannot see it, an alpha-beta search of kQuietMateIn2Depth plies can.
 inline constexpr const char* kQuietMateIn2 = "3k4/8/4K3/8/8/8/8/R7 w - - 0 1";
 
-/// The least depth (plies) at which AlphaBetaSearch finds kQuietMateIn2's mate: 6 since a PV node
-/// without a TT move loses three plies and drops into quiescence when none is left (internal
-/// iterative reduction as in Stockfish 15.1); a depth-3 search scores it +3.57.
+/// Depth (plies) of the searches that must find kQuietMateIn2's mate: 6 since a PV node without a
+/// TT move loses three plies and drops into quiescence when none is left (internal iterative
+/// reduction as in Stockfish 15.1). The engine with its default network scores the position
+/// +3.57 at depths 3 to 5 (`go depth N`) and finds the mate from depth 6.
 inline constexpr int kQuietMateIn2Depth = 6;
 
 /// `fen` (or "startpos") after `moves` in UCI notation.
