@@ -368,7 +368,7 @@ bool AlphaBetaSearch::Worker::pruneMove(const NodeState& n, Move m, int depth, i
   if (!n.inCheck && lmrDepth <= tunables::FutilityMaxDepth &&
       n.staticEval + tunables::FutilityBase + tunables::FutilityPerDepth * lmrDepth <= alpha)
     return true;
-  return !seeGe(m_pos, m, -tunables::SeeQuietMargin * lmrDepth);
+  return !seeGe(m_pos, m, -(tunables::SeeQuietQuad * lmrDepth + tunables::SeeQuietLin) * lmrDepth);
 }
 
 // Singular extension (not at the root): the TT move is much better than every alternative (a

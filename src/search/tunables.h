@@ -39,7 +39,8 @@ namespace janus::tunables {
   X(FutilityPerDepth, 100, 50, 200, 10)     /* ... margin per ply */                             \
   X(LmpBase, 3, 1, 6, 1)                    /* late move pruning: quiets allowed at depth 0 */   \
   X(LmpMaxDepth, 8, 4, 12, 1)               /* ... max depth */                                  \
-  X(SeeQuietMargin, 60, 20, 120, 8)         /* SEE pruning of quiets: -margin * depth */         \
+  X(SeeQuietQuad, 21, 5, 50, 3)             /* SEE pruning of quiets: -(quad * d^2 + lin * d) */ \
+  X(SeeQuietLin, 13, 0, 60, 4)              /* ... d = LMR depth (Stockfish 15.1: 27, 16 at 126/pawn) */ \
   X(SeeNoisyMargin, 90, 40, 200, 10)        /* SEE pruning of captures: -margin * depth */      \
   X(SeePruneMaxDepth, 8, 4, 12, 1)          /* ... max depth */                                  \
   X(HistoryPruneMaxDepth, 4, 2, 6, 1)       /* prune quiets with bad history up to this depth */ \
