@@ -45,8 +45,19 @@
 #        gives nn-3ed0e83923af3b97 (never tested alone);
 #   g. tools/finetune-net.sh --base nets/nn-3ed0e83923af3b97.jnn --seed 4001 --chunks 676
 #        --data-dir data/nnue/selfplay-nnue-v11 --train-only --val-chunks 10 --superbatches 20
-#        --lr 0.0005 --qat gives nn-00b6fb26afba8af1, the default (SPRT(0, 10) H1 against
-#        nn-5a0c at 25,000 nodes: +11.1 ± 8.8 in 3273 games, docs/nnue-runs.md).
+#        --lr 0.0005 --qat gives nn-00b6fb26afba8af1, the default from 2026-11-30 to 12-02
+#        (SPRT(0, 10) H1 against nn-5a0c at 25,000 nodes: +11.1 ± 8.8 in 3273 games,
+#        docs/nnue-runs.md);
+#   h. tools/finetune-net.sh --base nets/nn-00b6fb26afba8af1.jnn --seed 6001 --chunks 1000
+#        --data-dir data/nnue/selfplay-nnue-v13 --train-only --val-chunks 10 --superbatches 100
+#        --lr 0.001 --qat --threads 1 gives nn-cd9597845822c91a, the default since 2026-12-02
+#        (SPRT(0, 10) H1 against nn-00b6 at 25,000 nodes: +23.2 ± 15.6 in 1156 games,
+#        docs/nnue-runs.md). Its data: chunks 0-999 (12.4M records; 0-9 held out) of issue 29's
+#        v13 run (tools/train-scratch-net.sh's header: seed 6001, played by 3938d8a with nn-00b6).
+#   The same step from the 512-hidden nn-c584d2cb1361ee10 (tools/train-scratch-net.sh --chunks
+#   1100 --train-only --data-dir data/nnue/selfplay-nnue-v12 --hidden 512 --superbatches 200)
+#   gives nn-72a1ae47c48c3d65: as strong at its 92% speed (+27.4 ± 17.4 against nn-00b6 at
+#   23,000 nodes against 25,000; -4.8 ± 16.9 against nn-cd95 in 937 games), so not the default.
 # The data of steps b-f: tools/gen-nnue-data.sh --chunks 168 --games-per-chunk 100 --threads 2
 #   --seed S --eval nets/NET.jnn --out data/nnue/selfplay-nnue-vK with (S, NET, K) = (3000,
 #   nn-ab8baee1c03eebca, v4), (3001, nn-4dd54cd3281e7a19, v5), (3002, nn-f2da73d9ce775d49, v6),
