@@ -6,6 +6,7 @@
 #                         [--games-per-chunk 100] [--data-dir DIR] [--superbatches 10]
 #                         [--lr 0.0002] [--threads 2] [--janus BIN] [--data-only]
 #                         [--also DIR:K]... [--qat] [--train-only] [--val-chunks V]
+#                         [--king-buckets K]
 #
 #   1. data:  tools/gen-nnue-data.sh --chunks M --games-per-chunk G --seed S --eval BASE
 #             (5000 nodes a move, the 8moves_v3 book, 4-5 random plies; resumable: only missing
@@ -33,6 +34,10 @@
 # --val-chunks V holds chunks 0..V-1 of --data-dir out of training as the validation set
 # (train-nnue --validation; the run directory's name gets -v<V>) and prints the base's loss on
 # them (train-nnue --evaluate), the reference for the new network's.
+# --king-buckets K (2, 4, 8 or 16) expands a base without king buckets into a K-bucket network with
+# the factoriser (train-nnue --init with --king-buckets K --factoriser: every bucket starts from
+# the base's weights, "net expansion"; the run directory's name gets -kbK). Such a net mirrors the
+# board itself, so --mirror is not passed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,6 +55,7 @@ also=()
 qat=()
 trainOnly=0
 valChunks=0
+kingBuckets=0
 while (($#)); do
   case "$1" in
     --base) base=$2; shift 2 ;;
@@ -66,6 +72,7 @@ while (($#)); do
     --qat) qat=(--qat); shift ;;
     --train-only) trainOnly=1; shift ;;
     --val-chunks) valChunks=$2; shift 2 ;;
+    --king-buckets) kingBuckets=$2; shift 2 ;;
     *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -89,7 +96,13 @@ dataDir=${dataDir:-data/nnue/ft-$hash-s$seed}
 # (src/nnue/format.h NetHeader; 0 = none).
 read -r kingByte < <(od -A n -t u1 -j 11 -N 1 "$base")
 mirror=()
-((kingByte <= 1)) && mirror=(--mirror)
+expand=()
+if ((kingBuckets > 1)); then
+  ((kingByte <= 1)) || { echo "--king-buckets expands a base without king buckets; '$base' has them" >&2; exit 2; }
+  expand=(--king-buckets "$kingBuckets" --factoriser)
+elif ((kingByte <= 1)); then
+  mirror=(--mirror)
+fi
 
 chunkFile() { printf '%s/chunk-%06d.janusdat.zst' "$1" "$2"; }  # chunkFile DIR K
 data=()
@@ -98,6 +111,7 @@ for ((k = 0; k < valChunks; k++)); do validation+=("$(chunkFile "$dataDir" "$k")
 for ((k = valChunks; k < chunks; k++)); do data+=("$(chunkFile "$dataDir" "$k")"); done
 runName=ft-$hash-s$seed-$chunks
 ((valChunks)) && runName+=-v$valChunks
+((kingBuckets > 1)) && runName+=-kb$kingBuckets
 for spec in "${also[@]}"; do
   [[ "$spec" =~ ^(.+):([0-9]+)$ ]] || { echo "--also wants DIR:K (chunks 0..K-1 of DIR), got '$spec'" >&2; exit 2; }
   for ((k = 0; k < BASH_REMATCH[2]; k++)); do data+=("$(chunkFile "${BASH_REMATCH[1]}" "$k")"); done
@@ -110,7 +124,7 @@ resume=()
 [ -f "$run/checkpoint.bin" ] && resume=(--resume)
 valArgs=()
 ((valChunks)) && valArgs=(--validation "${validation[@]}")
-"$janus" train-nnue --init "$base" --data "${data[@]}" "${valArgs[@]}" --lambda 0.3 --sigmoid-scale 187 "${mirror[@]}" \
+"$janus" train-nnue --init "$base" --data "${data[@]}" "${valArgs[@]}" --lambda 0.3 --sigmoid-scale 187 "${mirror[@]}" "${expand[@]}" \
   --superbatches "$superbatches" --lr "$lr" --lr-final 0.00001 --seed 1 --threads "$threads" --out-dir "$run" \
   --description "ft-s$seed" "${qat[@]}" "${resume[@]}"
 

@@ -104,5 +104,28 @@ TEST(Factoriser, StartsAsTheNetworkWithoutItAndNeedsKingBuckets) {
             std::string::npos);
 }
 
+TEST(NetExpansion, EveryBucketStartsAsTheNetworkWithoutKingBuckets) {
+  const NetworkShape plain{32, 4, nnue::Activation::kSCReLU, 1};
+  std::mt19937_64 rng(21);
+  const FloatNetwork net = test::randomTrainedLikeNetwork(plain, rng, 0.8);
+  const FloatNetwork expanded = withKingBuckets(net, 4, true);
+  EXPECT_EQ(describeShape(expanded.shape), "4kb+f x 768x2->32->4 SCReLU");
+  for (int f = 4 * nnue::kInputs; f < 5 * nnue::kInputs; ++f)
+    for (int i = 0; i < plain.hidden; ++i) ASSERT_EQ(expanded.ftRow(f)[i], 0.0f);
+  // Both kings on files a-d: no perspective is mirrored, so the function is the same.
+  const Sample west = sampleFromPosition(Position::fromFen("2k5/pp1r4/2n5/8/4P3/2N5/PPP2PPP/1K1R4 w - - 0 1"));
+  EXPECT_NEAR(networkOutput(expanded, west), networkOutput(net, west), 1e-5f);
+  // Both kings on files e-h: each perspective sees the mirrored position.
+  const Sample east = sampleFromPosition(Position::fromFen("6k1/5ppp/4r3/8/3P4/5N2/PPP2PPP/5RK1 b - - 0 1"));
+  EXPECT_NEAR(networkOutput(expanded, east), networkOutput(net, mirroredSample(east)), 1e-5f);
+  EXPECT_GT(std::abs(networkOutput(net, east) - networkOutput(net, mirroredSample(east))), 1e-4f);  // not trivially equal
+  // The factoriser folded back in: the same function, now an exportable K = 4 network.
+  const FloatNetwork folded = withFactoriser(expanded, false);
+  EXPECT_NEAR(networkOutput(folded, east), networkOutput(expanded, east), 1e-5f);
+  EXPECT_NE(errorOf([&] { (void)withKingBuckets(expanded, 4, true); }).find("not one without king buckets"),
+            std::string::npos);
+  EXPECT_NE(errorOf([&] { (void)withKingBuckets(net, 3, false); }), "");
+}
+
 }  // namespace
 }  // namespace janus::training

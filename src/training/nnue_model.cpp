@@ -129,6 +129,20 @@ FloatNetwork withFactoriser(const FloatNetwork& net, bool factoriser) {
   return out;
 }
 
+FloatNetwork withKingBuckets(const FloatNetwork& net, int kingBuckets, bool factoriser) {
+  if (net.shape.kingBuckets != 1 || net.shape.factoriser)
+    throw Error(fmt::format("net expansion: the network is {}, not one without king buckets", describeShape(net.shape)));
+  NetworkShape shape = net.shape;
+  shape.kingBuckets = kingBuckets;
+  FloatNetwork out(shape);  // validates K
+  const std::size_t rows = std::size_t(nnue::kInputs) * std::size_t(shape.hidden);
+  for (int b = 0; b < kingBuckets; ++b)
+    std::copy_n(net.params.data(), rows, out.params.data() + std::size_t(b) * rows);
+  std::copy(net.params.begin() + std::ptrdiff_t(net.shape.ftBiasOffset()), net.params.end(),
+            out.params.begin() + std::ptrdiff_t(shape.ftBiasOffset()));
+  return withFactoriser(out, factoriser);
+}
+
 float networkOutput(const FloatNetwork& net, std::span<const PieceSquare> pieces, int stm) {
   return forward<float>(net, pieces, stm);
 }

@@ -128,6 +128,15 @@ int activeInputs(const NetworkShape& shape, const Sample& s, int perspective, u1
 /// Throws janus::Error when `factoriser` needs K > 1 and the net has K = 1.
 [[nodiscard]] FloatNetwork withFactoriser(const FloatNetwork& net, bool factoriser);
 
+/// A network with `kingBuckets` (2, 4, 8 or 16) king buckets that starts from a trained K = 1 net
+/// `net` ("net expansion", a warm start): every bucket's 768 rows are copies of the K = 1 rows,
+/// the other blocks are kept, and with `factoriser` zero shared rows are appended. A perspective
+/// whose king stands on files a-d then computes exactly `net`'s accumulator; one whose king
+/// stands on files e-h sees its pieces mirrored a <-> h (format.h), so it computes `net`'s
+/// accumulator of the mirrored position, equal for a net trained with the mirror augmentation
+/// only up to its fitting error. Throws janus::Error unless `net` has K = 1 and no factoriser.
+[[nodiscard]] FloatNetwork withKingBuckets(const FloatNetwork& net, int kingBuckets, bool factoriser);
+
 /// Raw output o of the float network (o * kEvalScale = centipawns, side to move's view) for
 /// `pieces` (any order, at most 32) with side to move `stm` (0 White, 1 Black). Scalar code in
 /// the order of the formula above: the reference the trainer's kernels are tested against.

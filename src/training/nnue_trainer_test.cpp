@@ -592,6 +592,17 @@ TEST(TrainingRun, InitStartsFromANetworkFileOrACheckpoint) {
   const std::string givenError = errorOf([&] { runTraining(otherShape, log, log); });
   EXPECT_NE(givenError.find("768x2->32->2"), std::string::npos) << givenError;
   EXPECT_NE(givenError.find("768x2->16->2"), std::string::npos) << givenError;
+
+  // --king-buckets 4 --factoriser on a file without buckets: net expansion (every bucket starts
+  // from the file's weights, zero shared rows).
+  c.shape = trained.state.config.shape;
+  c.shape.kingBuckets = 4;
+  c.shape.factoriser = true;
+  const TrainState expanded = initialState(c, none);
+  EXPECT_EQ(describeShape(expanded.net.shape), "4kb+f x 768x2->16->2 SCReLU");
+  const FloatNetwork file = readInitNetwork(trained.netPath);
+  for (int b = 0; b < 4; ++b)
+    for (int i = 0; i < 16; ++i) ASSERT_EQ(expanded.net.ftRow(b * nnue::kInputs + 5)[i], file.ftRow(5)[i]);
 }
 
 }  // namespace

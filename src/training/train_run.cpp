@@ -130,6 +130,8 @@ FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape) 
   // The factoriser is a training device, not part of what the network computes: a king-bucket
   // file with or without it starts a run with or without it (withFactoriser keeps the function).
   if (net.shape.kingBuckets > 1) net = withFactoriser(net, shape.factoriser);
+  // Net expansion: a trained net without king buckets is the start of every bucket.
+  else if (shape.kingBuckets > 1) net = withKingBuckets(net, shape.kingBuckets, shape.factoriser);
   if (!(net.shape == shape))
     throw Error(fmt::format("train-nnue: --init '{}' is a {} network, but this run trains {} (set --hidden, --buckets, "
                             "--activation and --king-buckets to the file's)",

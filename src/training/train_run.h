@@ -43,7 +43,8 @@ struct RunResult {
 [[nodiscard]] FloatNetwork readInitNetwork(const std::string& path);
 
 /// readInitNetwork(path), checked against `shape`: throws janus::Error naming the file and both
-/// shapes when they differ.
+/// shapes when they differ. A king-bucket file gets or loses the factoriser as `shape` says; a
+/// file without king buckets is expanded when `shape` has K > 1 (withKingBuckets).
 [[nodiscard]] FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape);
 
 /// `shape` with every field whose configuration key (configToMap: hidden, buckets, activation,
