@@ -133,8 +133,10 @@ int activeInputs(const NetworkShape& shape, const Sample& s, int perspective, u1
 /// the other blocks are kept, and with `factoriser` zero shared rows are appended. A perspective
 /// whose king stands on files a-d then computes exactly `net`'s accumulator; one whose king
 /// stands on files e-h sees its pieces mirrored a <-> h (format.h), so it computes `net`'s
-/// accumulator of the mirrored position, equal for a net trained with the mirror augmentation
-/// only up to its fitting error. Throws janus::Error unless `net` has K = 1 and no factoriser.
+/// accumulator of the mirrored position: close to `net` only as far as `net` is mirror-symmetric
+/// (the --mirror augmentation covers positions without castling rights only; docs/nnue.md "Net
+/// expansion" has the measured start loss). Throws janus::Error unless `net` has K = 1 and no
+/// factoriser, or when K is not 2, 4, 8 or 16.
 [[nodiscard]] FloatNetwork withKingBuckets(const FloatNetwork& net, int kingBuckets, bool factoriser);
 
 /// Raw output o of the float network (o * kEvalScale = centipawns, side to move's view) for
