@@ -110,6 +110,15 @@ int activeInputs(const NetworkShape& shape, const Sample& s, int perspective, u1
   return 2 * n;
 }
 
+namespace {
+// Copies the blocks after the feature-transformer rows (ftBias, outWeights, outBias) of `from`
+// into `to`, whose shape differs only in its rows (K or the factoriser).
+void copyTail(const FloatNetwork& from, FloatNetwork& to) {
+  std::copy(from.params.begin() + std::ptrdiff_t(from.shape.ftBiasOffset()), from.params.end(),
+            to.params.begin() + std::ptrdiff_t(to.shape.ftBiasOffset()));
+}
+}  // namespace
+
 FloatNetwork withFactoriser(const FloatNetwork& net, bool factoriser) {
   if (net.shape.factoriser == factoriser) return net;
   NetworkShape shape = net.shape;
@@ -117,10 +126,9 @@ FloatNetwork withFactoriser(const FloatNetwork& net, bool factoriser) {
   FloatNetwork out(shape);  // validates: the factoriser needs K > 1
   const std::size_t n = std::size_t(shape.hidden), kb = std::size_t(shape.kingBuckets);
   const std::size_t inputs = nnue::kInputs;
-  // The bucket rows, then the tail (ftBias, outWeights, outBias) at its new offset.
+  // The bucket rows, then the tail at its new offset.
   std::copy_n(net.params.data(), inputs * kb * n, out.params.data());
-  std::copy(net.params.begin() + std::ptrdiff_t(net.shape.ftBiasOffset()), net.params.end(),
-            out.params.begin() + std::ptrdiff_t(shape.ftBiasOffset()));
+  copyTail(net, out);
   if (!factoriser) {
     const float* shared = net.params.data() + inputs * kb * n;
     for (std::size_t b = 0; b < kb; ++b)
@@ -138,8 +146,7 @@ FloatNetwork withKingBuckets(const FloatNetwork& net, int kingBuckets, bool fact
   const std::size_t rows = std::size_t(nnue::kInputs) * std::size_t(shape.hidden);
   for (int b = 0; b < kingBuckets; ++b)
     std::copy_n(net.params.data(), rows, out.params.data() + std::size_t(b) * rows);
-  std::copy(net.params.begin() + std::ptrdiff_t(net.shape.ftBiasOffset()), net.params.end(),
-            out.params.begin() + std::ptrdiff_t(shape.ftBiasOffset()));
+  copyTail(net, out);
   return withFactoriser(out, factoriser);
 }
 
