@@ -314,10 +314,12 @@ std::optional<int> AlphaBetaSearch::Worker::pruneNode(StackEntry* ss, const Node
     return (eval + beta) / 2;
 
   // Step 7. Null move pruning with a zugzwang guard (only with pieces) and verification.
+  // R = 4 + depth / 3 + min((eval - beta) / 137, 6): Stockfish's `std::min(int(eval - beta) / 173,
+  // 6) + depth / 3 + 4` (its 2022-23 source), the divisor scaled to 100 cp a pawn from its 126.
   if (depth >= tunables::NmpMinDepth && eval >= beta && staticEval >= beta && (ss - 1)->currentMove != Move::null() &&
       ply >= m_nmpMinPly && m_pos.hasNonPawnMaterial(m_pos.sideToMove()) && beta > -kTbWinInMaxPly) {
     int r = tunables::NmpBaseReduction + depth / tunables::NmpDepthDivisor +
-            std::min((eval - beta) / tunables::NmpEvalDivisor, 3);
+            std::min((eval - beta) / tunables::NmpEvalDivisor, tunables::NmpEvalMaxReduction);
     ss->currentMove = Move::null();
     ss->contHist = m_hist->sentinel();
     m_eval->onMakeMove(m_pos, Move::null());

@@ -27,9 +27,10 @@ namespace janus::tunables {
   X(RazorBase, 400, 150, 700, 30)           /* razoring: eval < alpha - base - k * depth^2 */    \
   X(RazorPerDepthSq, 250, 100, 500, 25)                                                          \
   X(NmpMinDepth, 3, 2, 6, 1)                /* null move pruning: min depth */                   \
-  X(NmpBaseReduction, 3, 2, 5, 1)           /* ... base reduction R */                          \
+  X(NmpBaseReduction, 4, 2, 6, 1)           /* ... base reduction R */                          \
   X(NmpDepthDivisor, 3, 2, 6, 1)            /* ... R += depth / divisor */                       \
-  X(NmpEvalDivisor, 200, 80, 400, 20)       /* ... R += min((eval - beta) / divisor, 3) */      \
+  X(NmpEvalDivisor, 137, 80, 400, 10)       /* ... R += min((eval - beta) / divisor, max) */    \
+  X(NmpEvalMaxReduction, 6, 2, 8, 1)        /* ... cap (SF: 4 + d/3 + min(x/173, 6), 126/p) */ \
   X(NmpVerifyDepth, 12, 8, 20, 1)           /* ... verification search from this depth */       \
   X(ProbCutMinDepth, 5, 4, 8, 1)            /* probcut: min depth */                             \
   X(ProbCutMargin, 200, 100, 350, 15)       /* ... beta margin */                               \
