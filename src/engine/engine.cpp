@@ -534,7 +534,7 @@ std::optional<StrengthLevel> Engine::strengthLevel() const {
 
 void Engine::go(const SearchLimits& userLimits) {
   if (searching()) throw Error("a search is already running (send stop first)");
-  if (m_thread.joinable()) m_thread.join();
+  m_thread.wait();
   m_signals.stop = false;
   m_signals.ponderhit = false;
   SearchLimits limits = userLimits;
@@ -561,7 +561,7 @@ void Engine::go(const SearchLimits& userLimits) {
   m_searching = true;
   const std::optional<int> wdlMaterialOfRoot =
       m_options.boolean("UCI_ShowWDL") ? std::optional<int>(wdlMaterial(m_position)) : std::nullopt;
-  m_thread = std::thread([this, limits, level, bookMove, pos = m_position, config, wdlMaterialOfRoot,
+  m_thread.start([this, limits, level, bookMove, pos = m_position, config, wdlMaterialOfRoot,
                           userMultiPv = searchConfig().multiPv] {
     // With a playing level, keep the MultiPV lines of the last iteration to choose from, and
     // show the user only the lines they asked for.
@@ -627,9 +627,9 @@ void Engine::go(const SearchLimits& userLimits) {
       m_cv.wait(lock, [&] { return m_signals.stop || (limits.ponder && !limits.infinite && m_signals.ponderhit); });
     }
     // Clear the flag first: a client that answers bestmove with an immediate "go" must not be
-    // told a search is still running (go() joins this thread, which ends right after).
+    // told a search is still running (go() waits for this task, which ends right after).
     m_searching = false;
-    m_lag.onBestMove(LagEstimator::Clock::now());  // read by the next go(), after it joins this thread
+    m_lag.onBestMove(LagEstimator::Clock::now());  // read by the next go(), after it waits for this task
     if (m_onBestMove) m_onBestMove(result);
   });
 }
@@ -650,9 +650,7 @@ void Engine::ponderhit() {
   m_cv.notify_all();
 }
 
-void Engine::wait() {
-  if (m_thread.joinable()) m_thread.join();
-}
+void Engine::wait() { m_thread.wait(); }
 
 int Engine::staticEval() const {
   auto e = m_evaluator->clone();

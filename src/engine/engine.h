@@ -25,6 +25,7 @@
 #include "eval/evaluator.h"
 #include "search/search.h"
 #include "search/timeman.h"
+#include "util/task_thread.h"
 
 namespace janus {
 
@@ -144,9 +145,9 @@ class Engine {
   mcts::BackendOptions m_mctsBackendOptions{"", {{"policy-temperature", "1.0"}}};
   Search* m_search = nullptr;                   ///< the selected one of the two
   std::shared_ptr<const nnue::Network> m_net;   ///< EvalFile's network, or the embedded one (may be null)
-  LagEstimator m_lag;  ///< written by go() and, before bestmove, by the search thread that go() joins
+  LagEstimator m_lag;  ///< written by go() and, before bestmove, by the search task that go() waits for
 
-  std::thread m_thread;
+  TaskThread m_thread;  ///< runs each search (kept from search to search)
   std::atomic<bool> m_searching{false};
   std::mutex m_mutex;
   std::condition_variable m_cv;

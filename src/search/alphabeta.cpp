@@ -250,11 +250,16 @@ SearchResult AlphaBetaSearch::run(const Position& root, const SearchLimits& limi
     }
 
   for (auto& w : m_workers) w->prepare(root, rootMoves);
-  std::vector<std::thread> helpers;
-  for (size_t i = 1; i < m_workers.size(); ++i) helpers.emplace_back([w = m_workers[i].get()] { w->iterativeDeepening(); });
-  m_workers[0]->iterativeDeepening();
-  stopInternally();
-  for (auto& t : helpers) t.join();
+  // Worker 0 searches on this thread, the helpers on the pool's threads (kept between searches);
+  // when worker 0 is done, it stops the helpers.
+  if (!m_threads || m_threads->size() != int(m_workers.size())) {
+    m_threads.reset();
+    m_threads = std::make_unique<WorkerPool>(int(m_workers.size()));
+  }
+  m_threads->run([this](int t) {
+    m_workers[size_t(t)]->iterativeDeepening();
+    if (t == 0) stopInternally();
+  });
 
   const Worker& main = *m_workers[0];
   const RootMove& best = main.rootMoves()[0];

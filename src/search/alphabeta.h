@@ -17,6 +17,7 @@
 #include "search/timeman.h"
 #include "search/tt.h"
 #include "tb/tablebases.h"
+#include "util/worker_pool.h"
 
 namespace janus {
 
@@ -68,6 +69,7 @@ class AlphaBetaSearch final : public Search {
   std::optional<int> m_rootTbScore;  ///< Syzygy-decided root: the score shown unless a mate is found
   std::unique_ptr<Evaluator> m_evalPrototype;
   std::vector<std::unique_ptr<Worker>> m_workers;
+  std::unique_ptr<WorkerPool> m_threads;  ///< one thread per worker (worker 0's is the caller's)
   std::atomic<bool> m_stop{false};  ///< set by the search itself (limits reached)
   const SearchSignals* m_signals = nullptr;
   SearchLimits m_limits;

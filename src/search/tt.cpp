@@ -51,15 +51,16 @@ void TranspositionTable::resize(size_t mib) {
 
 void TranspositionTable::clear(int threads) {
   threads = std::max(1, threads);
-  std::vector<std::thread> workers;
-  size_t chunk = (m_clusterCount + size_t(threads) - 1) / size_t(threads);
-  for (int t = 0; t < threads; ++t)
-    workers.emplace_back([this, t, chunk] {
-      size_t begin = std::min(m_clusterCount, size_t(t) * chunk), end = std::min(m_clusterCount, begin + chunk);
-      // std::atomic<u64> is lock-free with the layout of u64, so all-zero bytes are zero entries;
-      // no search runs during clear(), so plain stores are safe here.
-      std::memset(static_cast<void*>(&m_clusters[begin]), 0, (end - begin) * sizeof(Cluster));
-    });
+  const size_t chunk = (m_clusterCount + size_t(threads) - 1) / size_t(threads);
+  auto clearPart = [this, chunk](int t) {
+    size_t begin = std::min(m_clusterCount, size_t(t) * chunk), end = std::min(m_clusterCount, begin + chunk);
+    // std::atomic<u64> is lock-free with the layout of u64, so all-zero bytes are zero entries;
+    // no search runs during clear(), so plain stores are safe here.
+    std::memset(static_cast<void*>(&m_clusters[begin]), 0, (end - begin) * sizeof(Cluster));
+  };
+  std::vector<std::thread> workers;  // part 0 on this thread (no thread at all for one part)
+  for (int t = 1; t < threads; ++t) workers.emplace_back(clearPart, t);
+  clearPart(0);
   for (auto& w : workers) w.join();
   m_generation = 0;
 }

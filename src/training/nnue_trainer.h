@@ -38,7 +38,7 @@
 #include "training/nnue_data.h"
 #include "training/nnue_model.h"
 #include "training/train_state.h"
-#include "training/worker_pool.h"
+#include "util/worker_pool.h"
 
 namespace janus::training {
 

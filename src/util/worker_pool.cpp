@@ -1,10 +1,10 @@
 // WorkerPool (worker_pool.h).
 
-#include "training/worker_pool.h"
+#include "util/worker_pool.h"
 
 #include <algorithm>
 
-namespace janus::training {
+namespace janus {
 
 WorkerPool::WorkerPool(int threads) : m_size(std::max(1, threads)) {
   for (int i = 1; i < m_size; ++i) m_threads.emplace_back([this, i] { worker(i); });
@@ -76,4 +76,4 @@ void WorkerPool::split(std::size_t n, int parts, int t, std::size_t& begin, std:
   end = at(t + 1);
 }
 
-}  // namespace janus::training
+}  // namespace janus

@@ -1,7 +1,10 @@
 #pragma once
 // A fixed set of threads that run one job at a time: run(job) calls job(t) for t = 0..size()-1,
-// t = 0 on the calling thread, and returns when every call has returned. The trainer calls it a
-// few times per batch, so the threads are kept instead of being started for each call.
+// t = 0 on the calling thread, and returns when every call has returned. The NNUE trainer calls it
+// a few times per batch and the alpha-beta search once per search (Lazy SMP helpers), so the
+// threads are kept instead of being started for each call: starting a thread costs a clone and,
+// when it ends, glibc's madvise of its unused stack (a TLB shootdown across the cores) and page
+// faults the next time that stack is touched.
 //
 // Threading contract: run() blocks; it must not be called from inside a job or from two
 // threads at once. An exception thrown by a job is rethrown by run() (the first one).
@@ -13,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-namespace janus::training {
+namespace janus {
 
 class WorkerPool {
  public:
@@ -45,4 +48,4 @@ class WorkerPool {
   std::exception_ptr m_error;
 };
 
-}  // namespace janus::training
+}  // namespace janus
