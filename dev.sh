@@ -82,12 +82,12 @@ run_game() {
     --tc 10+0.1 --games 1 --random-opening --show-moves --pgnout main-game.pgn
 }
 
-# Test suites that run several threads (Lazy SMP search, engine, UCI, match runner, MCTS threads and
-# tree recycling): also under TSan. Only the binaries that hold them are built in build-tsan, so
-# the pattern is anchored to suite names (a test named e.g. "...MatchesMakeMove" elsewhere is not
-# one of them).
-THREADED_TESTS='^(AlphaBeta|Engine|Uci|TranspositionTable|JanusBinary|Match|CecpBridge|MctsThreads|MctsRecycle|MctsRefinement|LeafDepth/NnueValueBackendThreads)'
-THREADED_TEST_TARGETS=(core_tests search_tests engine_tests uci_tests match_tests mcts_tests integration_tests)
+# Test suites that run several threads (the search's TaskThread, Lazy SMP search, engine, UCI,
+# match runner, MCTS threads and tree recycling): also under TSan. Only the binaries that hold
+# them are built in build-tsan, so the pattern is anchored to suite names (a test named e.g.
+# "...MatchesMakeMove" elsewhere is not one of them).
+THREADED_TESTS='^(TaskThread|AlphaBeta|Engine|Uci|TranspositionTable|JanusBinary|Match|CecpBridge|MctsThreads|MctsRecycle|MctsRefinement|LeafDepth/NnueValueBackendThreads)'
+THREADED_TEST_TARGETS=(util_tests core_tests search_tests engine_tests uci_tests match_tests mcts_tests integration_tests)
 
 run_tests() {
   log "unit and integration tests (Release)"
