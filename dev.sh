@@ -86,7 +86,7 @@ run_game() {
 # match runner, MCTS threads and tree recycling): also under TSan. Only the binaries that hold
 # them are built in build-tsan, so the pattern is anchored to suite names (a test named e.g.
 # "...MatchesMakeMove" elsewhere is not one of them).
-THREADED_TESTS='^(TaskThread|AlphaBeta|Engine|Uci|TranspositionTable|JanusBinary|Match|CecpBridge|MctsThreads|MctsRecycle|MctsRefinement|LeafDepth/NnueValueBackendThreads)'
+THREADED_TESTS='^(TaskThread|WorkerPool|AlphaBeta|Engine|Uci|TranspositionTable|JanusBinary|Match|CecpBridge|MctsThreads|MctsRecycle|MctsRefinement|LeafDepth/NnueValueBackendThreads)'
 THREADED_TEST_TARGETS=(util_tests core_tests search_tests engine_tests uci_tests match_tests mcts_tests integration_tests)
 
 run_tests() {
