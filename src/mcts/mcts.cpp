@@ -589,11 +589,13 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
     applyDirichletNoise(*m_root, m_params.noiseAlpha, m_params.noiseEpsilon, m_rng);
   }
 
-  // Step 3: the threads.
-  std::vector<std::thread> helpers;
-  for (int i = 1; i < m_config.threads; ++i) helpers.emplace_back([this] { workerLoop(false); });
-  workerLoop(true);
-  for (auto& t : helpers) t.join();
+  // Step 3: the threads: the main worker on this thread, the helpers on the pool's (kept between
+  // searches, util/worker_pool.h).
+  if (!m_threads || m_threads->size() != m_config.threads) {
+    m_threads.reset();
+    m_threads = std::make_unique<WorkerPool>(m_config.threads);
+  }
+  m_threads->run([this](int t) { workerLoop(t == 0); });
 
   // Step 4: the answer.
   std::vector<SearchInfo> report;
