@@ -562,7 +562,7 @@ void Engine::go(const SearchLimits& userLimits) {
   const std::optional<int> wdlMaterialOfRoot =
       m_options.boolean("UCI_ShowWDL") ? std::optional<int>(wdlMaterial(m_position)) : std::nullopt;
   m_thread.start([this, limits, level, bookMove, pos = m_position, config, wdlMaterialOfRoot,
-                          userMultiPv = searchConfig().multiPv] {
+                  userMultiPv = searchConfig().multiPv] {
     // With a playing level, keep the MultiPV lines of the last iteration to choose from, and
     // show the user only the lines they asked for.
     IterationLines lines;
