@@ -18,6 +18,8 @@ TaskThread::~TaskThread() {
 }
 
 void TaskThread::start(std::function<void()> task) {
+  // The thread first: if starting it throws, no task is marked busy that nothing would run.
+  if (!m_thread.joinable()) m_thread = std::thread([this] { loop(); });
   {
     std::lock_guard lock(m_mutex);
     if (std::this_thread::get_id() == m_id) throw std::logic_error("TaskThread::start called from inside a task");
@@ -25,7 +27,6 @@ void TaskThread::start(std::function<void()> task) {
     m_task = std::move(task);
     m_busy = true;
   }
-  if (!m_thread.joinable()) m_thread = std::thread([this] { loop(); });
   m_cv.notify_all();
 }
 
