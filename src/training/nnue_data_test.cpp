@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <set>
 
@@ -182,6 +183,39 @@ TEST(TrainingData, MirrorAddsTrainingPositionsWithoutCastlingRightsOnly) {
   const std::string text = describeLoad(with.stats);
   EXPECT_NE(text.find("kept 7: 7 train"), std::string::npos) << text;
   EXPECT_NE(text.find("mirror: 4 training positions"), std::string::npos) << text;
+}
+
+TEST(TrainingData, LoaderReservesFromTheDeclaredCountsSoNoSampleIsCopiedByGrowth) {
+  TempDir dir;
+  const Position castling = Position::fromFen("r3k2r/pppq1ppp/2n2n2/4p3/4P3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 4 9");
+  const Position plain = Position::fromFen("3r2k1/5p2/8/1N6/8/8/6PP/R5K1 w - - 0 30");
+  auto write = [&](const std::string& name, std::optional<u64> count) {
+    const std::string path = dir.file(name);
+    records::DataWriter w(path, count);
+    for (int i = 0; i < 3; ++i) w.write(records::packRecord(castling, 10 + i, records::kDraw));
+    for (int i = 0; i < 4; ++i) w.write(records::packRecord(plain, 20 + i, records::kWhiteWin));
+    w.commit();
+    return path;
+  };
+  LoadOptions o;
+  o.validationFraction = 0;
+  o.mirror = true;
+  o.files = {write("declared.janusdat", 7), write("declared2.janusdat", 7)};
+  const LoadedSamples declared = loadSamples(o);
+  ASSERT_EQ(declared.train.size(), 22u);
+  // One reservation of 2 x 14 records (the mirror's bound), never grown (doubling would give 32).
+  EXPECT_EQ(declared.train.capacity(), 28u);
+  // A streaming header declares no count: the loader grows as it reads, with the same samples.
+  o.files = {write("streamed.janusdat", std::nullopt), write("streamed2.janusdat", std::nullopt)};
+  const LoadedSamples streamed = loadSamples(o);
+  EXPECT_EQ(hashSamples(streamed.train), hashSamples(declared.train));
+  EXPECT_NE(streamed.train.capacity(), 28u);
+  // --limit caps each file's share of the reservation.
+  o.files = {write("limited.janusdat", 7)};
+  o.limit = 5;
+  const LoadedSamples limited = loadSamples(o);
+  EXPECT_EQ(limited.stats.records, 5u);
+  EXPECT_EQ(limited.train.capacity(), 10u);
 }
 
 /// A file of `games` games of positions with increasing plies; each record's score is its game.
