@@ -128,13 +128,15 @@ MctsSearch::MctsSearch(std::shared_ptr<Backend> backend, MctsParams params)
       m_rng(params.seed ? params.seed : std::random_device{}()) {}
 
 MctsSearch::~MctsSearch() {
-  if (m_freeThread.joinable()) m_freeThread.join();
+  m_freer.wait();  // before any other member goes
 }
 
 void MctsSearch::freeInBackground(std::vector<std::unique_ptr<Node>> trees) {
   if (trees.empty()) return;
-  if (m_freeThread.joinable()) m_freeThread.join();  // the previous move's garbage: long gone
-  m_freeThread = std::thread([garbage = std::move(trees)]() mutable { garbage.clear(); });
+  m_freer.wait();  // the previous move's garbage: long gone
+  // std::function needs a copyable task: the trees travel in a shared_ptr.
+  auto garbage = std::make_shared<std::vector<std::unique_ptr<Node>>>(std::move(trees));
+  m_freer.start([garbage] { garbage->clear(); });
 }
 
 void MctsSearch::newGame() {
@@ -591,11 +593,7 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
 
   // Step 3: the threads: the main worker on this thread, the helpers on the pool's (kept between
   // searches, util/worker_pool.h).
-  if (!m_threads || m_threads->size() != m_config.threads) {
-    m_threads.reset();
-    m_threads = std::make_unique<WorkerPool>(m_config.threads);
-  }
-  m_threads->run([this](int t) { workerLoop(t == 0); });
+  ensurePool(m_threads, m_config.threads).run([this](int t) { workerLoop(t == 0); });
 
   // Step 4: the answer.
   std::vector<SearchInfo> report;

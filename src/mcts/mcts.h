@@ -33,6 +33,7 @@
 #include "search/search.h"
 #include "search/timeman.h"
 #include "tb/tablebases.h"
+#include "util/task_thread.h"
 #include "util/worker_pool.h"
 
 namespace janus::mcts {
@@ -220,7 +221,7 @@ class MctsSearch final : public Search {
 
   // The tree, kept between searches for reuse.
   std::unique_ptr<Node> m_root;
-  std::thread m_freeThread;  ///< freeInBackground's thread (joined before the next one and at destruction)
+  TaskThread m_freer;  ///< frees freeInBackground's trees (waited for before the next ones and at destruction)
   std::unique_ptr<WorkerPool> m_threads;  ///< one thread per search thread (the main one's is the caller's)
   std::optional<Position> m_rootPos;  ///< the position of m_root
   std::vector<float> m_cleanRootPriors;  ///< m_root's priors before noise (empty: no noise applied)

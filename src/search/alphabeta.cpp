@@ -171,7 +171,7 @@ AlphaBetaSearch::AlphaBetaSearch(std::unique_ptr<Evaluator> evaluator) : m_evalP
 AlphaBetaSearch::~AlphaBetaSearch() = default;
 
 void AlphaBetaSearch::newGame() {
-  m_tt.clear(std::max<int>(1, int(m_workers.size())));
+  m_tt.clear(&ensurePool(m_threads, int(m_workers.size())));
   for (auto& w : m_workers) w->newGame();
 }
 
@@ -252,11 +252,7 @@ SearchResult AlphaBetaSearch::run(const Position& root, const SearchLimits& limi
   for (auto& w : m_workers) w->prepare(root, rootMoves);
   // Worker 0 searches on this thread, the helpers on the pool's threads (kept between searches);
   // when worker 0 is done, it stops the helpers.
-  if (!m_threads || m_threads->size() != int(m_workers.size())) {
-    m_threads.reset();
-    m_threads = std::make_unique<WorkerPool>(int(m_workers.size()));
-  }
-  m_threads->run([this](int t) {
+  ensurePool(m_threads, int(m_workers.size())).run([this](int t) {
     m_workers[size_t(t)]->iterativeDeepening();
     if (t == 0) stopInternally();
   });

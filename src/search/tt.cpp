@@ -4,8 +4,6 @@
 #include <cstring>
 #include <new>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include "util/error.h"
 
@@ -49,19 +47,18 @@ void TranspositionTable::resize(size_t mib) {
   m_generation = 0;
 }
 
-void TranspositionTable::clear(int threads) {
-  threads = std::max(1, threads);
-  const size_t chunk = (m_clusterCount + size_t(threads) - 1) / size_t(threads);
-  auto clearPart = [this, chunk](int t) {
-    size_t begin = std::min(m_clusterCount, size_t(t) * chunk), end = std::min(m_clusterCount, begin + chunk);
+void TranspositionTable::clear(WorkerPool* pool) {
+  auto clearPart = [this, parts = pool ? pool->size() : 1](int t) {
+    size_t begin = 0, end = 0;
+    WorkerPool::split(m_clusterCount, parts, t, begin, end);
     // std::atomic<u64> is lock-free with the layout of u64, so all-zero bytes are zero entries;
     // no search runs during clear(), so plain stores are safe here.
     std::memset(static_cast<void*>(&m_clusters[begin]), 0, (end - begin) * sizeof(Cluster));
   };
-  std::vector<std::thread> workers;  // part 0 on this thread (no thread at all for one part)
-  for (int t = 1; t < threads; ++t) workers.emplace_back(clearPart, t);
-  clearPart(0);
-  for (auto& w : workers) w.join();
+  if (pool)
+    pool->run(clearPart);
+  else
+    clearPart(0);
   m_generation = 0;
 }
 

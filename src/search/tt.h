@@ -19,6 +19,7 @@
 
 #include "core/types.h"
 #include "search/score.h"
+#include "util/worker_pool.h"
 
 namespace janus {
 
@@ -44,8 +45,9 @@ class TranspositionTable {
   /// janus::Error("cannot allocate N MiB for the hash table ...") and keeps a cleared table of the
   /// previous size.
   void resize(size_t mib);
-  /// Zeroes every entry using `threads` threads. Not thread-safe with a running search.
-  void clear(int threads = 1);
+  /// Zeroes every entry, split over `pool`'s threads (the search's own, so no thread is started),
+  /// or on the caller alone when `pool` is null. Not thread-safe with a running search.
+  void clear(WorkerPool* pool = nullptr);
   /// Starts a new search: entries of older searches become preferred victims.
   void newSearch() { m_generation = u8((m_generation + 1) & 31); }
 

@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "util/error.h"
+#include "util/worker_pool.h"
 
 namespace janus {
 namespace {
@@ -54,7 +55,11 @@ TEST(TranspositionTable, HashfullAndClear) {
   EXPECT_EQ(tt.hashfull(), 0);
   for (u64 k = 1; k < 200000; ++k) tt.store(k * 0x9E3779B97F4A7C15ULL, 0, 0, Move::none(), 1, Bound::kExact, false);
   EXPECT_GT(tt.hashfull(), 900);
-  tt.clear(2);
+  WorkerPool pool(2);
+  tt.clear(&pool);
+  EXPECT_EQ(tt.hashfull(), 0);
+  for (u64 k = 1; k < 200000; ++k) tt.store(k * 0x9E3779B97F4A7C15ULL, 0, 0, Move::none(), 1, Bound::kExact, false);
+  tt.clear();
   EXPECT_EQ(tt.hashfull(), 0);
 }
 

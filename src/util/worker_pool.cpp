@@ -76,4 +76,12 @@ void WorkerPool::split(std::size_t n, int parts, int t, std::size_t& begin, std:
   end = at(t + 1);
 }
 
+WorkerPool& ensurePool(std::unique_ptr<WorkerPool>& pool, int threads) {
+  if (!pool || pool->size() != std::max(1, threads)) {
+    pool.reset();  // the old threads end before the new ones start
+    pool = std::make_unique<WorkerPool>(threads);
+  }
+  return *pool;
+}
+
 }  // namespace janus

@@ -12,6 +12,7 @@
 #include <condition_variable>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -47,5 +48,10 @@ class WorkerPool {
   bool m_stop = false;
   std::exception_ptr m_error;
 };
+
+/// Returns `*pool` after (re)creating it when it is empty or its size is not `threads`: the
+/// searches keep one pool between searches and call this before each, so the threads are
+/// started again only when the Threads option changed.
+WorkerPool& ensurePool(std::unique_ptr<WorkerPool>& pool, int threads);
 
 }  // namespace janus

@@ -1,11 +1,13 @@
 // Tests of WorkerPool (worker_pool.h): every index runs once per run(), index 0 on the caller,
-// the threads are kept between runs, the first exception comes back, split() covers [0, n).
+// the threads are kept between runs, the first exception comes back, split() covers [0, n), ensurePool
+// replaces a pool only when the size changes.
 
 #include "util/worker_pool.h"
 
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <stdexcept>
@@ -46,6 +48,21 @@ TEST(WorkerPool, OneThreadRunsOnTheCallerAndSizesBelowOneCountAsOne) {
     ran = std::this_thread::get_id();
   });
   EXPECT_EQ(ran, std::this_thread::get_id());
+}
+
+TEST(WorkerPool, EnsurePoolKeepsAPoolOfTheRightSizeAndReplacesOneOfAnother) {
+  std::unique_ptr<WorkerPool> pool;
+  WorkerPool& first = ensurePool(pool, 2);
+  EXPECT_EQ(&first, pool.get());
+  EXPECT_EQ(first.size(), 2);
+  EXPECT_EQ(&ensurePool(pool, 2), &first);  // same size: the same pool and threads
+  EXPECT_EQ(ensurePool(pool, 3).size(), 3);
+  EXPECT_EQ(ensurePool(pool, 0).size(), 1);  // sizes below one count as one
+  WorkerPool* one = pool.get();
+  EXPECT_EQ(&ensurePool(pool, 1), one);
+  std::atomic<int> calls{0};
+  ensurePool(pool, 4).run([&](int) { ++calls; });
+  EXPECT_EQ(calls.load(), 4);
 }
 
 TEST(WorkerPool, RethrowsAJobsExceptionAfterEveryIndexHasReturned) {
