@@ -24,7 +24,6 @@
 #include <mutex>
 #include <optional>
 #include <random>
-#include <thread>
 #include <vector>
 
 #include "core/movegen.h"
