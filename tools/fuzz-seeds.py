@@ -3,7 +3,8 @@
 
 usage: tools/fuzz-seeds.py DATA_DIR OUT_DIR [--weights FILE] [--jdat FILE]
 
-DATA_DIR is ../shared/data (perft suites, EPD suites, PGN games, openings); OUT_DIR gets one
+DATA_DIR is the repository's tests/data (perft suites, EPD suites, PGN games; data/openings gives
+the opening books); any folder of the same layout with more files gives more seeds. OUT_DIR gets one
 folder per target (fen_fuzz/, san_fuzz/, ...) of small files, each one input. The corpora are
 generated, never committed. Deterministic: the same data gives the same seeds.
 """
@@ -42,7 +43,13 @@ class Corpus:
 
 
 def lines(path):
-    return path.read_text(encoding="utf-8", errors="surrogateescape").replace("\r\n", "\n").split("\n")
+    """The lines of a text file; a .zst file is unpacked with the zstd command-line tool."""
+    if path.suffix == ".zst":
+        raw = subprocess.run(["zstd", "-dc", str(path)], check=True, capture_output=True).stdout
+        text = raw.decode("utf-8", errors="surrogateescape")
+    else:
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+    return text.replace("\r\n", "\n").split("\n")
 
 
 def epd_fens(path):
@@ -91,10 +98,10 @@ def main():
 
     perft = sorted((data / "perft").glob("*.epd"))
     epd_suites = sorted((data / "tactics").glob("*.epd")) + sorted((data / "mates").glob("*.epd")) + \
-        sorted((data / "sts").glob("*.epd")) + [data / "openings" / "8moves_v3.epd"]
+        sorted((data / "sts").glob("*.epd")) + sorted((data / "openings").glob("*.epd"))
     pgns = sorted((data / "pgn").glob("*.pgn"))
     repo = Path(__file__).resolve().parent.parent
-    books = [data / "openings" / "8moves_v3.pgn", repo / "data" / "openings" / "janus-8moves-300.pgn"]
+    books = [repo / "data" / "openings" / "janus-8moves-300.pgn"]
 
     # fen_fuzz: flag byte (bit 0 = Chess960) + FEN.
     c = Corpus(out, "fen_fuzz")
@@ -197,7 +204,7 @@ def main():
     ]
     for s in scripts:
         c.add(s)
-    for fen, rest in spread(epd_fens(data / "mates" / "matetrackpv.epd"), 40):
+    for fen, rest in spread([e for p in sorted((data / "mates").glob("*.epd")) for e in epd_fens(p)], 40):
         m = re.search(r"PV: ([^;]*);", rest)
         if m:
             c.add(f"position fen {fen} 0 1 moves {m.group(1)}\ngo depth 2\nposition fen {fen}\ngo nodes 50\n")
@@ -205,7 +212,7 @@ def main():
 
     # openings_fuzz: 9 header bytes (flags, start, seed) + an EPD or PGN snippet.
     c = Corpus(out, "openings_fuzz")
-    epd = lines(data / "openings" / "8moves_v3.epd")
+    epd = lines(repo / "data" / "openings" / "8moves_v3.epd.zst")
     for i in range(0, min(len(epd), 2000), 100):
         c.add(bytes([0, i % 7, 0, 0, 0, 1, 2, 3, 4]) + "\n".join(epd[i : i + 5]).encode() + b"\n")
     c.add(bytes([1, 0, 0, 0, 0, 0, 0, 0, 0]) + "\n".join(l.split(";")[0] for l in lines(data / "perft" / "chess960.epd")[:5]).encode())

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, -DJANUS_FUZZ=ON), writes their seed corpora from
-# ../shared/data and runs each target for a fixed time, one after the other, at low priority.
+# tests/data and data/openings and runs each target for a fixed time, one after the other, at low priority.
 #
 #   tools/fuzz.sh                       every target, 60 s each
 #   tools/fuzz.sh --time 600 uci_fuzz   one target for 10 minutes
 #   tools/fuzz.sh --list                the target names
 #
 # Options: --time S (seconds per target, default 60), --build DIR (default build-fuzz),
-# --no-build (use the binaries as they are), --data DIR (default ../shared/data).
+# --no-build (use the binaries as they are), --data DIR (default tests/data).
 # Prints per target: seconds, executions, exec/s, coverage (libFuzzer's cov = edges, ft =
 # features), corpus size and crashes. A crash stops that target; its input is saved as
 # DIR/fuzz-artifacts/<target>-crash-<sha1> (replay: DIR/fuzz/<target> <file>). Each run is also
@@ -24,7 +24,7 @@ declare -A MAX_LEN=([fen_fuzz]=256 [san_fuzz]=1024 [pgn_fuzz]=16384 [pgn_zst_fuz
                     [record_fuzz]=8192 [polyglot_fuzz]=16384 [server_fuzz]=4096)
 TIME=60
 BUILD=build-fuzz
-DATA=../shared/data
+DATA=tests/data
 DO_BUILD=1
 SELECTED=()
 while (($#)); do

@@ -32,8 +32,8 @@
 # faster, cherry-pick 4950be5 onto that commit (its Bench stays the same) and build that.
 #
 # Defaults (the default net's data, docs/nnue-runs.md): 1000 chunks of 200 games, 5000 nodes per
-# move, the 8moves_v3 book from ../shared/data/openings when present (else the shipped 300-line
-# book), 4 or 5 random plies checked within ±200 cp, seed 1, data/nnue/selfplay-5k-v2, the
+# move, the 8moves_v3 book (data/openings/8moves_v3.epd.zst, 34,700 positions; --book FILE for
+# another), 4 or 5 random plies checked within ±200 cp, seed 1, data/nnue/selfplay-5k-v2, the
 # engine's default evaluation (the built-in network; --eval hce for the hand-crafted one, or a
 # network file). The run records the evaluation: data/nnue/selfplay-5k-v2 was made with the HCE
 # (before a network was built in), so continue it with --eval hce.
@@ -49,7 +49,7 @@ threads=1
 seed=1
 out=data/nnue/selfplay-5k-v2
 janus=build/janus
-book=../shared/data/openings/8moves_v3.epd
+book=data/openings/8moves_v3.epd.zst
 shard=1/1
 evalArgs=()
 
@@ -70,8 +70,8 @@ while (($#)); do
 done
 
 [ -x "$janus" ] || { echo "no engine binary at $janus (run ./dev.sh main or cmake --build build)" >&2; exit 1; }
-bookArgs=()
-[ -f "$book" ] && bookArgs=(--openings "$book")
+[ -f "$book" ] || { echo "gen-nnue-data: no opening book at $book (--book FILE)" >&2; exit 1; }
+bookArgs=(--openings "$book")
 mkdir -p "$out"
 log="$out/progress.log"
 

@@ -3,17 +3,21 @@
 
 Takes every 115th game (games 1, 116, 231, ...; 300 games) of Stockfish's 8moves_v3.pgn, a CC0
 book of balanced 8-move (16-ply) openings, and copies them byte for byte. The source is
-/work/shared/data/openings/8moves_v3.pgn (official-stockfish/books, see its README); its
-SHA-256 is checked so the output is reproducible.
+8moves_v3.pgn of official-stockfish/books (see data/openings/README.md); its
+SHA-256 is checked so the output is reproducible. SOURCE_PGN is the unzipped 8moves_v3.pgn of the
+GitHub repository official-stockfish/books (data/openings/README.md gives the snapshot and checksum).
 
-Usage: tools/make-default-openings.py [SOURCE_PGN] [OUTPUT_PGN]
+Usage: tools/make-default-openings.py SOURCE_PGN [OUTPUT_PGN]
 """
 import hashlib
 import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SOURCE = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ROOT.parent / "shared/data/openings/8moves_v3.pgn")
+if len(sys.argv) < 2:
+    sys.exit("usage: tools/make-default-openings.py SOURCE_PGN [OUTPUT_PGN] (SOURCE_PGN: the unzipped 8moves_v3.pgn "
+             "of official-stockfish/books)")
+SOURCE = pathlib.Path(sys.argv[1])
 OUTPUT = pathlib.Path(sys.argv[2] if len(sys.argv) > 2 else ROOT / "data/openings/janus-8moves-300.pgn")
 SOURCE_SHA256 = "04fcce1488a94f3b7795cef6f74d89016eb278328897c1018e6162c5967273f5"
 COUNT = 300

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the perft suites of ../shared/data/perft with build/janus perftsuite.
+# Runs the perft suites of tests/data/perft (or JANUS_DATA=DIR) with build/janus perftsuite.
 #   tools/perft-suite.sh             every (position, depth) entry of every suite (about 5.4e11
 #                                    nodes, mostly chess960.epd: tens of minutes on one core)
 #   tools/perft-suite.sh --quick     entries up to 2,000,000 nodes (CI)
@@ -8,7 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JANUS=${JANUS:-build/janus}
-DATA=${JANUS_DATA:-../shared/data/perft}
+DATA=${JANUS_DATA:-tests/data/perft}
+[ -d "$DATA" ] || { echo "perft-suite: no perft suites at $DATA (set JANUS_DATA=DIR)" >&2; exit 1; }
 LIMIT=()
 JOBS=1
 while (($#)); do

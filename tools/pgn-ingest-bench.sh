@@ -4,7 +4,7 @@
 #
 #   tools/pgn-ingest-bench.sh [--janus BIN] [--copies N] [--factor F] [--dir DIR] [--keep]
 #
-# Builds DIR/ingest-1x.pgn.zst from N copies (default 300) of ../shared/data/pgn/matetrack_masters.pgn
+# Builds DIR/ingest-1x.pgn.zst from N copies (default 300) of tests/data/pgn/matetrack_masters.pgn
 # (43 Lichess masters games with [%eval], 94 KB) each followed by the Lichess Crazyhouse game of
 # knightvuillaume-jannlee-zh-lichess.pgn (a variant game: skipped and counted), and
 # DIR/ingest-Fx.pgn.zst from F times as many copies (default F = 8). Each is converted with
@@ -32,8 +32,8 @@ while (($#)); do
   esac
 done
 
-masters=../shared/data/pgn/matetrack_masters.pgn
-zh=../shared/data/pgn/knightvuillaume-jannlee-zh-lichess.pgn
+masters=tests/data/pgn/matetrack_masters.pgn
+zh=tests/data/pgn/knightvuillaume-jannlee-zh-lichess.pgn
 [ -x "$janus" ] || { echo "no engine binary at $janus (cmake --build build --target janus)" >&2; exit 1; }
 [ -f "$masters" ] && [ -f "$zh" ] || { echo "missing $masters or $zh" >&2; exit 1; }
 command -v zstd >/dev/null || { echo "needs the zstd command-line tool" >&2; exit 1; }

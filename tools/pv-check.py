@@ -11,7 +11,7 @@ fastchess's -check-mate-pvs does; those are reported as notes, not defects (a PV
 a transposition table or tablebase cutoff). Prints each finding and a summary line; exits 1 if
 there was a defect.
 
-usage: tools/pv-check.py [--janus build/janus] [--epd ../shared/data/tactics/wac.epd]
+usage: tools/pv-check.py [--janus build/janus] [--epd tests/data/tactics/wac.epd]
                          [--movetimes 5,20,50,100] [--limit N] [--multipv 1] [--option NAME=VALUE ...]
                          [--check-mate-pvs]
 """
@@ -70,7 +70,7 @@ def mate_pv_note(legal, fen, line, pv):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--janus", default="build/janus")
-    ap.add_argument("--epd", default="../shared/data/tactics/wac.epd")
+    ap.add_argument("--epd", default="tests/data/tactics/wac.epd")
     ap.add_argument("--movetimes", default="5,20,50,100", help="comma-separated milliseconds")
     ap.add_argument("--limit", type=int, default=0, help="first N positions only (0: all)")
     ap.add_argument("--multipv", type=int, default=1)

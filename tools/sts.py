@@ -3,14 +3,15 @@
 
 Each engine gets every position ("position fen ..." + "go movetime T") and earns the points of
 its move (c9 = moves in UCI, c8 = their points; 10 for the best move, 0 for unlisted moves).
-STS is by Dann Corbit and Swaminathan; ../shared/data/sts/README and /work/shared/data/README.md
-describe the files. Prints the points per theme and the total (out of 15000) for each engine.
+STS is by Dann Corbit and Swaminathan; the suite is not in the repository: give its file with
+--file or JANUS_STS (STS1-STS15_LAN_v3.epd of the GitHub repository fsmosca/STS-Rating, MIT). Prints the points per theme and the total (out of 15000) for each engine.
 
 usage: tools/sts.py [--movetime 200] [--janus build/janus] [--stockfish /usr/games/stockfish]
-                    [--file ../shared/data/sts/STS1-STS15_LAN_v3.epd] [--limit N] [--threads 1]
+                    --file STS1-STS15_LAN_v3.epd (or JANUS_STS=FILE) [--limit N] [--threads 1]
 """
 import argparse
 import collections
+import os
 import re
 import sys
 import time
@@ -56,11 +57,15 @@ def main():
     ap.add_argument("--movetime", type=int, default=200)
     ap.add_argument("--janus", default="build/janus")
     ap.add_argument("--stockfish", default="/usr/games/stockfish")
-    ap.add_argument("--file", default="../shared/data/sts/STS1-STS15_LAN_v3.epd")
+    ap.add_argument("--file", default=os.environ.get("JANUS_STS"),
+                    help="STS1-STS15_LAN_v3.epd (fsmosca/STS-Rating); default: $JANUS_STS")
     ap.add_argument("--limit", type=int, default=0, help="only the first N positions of each theme")
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args()
 
+    if not args.file or not os.path.isfile(args.file):
+        sys.exit(f"sts.py: the STS suite file is missing ({args.file or 'no --file and no JANUS_STS'}): give "
+                 "STS1-STS15_LAN_v3.epd of fsmosca/STS-Rating with --file or JANUS_STS")
     cases = parse(args.file)
     if args.limit:
         seen = collections.Counter()

@@ -92,9 +92,9 @@ while (($#)); do
 done
 
 [ -x build/janus ] || { echo "build/janus is missing: run ./dev.sh main or cmake --build build" >&2; exit 1; }
-book=../shared/data/openings/8moves_v3.epd
-bookArgs=()
-[ -f "$book" ] && bookArgs=(--openings "$book")
+book=data/openings/8moves_v3.epd.zst  # the 8moves_v3 book the recipe was run with
+[ -f "$book" ] || { echo "train-default-net: no opening book at $book" >&2; exit 1; }
+bookArgs=(--openings "$book")
 
 # The first layout: one datagen run per seed (written atomically by janus datagen --output).
 mkdir -p data/nnue/selfplay-5k

@@ -18,7 +18,7 @@
 namespace janus {
 namespace {
 
-const std::string kData = JANUS_SHARED_DATA;
+const std::string kData = JANUS_TEST_DATA;
 const std::string kPerformance = kData + "/books/performance.bin";
 const std::string kLasker = kData + "/books/lasker-trap.bin";
 const std::string kGnuChess = "/usr/share/games/gnuchess/book.bin";  // Debian package gnuchess-book

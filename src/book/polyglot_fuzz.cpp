@@ -1,6 +1,6 @@
 // libFuzzer target: Polyglot book loading (PolyglotBook::fromBytes) and probing.
 //
-// Input: the bytes of a .bin book (seeds: slices of ../shared/data/books/performance.bin and
+// Input: the bytes of a .bin book (seeds: slices of tests/data/books/performance.bin and
 // entries made for the start position). Properties: a malformed book is a janus::Error naming the
 // book; a loaded book only ever returns moves that are legal in the probed position (probe() and
 // both pick() modes), along a line of up to 12 book moves from the start position.

@@ -8,7 +8,7 @@
 namespace janus {
 namespace {
 
-const std::string kData = JANUS_SHARED_DATA;
+const std::string kData = JANUS_TEST_DATA;
 
 /// Runs every (position, depth) entry of a suite whose expected count is at most `maxNodes`
 /// (deeper entries are covered by tools/perft-suite.sh, outside CI).

@@ -13,8 +13,8 @@
 
 namespace janus::pgn_test {
 
-/// The PGN files of ../shared/data.
-inline const std::string kPgnDir = std::string(JANUS_SHARED_DATA) + "/pgn/";
+/// The PGN files of tests/data.
+inline const std::string kPgnDir = std::string(JANUS_TEST_DATA) + "/pgn/";
 
 /// The bytes of the file at `path` (a test failure if it cannot be opened).
 inline std::string readFile(const std::string& path) {

@@ -24,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kShared = std::string(JANUS_SHARED_DATA) + "/pgn/";
+const std::string kShared = std::string(JANUS_TEST_DATA) + "/pgn/";
 
 std::string tempFile(const std::string& name) {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();

@@ -19,7 +19,7 @@ namespace janus::encoding {
 namespace {
 
 std::vector<std::string> perftFens(const std::string& file) {
-  std::ifstream in(std::string(JANUS_SHARED_DATA) + "/perft/" + file);
+  std::ifstream in(std::string(JANUS_TEST_DATA) + "/perft/" + file);
   std::vector<std::string> fens;
   for (std::string line; std::getline(in, line);)
     if (auto semi = line.find(';'); semi != std::string::npos && !line.empty() && line[0] != '#')

@@ -229,7 +229,7 @@ SearchResult searchOnce(Engine& e, SearchLimits l, std::vector<SearchInfo>* info
 
 TEST(EngineBook, OwnBookPlaysPolyglotMoves) {
   Engine e;
-  e.setOption("BookFile", std::string(JANUS_SHARED_DATA) + "/books/performance.bin");
+  e.setOption("BookFile", std::string(JANUS_TEST_DATA) + "/books/performance.bin");
   e.setOption("OwnBook", "true");
   e.setOption("BookBestMove", "true");
   e.setPosition("startpos", {});
@@ -429,10 +429,9 @@ TEST(EngineMcts, InfiniteMctsSearchWaitsForStop) {
 
 // ---- Syzygy (tb/syzygy.h) through the engine's options --------------------------------------
 
-const std::string kSyzygy = std::string(JANUS_SHARED_DATA) + "/syzygy";
-#define SKIP_WITHOUT_SYZYGY()                               \
-  if (!std::ifstream(kSyzygy + "/KQvK.rtbw"))              \
-    GTEST_SKIP() << "Syzygy 3-4 piece tables missing: " << kSyzygy
+const std::string kSyzygy = std::string(JANUS_TEST_DATA) + "/syzygy";
+#define REQUIRE_SYZYGY() \
+  ASSERT_TRUE(std::ifstream(kSyzygy + "/KQvK.rtbw")) << "Syzygy test tables missing: " << kSyzygy
 
 /// Sets SyzygyPath for one test and clears it (the tables are process-wide) at the end.
 struct SyzygyScope {
@@ -461,11 +460,11 @@ TEST(EngineSyzygy, OptionsAreNamedAsStockfishNamesThem) {
 }
 
 TEST(EngineSyzygy, NonexistentPathIsAnErrorAndNothingElseChanges) {
-  SKIP_WITHOUT_SYZYGY();
+  REQUIRE_SYZYGY();
   Engine e;
   SyzygyScope scope(e, kSyzygy);
   ASSERT_EQ(scope.messages.size(), 1u);
-  EXPECT_EQ(scope.messages[0].rfind("Syzygy tablebases: 35 WDL and 35 DTZ files, up to 4 pieces", 0), 0u) << scope.messages[0];
+  EXPECT_EQ(scope.messages[0].rfind("Syzygy tablebases: 23 WDL and 23 DTZ files, up to 4 pieces", 0), 0u) << scope.messages[0];
   try {
     e.setOption("SyzygyPath", "/nonexistent/syzygy");
     FAIL() << "no error";
@@ -488,7 +487,7 @@ TEST(EngineSyzygy, NonexistentPathIsAnErrorAndNothingElseChanges) {
 // K+R v K+N where only Kd2xe2 keeps the win (tb/syzygy_test.cpp): the root is narrowed to it and
 // the score is a tablebase win (kTbWin - DTZ), with tbhits counting the probes.
 TEST(EngineSyzygy, AlphaBetaPlaysTheOnlyWinningMove) {
-  SKIP_WITHOUT_SYZYGY();
+  REQUIRE_SYZYGY();
   Engine e;
   SyzygyScope scope(e, kSyzygy);
   e.setPosition("8/8/7R/8/8/8/3Kn1k1/8 w - - 0 1", {});
@@ -514,7 +513,7 @@ TEST(EngineSyzygy, AlphaBetaPlaysTheOnlyWinningMove) {
 // Five pieces at the root (not in the tables): the queen takes the rook and the search's WDL probe
 // after the capture sees a K+Q+N v K win.
 TEST(EngineSyzygy, AlphaBetaProbesAfterCaptures) {
-  SKIP_WITHOUT_SYZYGY();
+  REQUIRE_SYZYGY();
   Engine e;
   SyzygyScope scope(e, kSyzygy);
   e.setPosition("4k3/8/8/8/3r4/8/3Q4/4K2N w - - 0 1", {});
@@ -538,7 +537,7 @@ TEST(EngineSyzygy, AlphaBetaProbesAfterCaptures) {
 // K+B+N v K with 56 plies to zeroing and 50 on the clock: a cursed win. Syzygy50MoveRule true
 // reports the draw it is; false reports the win (kTbWin - 56).
 TEST(EngineSyzygy, FiftyMoveRuleOptionDecidesACursedWin) {
-  SKIP_WITHOUT_SYZYGY();
+  REQUIRE_SYZYGY();
   const std::string fen = "8/4k3/8/8/2B5/8/K7/7N w - - 50 60";
   SearchResult drawn, won;
   {
@@ -574,7 +573,7 @@ TEST(EngineSyzygy, FiftyMoveRuleOptionDecidesACursedWin) {
 }
 
 TEST(EngineSyzygy, CorruptTableIsAnErrorAndTheSearchGoesOnWithoutIt) {
-  SKIP_WITHOUT_SYZYGY();
+  REQUIRE_SYZYGY();
   const std::filesystem::path dir =
       std::filesystem::temp_directory_path() / ("janus-engine-syzygy-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
@@ -591,7 +590,7 @@ TEST(EngineSyzygy, CorruptTableIsAnErrorAndTheSearchGoesOnWithoutIt) {
     EXPECT_EQ(scope.messages[0], "error: option SyzygyPath: " + (dir / "KQvK.rtbw").string() +
                                      ": truncated or corrupt: 4000 bytes (a Syzygy table is 16 bytes more than a multiple "
                                      "of 64); probing goes on without this table");
-    EXPECT_NE(scope.messages[1].find("34 WDL and 35 DTZ files"), std::string::npos) << scope.messages[1];
+    EXPECT_NE(scope.messages[1].find("22 WDL and 23 DTZ files"), std::string::npos) << scope.messages[1];
     // K+Q v K: searched without tables (Fathom left the file out), a mate found by search alone.
     e.setPosition("8/8/8/2k5/8/8/8/3QK3 w - - 0 1", {});
     std::vector<SearchInfo> infos;

@@ -20,7 +20,7 @@ namespace {
 using namespace janus;
 
 std::vector<Position> loadEpd(const std::string& relPath, std::size_t limit) {
-  std::ifstream in(std::string(JANUS_SHARED_DATA) + "/" + relPath);
+  std::ifstream in(std::string(JANUS_TEST_DATA) + "/" + relPath);
   std::vector<Position> out;
   for (std::string line; out.size() < limit && std::getline(in, line);) {
     std::istringstream fields(line);
@@ -32,7 +32,7 @@ std::vector<Position> loadEpd(const std::string& relPath, std::size_t limit) {
 }
 
 const std::vector<Position>& openings() {
-  static const auto v = loadEpd("openings/8moves_v3.epd", 10000);
+  static const auto v = loadEpd("openings/8moves_v3-first200.epd", 10000);
   return v;
 }
 const std::vector<Position>& wac() {
@@ -85,7 +85,7 @@ void runGames(benchmark::State& state, std::size_t pawnHash, bool evaluate) {
 void runEvaluations(benchmark::State& state, const std::vector<Position>& positions, std::size_t pawnHash) {
   HceEvaluator hce(EvalWeights::defaults(), pawnHash);
   if (positions.empty()) {
-    state.SkipWithError("no positions (JANUS_SHARED_DATA)");
+    state.SkipWithError("no positions (JANUS_TEST_DATA)");
     return;
   }
   int sum = 0;

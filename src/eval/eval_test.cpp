@@ -33,7 +33,7 @@ std::vector<std::string> split(const std::string& s) {
 
 /// First `limit` positions (4 FEN fields) of an EPD file.
 std::vector<std::string> loadEpd(const std::string& relPath, std::size_t limit) {
-  std::ifstream in(std::string(JANUS_SHARED_DATA) + "/" + relPath);
+  std::ifstream in(std::string(JANUS_TEST_DATA) + "/" + relPath);
   EXPECT_TRUE(in) << relPath;
   std::vector<std::string> fens;
   for (std::string line; fens.size() < limit && std::getline(in, line);) {
@@ -62,7 +62,7 @@ std::vector<std::string> randomPlayouts(unsigned seed, int games) {
 
 const std::vector<std::string>& testPositions() {
   static const std::vector<std::string> all = [] {
-    std::vector<std::string> v = loadEpd("openings/8moves_v3.epd", 200);
+    std::vector<std::string> v = loadEpd("openings/8moves_v3-first200.epd", 200);
     for (auto& f : loadEpd("tactics/wac.epd", 300)) v.push_back(f);
     for (auto& f : loadEpd("tactics/bratko-kopec.epd", 24)) v.push_back(f);
     for (auto& f : loadEpd("tactics/ecmgcp.epd", 183)) v.push_back(f);

@@ -160,8 +160,8 @@ TEST(Game, InsufficientMaterial) {
 }
 
 TEST(Game, SyzygyAdjudication) {
-  const std::string dir = std::string(JANUS_SHARED_DATA) + "/syzygy";
-  if (!std::filesystem::exists(dir + "/KQvK.rtbw")) GTEST_SKIP() << "Syzygy 3-4 piece tables missing: " << dir;
+  const std::string dir = std::string(JANUS_TEST_DATA) + "/syzygy";
+  ASSERT_TRUE(std::filesystem::exists(dir + "/KQvK.rtbw")) << "Syzygy test tables missing: " << dir;
   SyzygyTablebases tb;
   tb.init(dir);
   GameSettings settings = fastSettings();

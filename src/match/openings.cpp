@@ -11,6 +11,7 @@
 #include "core/movegen.h"
 #include "core/pgn.h"
 #include "util/error.h"
+#include "util/zstd_stream.h"
 
 namespace janus::match {
 
@@ -89,11 +90,15 @@ OpeningBook loadOpenings(const std::string& path, bool chess960) {
     for (const auto& e : reader->errors())
       book.errors.push_back(fmt::format("{}:{}: {}", path, e.line, e.message));
   } else {
-    std::ifstream in(path);
-    if (!in) throw Error(fmt::format("cannot open opening file '{}'", path));
+    std::unique_ptr<std::istream> in;
+    try {
+      in = openInputFile(path);  // plain or zstd-compressed (.epd.zst)
+    } catch (const Error& e) {
+      throw Error(fmt::format("cannot open opening file '{}': {}", path, e.what()));
+    }
     std::string line;
     int lineNo = 0;
-    while (std::getline(in, line)) {
+    while (std::getline(*in, line)) {
       ++lineNo;
       while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
       size_t first = line.find_first_not_of(" \t");

@@ -8,6 +8,7 @@
 
 #include "core/notation.h"
 #include "util/error.h"
+#include "util/zstd_stream.h"
 
 using namespace janus;
 using namespace janus::match;
@@ -62,6 +63,42 @@ TEST(Openings, ShippedPgnBook) {
   EXPECT_EQ(book.openings[0].name, "A07");
   Position pos = book.openings[0].startPosition();
   EXPECT_EQ(toSan(pos, book.openings[0].moves[0]), "Nf3");
+}
+
+TEST(Openings, ShippedFullEpdBookReadsCompressed) {
+  // data/openings/8moves_v3.epd.zst: Stockfish's whole 8moves_v3 book (34,700 positions) as
+  // zstd-compressed EPD, the data recipes' book; read as it is, without unpacking.
+  const std::filesystem::path full = std::filesystem::path(defaultOpeningBook()).parent_path() / "8moves_v3.epd.zst";
+  OpeningBook book = loadOpenings(full.string(), false);
+  EXPECT_TRUE(book.errors.empty());
+  ASSERT_EQ(book.openings.size(), 34700u);
+  EXPECT_EQ(book.openings[0].line, 1);
+  EXPECT_FALSE(book.openings[0].fen.empty());
+  EXPECT_EQ(book.openings[34699].line, 34700);
+}
+
+TEST(Openings, CompressedEpdEqualsPlain) {
+  const std::string text = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\nnot a fen\n"
+                           "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; id \"ruy\";\n";
+  const std::string plain = writeTemp("plain.epd", text);
+  const std::string packed = writeTemp("packed.epd.zst", "");
+  {
+    OutputFile out(packed, /*compress=*/true);
+    out << text;
+    out.commit();
+  }
+  const OpeningBook a = loadOpenings(plain, false), b = loadOpenings(packed, false);
+  ASSERT_EQ(b.openings.size(), 2u);
+  ASSERT_EQ(a.openings.size(), b.openings.size());
+  for (size_t i = 0; i < a.openings.size(); ++i) {
+    EXPECT_EQ(a.openings[i].fen, b.openings[i].fen);
+    EXPECT_EQ(a.openings[i].line, b.openings[i].line);
+    EXPECT_EQ(a.openings[i].name, b.openings[i].name);
+  }
+  ASSERT_EQ(b.errors.size(), 1u);
+  EXPECT_NE(b.errors[0].find(":2:"), std::string::npos) << b.errors[0];
+  std::filesystem::remove(plain);
+  std::filesystem::remove(packed);
 }
 
 TEST(Openings, PgnWithFenAndBadGame) {

@@ -118,10 +118,11 @@ TEST(MctsTerminal, FiftyMoveRuleMakesEveryQuietMoveADraw) {
 
 // ---- Searches ----------------------------------------------------------------------------------
 
-/// Reads "<fen> bm #N; ..." lines of a ../shared/data/mates file; empty if it is missing.
+/// Reads "<fen> bm #N; ..." lines of a tests/data/mates file (a test failure if it is missing).
 std::vector<std::pair<std::string, int>> readMates(const std::string& file, int mateIn, size_t count) {
   std::vector<std::pair<std::string, int>> out;
-  std::ifstream in(std::string(JANUS_SHARED_DATA) + "/mates/" + file);
+  std::ifstream in(std::string(JANUS_TEST_DATA) + "/mates/" + file);
+  EXPECT_TRUE(in) << "cannot open " << JANUS_TEST_DATA << "/mates/" << file;
   std::string line;
   const std::string tag = " bm #" + std::to_string(mateIn) + ";";
   while (out.size() < count && std::getline(in, line)) {
@@ -132,8 +133,10 @@ std::vector<std::pair<std::string, int>> readMates(const std::string& file, int 
 }
 
 TEST(MctsSearch, FindsMateInOne) {
-  auto mates = readMates("matetrackpv.epd", 1, 8);
-  if (mates.empty()) mates = {{"6k1/5ppp/8/8/8/8/8/K2R4 w - -", 1}};
+  // The four mates in one of the matetrack suite (each an en-passant capture), and a back-rank mate.
+  auto mates = readMates("matetrackpv-mate-in-1.epd", 1, 8);
+  ASSERT_EQ(mates.size(), 4u);
+  mates.emplace_back("6k1/5ppp/8/8/8/8/8/K2R4 w - -", 1);
   for (const auto& [fen, n] : mates) {
     Searcher s;
     const Position pos = Position::fromFen(fen);
@@ -172,8 +175,8 @@ TEST(MctsSearch, FindsMateInTwo) {
   // quiet key move among 50 is sometimes out of reach; the search stops at the first forced
   // mate it proves, which may take three moves where two were possible (it shortens as the
   // game goes on: the proof is in the reused tree).
-  auto mates = readMates("mate-in-2.epd", 2, 8);
-  if (mates.empty()) GTEST_SKIP() << "no " << JANUS_SHARED_DATA << "/mates/mate-in-2.epd";
+  auto mates = readMates("mate-in-2-first100.epd", 2, 8);
+  ASSERT_EQ(mates.size(), 8u);
   int proven = 0;
   for (const auto& [fen, n] : mates) {
     Searcher s;
@@ -506,8 +509,8 @@ TEST(MctsSearch, TablebaseLeavesAndRoot) {
 }
 
 TEST(MctsSearch, SyzygyLeavesAndRoot) {
-  const std::string dir = std::string(JANUS_SHARED_DATA) + "/syzygy";
-  if (!std::filesystem::exists(dir + "/KQvK.rtbw")) GTEST_SKIP() << "Syzygy 3-4 piece tables missing: " << dir;
+  const std::string dir = std::string(JANUS_TEST_DATA) + "/syzygy";
+  ASSERT_TRUE(std::filesystem::exists(dir + "/KQvK.rtbw")) << "Syzygy test tables missing: " << dir;
   SyzygyTablebases tb;
   tb.init(dir);
   Searcher s;

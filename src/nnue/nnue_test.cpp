@@ -47,7 +47,7 @@ std::string loadError(std::vector<unsigned char> bytes) {
 
 /// FENs of a perft suite (first `limit` lines).
 std::vector<std::string> perftFens(const std::string& file, size_t limit) {
-  std::ifstream in(std::string(JANUS_SHARED_DATA) + "/perft/" + file);
+  std::ifstream in(std::string(JANUS_TEST_DATA) + "/perft/" + file);
   std::vector<std::string> fens;
   for (std::string line; fens.size() < limit && std::getline(in, line);)
     if (auto semi = line.find(';'); semi != std::string::npos && !line.empty() && line[0] != '#')

@@ -138,7 +138,7 @@ TEST(Record, MoveFieldsRoundTripAlongRandomGames) {
   };
   for (int game = 0; game < 40; ++game)
     for (const Position& pos : randomPositions(Position(), rng, 120)) check(pos);
-  std::ifstream in(std::string(JANUS_SHARED_DATA) + "/perft/chess960.epd");
+  std::ifstream in(std::string(JANUS_TEST_DATA) + "/perft/chess960.epd");
   ASSERT_TRUE(in);
   std::string line;
   for (int i = 0; i < 30 && std::getline(in, line); ++i) {
@@ -221,7 +221,7 @@ TEST(Record, RoundTripRandomStandardPositions) {
 }
 
 TEST(Record, RoundTripChess960) {
-  std::ifstream in(std::string(JANUS_SHARED_DATA) + "/perft/chess960.epd");
+  std::ifstream in(std::string(JANUS_TEST_DATA) + "/perft/chess960.epd");
   ASSERT_TRUE(in);
   std::mt19937_64 rng(960);
   int n = 0;

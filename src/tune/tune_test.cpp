@@ -44,7 +44,8 @@ std::vector<Position> testPositions(unsigned seed, int games, int plies = 120) {
 }
 
 std::vector<Position> epdPositions(const std::string& rel, size_t limit) {
-  std::ifstream in(std::string(JANUS_SHARED_DATA) + "/" + rel);
+  std::ifstream in(std::string(JANUS_TEST_DATA) + "/" + rel);
+  EXPECT_TRUE(in) << "cannot open " << JANUS_TEST_DATA << "/" << rel;
   std::vector<Position> out;
   for (std::string line; out.size() < limit && std::getline(in, line);) {
     std::istringstream s(line);
@@ -287,7 +288,7 @@ TEST(Loading, DataFilesAndPgnWithValidationSplit) {
   LoadOptions options;
   options.validationFraction = 0.25;
   options.threads = 2;
-  LoadedData d = loadTrainingData({path}, {std::string(JANUS_SHARED_DATA) + "/pgn/kasparov-deep-blue-1997.pgn"},
+  LoadedData d = loadTrainingData({path}, {std::string(JANUS_TEST_DATA) + "/pgn/kasparov-deep-blue-1997.pgn"},
                                   options, EvalWeights::defaults());
   EXPECT_GT(d.validation.size(), positions.size() / 4);  // PGN positions add to both sets
   EXPECT_EQ(d.skippedNotQuiet, 0u);

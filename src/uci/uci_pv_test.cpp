@@ -18,11 +18,12 @@
 namespace janus {
 namespace {
 
-/// The FEN of the first `count` records of an EPD file of ../shared/data, taking every
-/// `stride`-th one; empty if the file is missing.
+/// The FEN of the first `count` records of an EPD file of tests/data, taking every
+/// `stride`-th one (a test failure if the file is missing).
 std::vector<std::string> epdFens(const std::string& relPath, int count, int stride) {
   std::vector<std::string> fens;
-  std::ifstream in(std::string(JANUS_SHARED_DATA) + "/" + relPath);
+  std::ifstream in(std::string(JANUS_TEST_DATA) + "/" + relPath);
+  EXPECT_TRUE(in) << "cannot open " << JANUS_TEST_DATA << "/" << relPath;
   int index = 0;
   for (std::string line; std::getline(in, line) && int(fens.size()) < count; ++index) {
     if (index % stride != 0) continue;
@@ -35,7 +36,7 @@ std::vector<std::string> epdFens(const std::string& relPath, int count, int stri
 
 /// The positions: the start position, two mates in one, a mate in two and a checkmated side
 /// (written here, so the test never runs empty), plus WAC tactics and mates in two from
-/// ../shared/data.
+/// tests/data.
 std::vector<std::string> testPositions() {
   std::vector<std::string> fens = {
       "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -45,7 +46,7 @@ std::vector<std::string> testPositions() {
       "2brrb2/8/p7/7Q/1p1kpPp1/1P1pN1K1/3P4/8 w - - 0 1",                   // mate in two
   };
   for (const auto& f : epdFens("tactics/wac.epd", 6, 37)) fens.push_back(f);
-  for (const auto& f : epdFens("mates/mate-in-2.epd", 2, 50)) fens.push_back(f);
+  for (const auto& f : epdFens("mates/mate-in-2-first100.epd", 2, 50)) fens.push_back(f);
   return fens;
 }
 

@@ -42,8 +42,8 @@ TEST(Uci, SyzygyOptionsAndABadPath) {
 }
 
 TEST(Uci, SyzygyTablesReportTbHitsAndCorruptFiles) {
-  const std::string tables = std::string(JANUS_SHARED_DATA) + "/syzygy";
-  if (!std::filesystem::exists(tables + "/KQvK.rtbw")) GTEST_SKIP() << "Syzygy 3-4 piece tables missing: " << tables;
+  const std::string tables = std::string(JANUS_TEST_DATA) + "/syzygy";
+  ASSERT_TRUE(std::filesystem::exists(tables + "/KQvK.rtbw")) << "Syzygy test tables missing: " << tables;
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("janus-uci-syzygy-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   for (const char* name : {"KRvKB.rtbw", "KRvKB.rtbz", "KRvK.rtbw", "KRvK.rtbz", "KBvK.rtbw", "KBvK.rtbz", "KQvK.rtbw"})

@@ -1,6 +1,6 @@
 // Syzygy tablebases in the GUI: with `janus gui --syzygy-path`, analysing a position that is in
 // the tables shows the tablebase result, "TB win in N" (N: distance to zeroing in plies, DTZ),
-// instead of centipawns. Uses the 3-4 piece tables of ../shared/data/syzygy (skipped without them).
+// instead of centipawns. Uses the repository's Syzygy test tables (tests/data/syzygy).
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -8,13 +8,12 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser, openDialog, openPage, shots, startServer, timeout, webDir } from './lib.mjs';
 
-const tables = path.resolve(webDir, '..', '..', 'shared', 'data', 'syzygy');
-const haveTables = existsSync(path.join(tables, 'KRvKB.rtbw'));
+const tables = path.resolve(webDir, '..', 'tests', 'data', 'syzygy');
 
 let server = null;
 let context = null;
 before(async () => {
-  if (!haveTables) return;
+  assert.ok(existsSync(path.join(tables, 'KRvKB.rtbw')), `Syzygy test tables missing: ${tables}`);
   server = await startServer(['--syzygy-path', tables]);
   context = await launchBrowser();
 });
@@ -23,7 +22,7 @@ after(async () => {
   await server?.stop();
 });
 
-test('analysis of a tablebase position shows "TB win in N"', { skip: !haveTables && `no tables in ${tables}`, timeout: 60_000 }, async () => {
+test('analysis of a tablebase position shows "TB win in N"', { timeout: 60_000 }, async () => {
   const page = await openPage(context, server.url);
   // K+R v K+B where only Rf1-c1 wins, 16 plies from zeroing (docs/tablebases.md, table row 2).
   await openDialog(page, 'l', 'dlg-load');
