@@ -58,6 +58,8 @@
 #   1100 --train-only --data-dir data/nnue/selfplay-nnue-v12 --hidden 512 --superbatches 200)
 #   gives nn-72a1ae47c48c3d65: as strong at its 92% speed (+27.4 ± 17.4 against nn-00b6 at
 #   23,000 nodes against 25,000; -4.8 ± 16.9 against nn-cd95 in 937 games), so not the default.
+#   Neither network is in nets/ any more (docs/artifacts.md): git show 0d8357a:nets/nn-c584d2cb1361ee10.jnn
+#   and git show 29fa00f:nets/nn-72a1ae47c48c3d65.jnn restore them.
 # The data of steps b-f: tools/gen-nnue-data.sh --chunks 168 --games-per-chunk 100 --threads 2
 #   --seed S --eval nets/NET.jnn --out data/nnue/selfplay-nnue-vK with (S, NET, K) = (3000,
 #   nn-ab8baee1c03eebca, v4), (3001, nn-4dd54cd3281e7a19, v5), (3002, nn-f2da73d9ce775d49, v6),
