@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """An EPD suite of the positions where a player collapsed in its own games, labelled by a
 reference engine: `janus epdtest` then measures at fixed nodes whether a search avoids the
-collapse (docs/mcts.md, "The collapse suite").
+collapse (docs/lab/mcts-log.md, "The collapse suite and alpha-beta hints").
 
 A collapse: one of the player's own moves with a score >= --before (pawns, the player's view, as
 the engines print it in the PGN comments `{+0.25/9 0.156s}`) followed within --window own moves

@@ -22,15 +22,15 @@
 #
 # Why: the data of a session may be gone on the next machine, the committed network is not.
 # Each step carries what the network learnt into the next one, as the Stockfish networks are each
-# trained from the previous one. docs/nnue-runs.md lists the steps made so far (base, seed, chunks,
+# trained from the previous one. docs/lab/nnue-runs-log.md lists the steps made so far (base, seed, chunks,
 # losses, SPRT); the chain of those commands rebuilds the current network from the first one.
 # --also DIR:K also trains on chunks 0..K-1 of DIR, e.g. the previous step's data while they exist
-# (repeatable; they are not regenerated, so a step that used them names them in docs/nnue-runs.md).
+# (repeatable; they are not regenerated, so a step that used them names them in docs/lab/nnue-runs-log.md).
 # --qat trains quantisation-aware (train-nnue --qat; the run directory's name ends in -qat).
 # With --data-only the script stops after step 1 (e.g. to make data on several machines with
 # tools/gen-nnue-data.sh --shard and train once). With --train-only it skips step 1: the chunks of
 # --data-dir must exist, whoever played them (e.g. issue 29's v11 run, played by nn-5a0c while the
-# run goes on in the background; docs/nnue-runs.md, fifteenth session).
+# run goes on in the background; docs/lab/nnue-runs-log.md, fifteenth session).
 # --val-chunks V holds chunks 0..V-1 of --data-dir out of training as the validation set
 # (train-nnue --validation; the run directory's name gets -v<V>) and prints the base's loss on
 # them (train-nnue --evaluate), the reference for the new network's.

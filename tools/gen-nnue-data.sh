@@ -26,12 +26,12 @@
 # on stderr, redrawn on a terminal.
 #
 # Speed: --janus build-pgo/janus (tools/pgo-build.sh, a profile-guided build of the same code)
-# plays the same chunks byte for byte about 14% faster (docs/nnue-runs.md, thirteenth session).
+# plays the same chunks byte for byte about 14% faster (docs/lab/nnue-runs-log.md, thirteenth session).
 # Builds from 4950be5 on keep the search thread from move to move (util/task_thread.h): 24% less
 # wall time for the same bytes (thirty-second session). To replay a run made by an older commit
 # faster, cherry-pick 4950be5 onto that commit (its Bench stays the same) and build that.
 #
-# Defaults (the default net's data, docs/nnue-runs.md): 1000 chunks of 200 games, 5000 nodes per
+# Defaults (the default net's data, docs/lab/nnue-runs-log.md): 1000 chunks of 200 games, 5000 nodes per
 # move, the 8moves_v3 book (data/openings/8moves_v3.epd.zst, 34,700 positions; --book FILE for
 # another), 4 or 5 random plies checked within ±200 cp, seed 1, data/nnue/selfplay-5k-v2, the
 # engine's default evaluation (the built-in network; --eval hce for the hand-crafted one, or a

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# MCTS speed table for docs/mcts.md: runs `janus bench --search mcts` (the 30 bench positions, a
+# MCTS speed table (docs/mcts.md "Speed"; the tables measured so far are in docs/lab/mcts-log.md):
+# runs `janus bench --search mcts` (the 30 bench positions, a
 # new tree per position, smart pruning off) for a few batch sizes, thread counts and cache
 # sizes, and prints a Markdown table of nodes (playouts) per second.
 #   tools/mcts-speed.sh [janus binary] [playouts per position] [backend] [weights file]

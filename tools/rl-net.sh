@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The AlphaZero reinforcement-learning run of the MCTS face with the network's own value head
-# (`janus rl --value net`, docs/rl.md, "Second run"): generation 0 is the supervised default
+# (`janus rl --value net`, docs/lab/rl-log.md, "Second run"): generation 0 is the supervised default
 # pvnet network, every generation plays 2000 self-play games (400 full / 80 fast playouts), trains
 # on the last 4 generations, is gated by an SPRT(0, 25) at 200 playouts (at most 600 games) and,
 # when promoted, plays 400 games against generation 0: the Elo per generation is that direct match.
@@ -18,7 +18,7 @@
 # The defaults are run 2's settings. --heldout (comma-separated JANUSDAT/PGN files, e.g. the last
 # chunks of data/nnue/selfplay-nnue-v10: alpha-beta games) evaluates every candidate on games
 # the run did not play (policy CE, top-1, value CE in the report); run 2's value head got worse
-# on them at every generation while its gates passed (docs/rl.md).
+# on them at every generation while its gates passed (docs/lab/rl-log.md).
 #
 # janus and janus-train-az are copied to data/bin/ under the hash of the janus binary, so that
 # rebuilding build/ while the run goes on changes nothing. Output in DIR (default

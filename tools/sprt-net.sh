@@ -9,12 +9,12 @@
 # load, so it can run beside the data run, but a slower network gets its nodes for free. With
 # --nps-scaled the candidate plays N x (its bench nps / the base's) nodes, the speeds measured by
 # three alternating `bench` runs of each side before the match (printed and logged): a load-proof
-# stand-in for equal time (docs/nnue-runs.md, fourteenth session: a 1024-hidden net at 78% of the
+# stand-in for equal time (docs/lab/nnue-runs-log.md, fourteenth session: a 1024-hidden net at 78% of the
 # speed went from +2 at equal nodes to -98 with scaled nodes). A resumed match reuses the node
 # counts in its log, so the games of one PGN all have the same limits. On a loaded machine the bench
 # runs are too noisy for that (one run measured a 512-hidden net faster than a 256-hidden one);
 # --candidate-nodes M then gives the candidate's limit from a speed measured on an idle machine
-# (e.g. M = N x 0.92 for 512 hidden against 256, docs/nnue-runs.md) and the base keeps N.
+# (e.g. M = N x 0.92 for 512 hidden against 256, docs/lab/nnue-runs-log.md) and the base keeps N.
 #
 # Both sides run the same binary: a copy of BIN (default build/janus) at data/nnue/janus-sprt-<hash
 # of the binary>, so that rebuilding build/janus while the match runs changes nothing. The

@@ -2,7 +2,7 @@
 # SPRT of a search or evaluation patch (git format-patch, as kept in docs/ladder/patches/)
 # against the revision it applies to, at a node limit. One command from a fresh clone to a
 # running, resumable test: the two binaries are built and cached, a committed PGN snapshot is
-# unpacked, and the match resumes from whatever games exist (docs/ladder.md, "SPRT of a patch").
+# unpacked, and the match resumes from whatever games exist (docs/lab/search-sprts.md, the end of the page).
 #
 #   tools/sprt-patch.sh NAME PATCH [--base REV] [--seed S] [--nodes 25000] [--games 10000]
 #                       [--elo0 0] [--elo1 8] [--concurrency 1] [--hash 16]

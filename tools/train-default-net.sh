@@ -23,7 +23,7 @@
 #
 # The first default network nn-5c756e31d238b167 was made with --chunks 139 --nnue-chunks 0
 # (4.1M records, 3.2M kept by the loader, 6.0M with the mirror); the defaults below are its
-# recipe. The chain from there to the current default (docs/nnue-runs.md, seventh and eighth sessions):
+# recipe. The chain from there to the current default (docs/lab/nnue-runs-log.md, seventh and eighth sessions):
 #   a. --nnue-chunks 153 gives nn-ab8baee1c03eebca;
 #   b. tools/finetune-net.sh --base nets/nn-ab8baee1c03eebca.jnn --seed 3000 --chunks 168
 #        --data-dir data/nnue/selfplay-nnue-v4 gives nn-4dd54cd3281e7a19;
@@ -47,35 +47,37 @@
 #        --data-dir data/nnue/selfplay-nnue-v11 --train-only --val-chunks 10 --superbatches 20
 #        --lr 0.0005 --qat gives nn-00b6fb26afba8af1, the default from 2026-11-30 to 12-02
 #        (SPRT(0, 10) H1 against nn-5a0c at 25,000 nodes: +11.1 ± 8.8 in 3273 games,
-#        docs/nnue-runs.md);
+#        docs/lab/nnue-runs-log.md);
 #   h. tools/finetune-net.sh --base nets/nn-00b6fb26afba8af1.jnn --seed 6001 --chunks 1000
 #        --data-dir data/nnue/selfplay-nnue-v13 --train-only --val-chunks 10 --superbatches 100
 #        --lr 0.001 --qat --threads 1 gives nn-cd9597845822c91a, the default since 2026-12-02
 #        (SPRT(0, 10) H1 against nn-00b6 at 25,000 nodes: +23.2 ± 15.6 in 1156 games,
-#        docs/nnue-runs.md). Its data: chunks 0-999 (12.4M records; 0-9 held out) of issue 29's
+#        docs/lab/nnue-runs-log.md). Its data: chunks 0-999 (12.4M records; 0-9 held out) of issue 29's
 #        v13 run (tools/train-scratch-net.sh's header: seed 6001, played by 3938d8a with nn-00b6).
 #   The same step from the 512-hidden nn-c584d2cb1361ee10 (tools/train-scratch-net.sh --chunks
 #   1100 --train-only --data-dir data/nnue/selfplay-nnue-v12 --hidden 512 --superbatches 200)
 #   gives nn-72a1ae47c48c3d65: as strong at its 92% speed (+27.4 ± 17.4 against nn-00b6 at
 #   23,000 nodes against 25,000; -4.8 ± 16.9 against nn-cd95 in 937 games), so not the default.
+#   Neither network is in nets/ any more (docs/artifacts.md): git show 0d8357a:nets/nn-c584d2cb1361ee10.jnn
+#   and git show 29fa00f:nets/nn-72a1ae47c48c3d65.jnn restore them.
 # The data of steps b-f: tools/gen-nnue-data.sh --chunks 168 --games-per-chunk 100 --threads 2
 #   --seed S --eval nets/NET.jnn --out data/nnue/selfplay-nnue-vK with (S, NET, K) = (3000,
 #   nn-ab8baee1c03eebca, v4), (3001, nn-4dd54cd3281e7a19, v5), (3002, nn-f2da73d9ce775d49, v6),
 #   (3003, nn-bcd830fc38286f06, v7), (3004, nn-5a0ce0cd7cc4c1c3, v8); a chunk depends only on the
-#   seed and its index, so --chunks 176 adds chunks 168-175, the held-out games of docs/nnue-runs.md.
+#   seed and its index, so --chunks 176 adds chunks 168-175, the held-out games of docs/lab/nnue-runs-log.md.
 # Step g's data is chunks 0-675 (8.5M records; 0-9 held out) of tools/gen-nnue-data.sh --chunks
 #   4200 --games-per-chunk 100 --threads 2 --seed 4001 --out data/nnue/selfplay-nnue-v11, played
 #   by the build of da6daf5 (its embedded nn-5a0c, Bench 5009104's search; tools/pgo-build.sh
 #   gives the same chunks faster).
 # Each step plays its own data with its base network and a fixed seed. Rebuilds from these
 # commands with the data present: step a gave the same file (content hash) when checked, and so
-# did step c (tenth session, docs/nnue-runs.md); step b repeats its training exactly (the same
+# did step c (tenth session, docs/lab/nnue-runs-log.md); step b repeats its training exactly (the same
 # metrics.csv), but today's exporter rounds the output layer with a scale per network (eighth
 # session), so it writes nn-b82182dfcf880270 instead of nn-4dd54cd3281e7a19; step c starts from
 # the committed file. Wall time on a 2-core machine: datagen ~450-900 positions/s with 2 threads
 # (about 15 s per chunk of 100 games, 12,000 positions, on the idle machine), training
 # 1.1-1.3M positions/s (under a minute for 60 superbatches, plus about 1 s of loading per million records);
-# docs/nnue-runs.md has the measured runs.
+# docs/lab/nnue-runs-log.md has the measured runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -15,9 +15,9 @@
 #             fits a = 250, b = 175 on these data), 5% of the games held out, seed 1, 1 torch
 #             thread, into data/az/runs/v2-40-h256 (resumable with the same command).
 #   3. copy the network pv-<hash>.jpv to nets/; with --install also name it in
-#      nets/default-pvnet.txt (the build embeds it; decide by a match first, docs/mcts.md).
+#      nets/default-pvnet.txt (the build embeds it; decide by a match first, docs/lab/mcts-log.md).
 #
-# Result (docs/mcts.md): pv-9b261da7cc867547.jpv, validation policy CE 2.476, value CE 0.840,
+# Result (docs/lab/mcts-log.md): pv-9b261da7cc867547.jpv, validation policy CE 2.476, value CE 0.840,
 # top-1 24.8%; 8m41s wall at 3,606 positions/s on one core of the loaded development machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."

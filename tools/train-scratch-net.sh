@@ -30,7 +30,7 @@
 #             from --lr to 1e-5, superbatches of 1M positions (default S: 0.11 per training chunk,
 #             at least 40; about 6 passes over the positions of a mirrored K = 1 net: on 1,090
 #             chunks of v12 a 256-hidden net reached 0.013663 with 43, 0.013102 with 120 and
-#             0.013058 with 300 superbatches, docs/nnue-runs.md), into
+#             0.013058 with 300 superbatches, docs/lab/nnue-runs-log.md), into
 #             data/nnue/runs/scratch-<data folder>-<N>-k<K>-h<hidden>-sb<S>-lr<lr>[-f][-qat]
 #             (resumable with the same command; the data folder in the name keeps a run on other
 #             data from resuming its checkpoint).

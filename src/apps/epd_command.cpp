@@ -8,7 +8,7 @@
 // A JANUSDAT file (records/janusdat.h, told apart by its magic) is a suite too: each record with
 // a best move (version 3: the search's best move) is a position whose bm is that move, so the
 // share solved is the agreement with the engine that made the data, e.g. the MCTS face's priors
-// (`--nodes 1 --option Search=mcts`) or its search against alpha-beta's moves (docs/mcts.md).
+// (`--nodes 1 --option Search=mcts`) or its search against alpha-beta's moves (docs/lab/mcts-log.md).
 
 #include <charconv>
 #include <chrono>

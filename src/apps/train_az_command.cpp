@@ -1,5 +1,5 @@
 // janus train-az: trains the MCTS face's policy/value network (mcts/pvnet.h) on JANUSDAT or PGN
-// files; docs/mcts.md, "Training the network".
+// files; docs/mcts-networks.md, "Training the network".
 //
 // The trainer uses libtorch and lives in the separate executable janus-train-az (built next to
 // janus when CMake finds libtorch), so that janus itself neither links nor loads libtorch: this
@@ -45,7 +45,7 @@ namespace {
 
 void addTrainAzCommand(CLI::App& app, Commands& out) {
   auto* cmd = app.add_subcommand("train-az", "Train the MCTS face's policy/value network (libtorch, runs janus-train-az "
-                                             "with these arguments; --help lists its options); see docs/mcts.md");
+                                             "with these arguments; --help lists its options); see docs/mcts-networks.md");
   cmd->set_help_flag();           // --help goes to janus-train-az
   cmd->allow_extras();
   cmd->prefix_command();          // everything after train-az is the trainer's

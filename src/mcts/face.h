@@ -13,10 +13,10 @@ namespace janus::mcts {
 /// The search settings of the default face. PUCT constants from the SPSA runs of 2026-11-28 at
 /// 1000 playouts per move (c_init 1.86, c_base 19230, c_factor 1.30, variance weight 0.93 at
 /// scale 0.4, FPU reduction 0.06 at root and tree, minimax weight 0.43, FPU value weight 0.66;
-/// each verified at 10+0.1 by SPRT, docs/mcts.md); time scale 2.6 (+53.3 +- 32.8 Elo over 1.6 at
-/// 10+0.1, SPRT(0, 20) H1 after 138 games, docs/mcts.md "Time"); hint weight 200 (60 over 1:
+/// each verified at 10+0.1 by SPRT, docs/lab/mcts-log.md); time scale 2.6 (+53.3 +- 32.8 Elo over 1.6 at
+/// 10+0.1, SPRT(0, 20) H1 after 138 games, docs/lab/mcts-log.md "Time and smart pruning"); hint weight 200 (60 over 1:
 /// +65.7 +- 38.8, 200 over 60: +63.6 +- 36.2, each at 10+0.1, SPRT(0, 20) H1 after 107 and 115
-/// games, docs/mcts.md "Alpha-beta hints"), growing 4x per hint round (weight growth 4 over 1:
+/// games, docs/lab/mcts-log.md "The collapse suite and alpha-beta hints"), growing 4x per hint round (weight growth 4 over 1:
 /// +49.6 +- 35.4 at 10+0.1, SPRT(0, 20) H1 after 126 games), and in the minimax backups (hint
 /// minimax over none: +82.7 +- 36.5 at 10+0.1, SPRT(0, 20) H1 after 106 games).
 [[nodiscard]] inline MctsParams defaultFaceParams() {
@@ -40,7 +40,7 @@ namespace janus::mcts {
 /// pruning at 100 cp, one-ply priors at a temperature of 132 cp (SPSA-tuned), and alpha-beta
 /// hints at 300 visits (depth 10, at most 10,000 nodes, share 50%: +88.7 +- 37.2 Elo over no
 /// hints at 10+0.1, SPRT(0, 20) H1), again at 4x the visits with 4x the nodes (growth 4:
-/// +75.9 +- 36.7 over growth 0 at 10+0.1, SPRT(0, 20) H1; both docs/mcts.md), and TT hints: a
+/// +75.9 +- 36.7 over growth 0 at 10+0.1, SPRT(0, 20) H1; both docs/lab/mcts-log.md), and TT hints: a
 /// new leaf in the hints' TT at a draft of 3 plies gets its move's prior raised to 50% and its
 /// value within the entry's bound (+42.9 +- 29.3 over none at 10+0.1, SPRT(0, 20) H1 after
 /// 170 games).

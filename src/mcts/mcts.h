@@ -44,7 +44,7 @@ struct MctsParams {
   /// 0 = the backend's BackendAttributes::preferredBatch, 1 when it names none). Batching pays
   /// only for a backend whose calls cost more than their positions (libtorch); with a cheap
   /// backend the virtual loss of a batch only blurs the selection (measured for pvnet + NNUE
-  /// value at 1000 playouts: batch 1 vs 16 +61.4 +- 40.7 Elo, docs/mcts.md).
+  /// value at 1000 playouts: batch 1 vs 16 +61.4 +- 40.7 Elo, docs/lab/mcts-log.md).
   int batchSize = 0;
   /// Dirichlet noise at the root, for self-play only (AlphaZero: alpha 0.3 for chess, epsilon 0.25).
   bool noise = false;

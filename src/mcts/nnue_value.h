@@ -48,7 +48,7 @@ struct LeafSearchParams {
   /// sacrifice with check followed by more checks (Rxh7+ Kxh7 Qh4#) is then scored by the
   /// one-ply search, not only by the tree; quiet checks that start a sequence are left to the
   /// one-ply search and the tree (searching them at every node cost 87% more leaf nodes and
-  /// lost in self-play, docs/mcts.md). 0: captures and promotions only.
+  /// lost in self-play, docs/lab/mcts-log.md). 0: captures and promotions only.
   int checkPlies = 0;
   /// One-ply priors: every legal move of the leaf is searched (made, then the quiescence
   /// search above), the leaf's value is the best of them (a depth-1 search instead of the
@@ -66,7 +66,7 @@ struct LeafSearchParams {
   /// when a playout comes back to it, the backend refines it (BackendAttributes::refines): the
   /// one-ply search sharpens the priors the node holds and its best score is that playout's
   /// value. Most leaves of an MCTS tree are visited once, and the one-ply search of every move
-  /// is most of a playout's cost (docs/mcts.md). False: the one-ply search runs at expansion.
+  /// is most of a playout's cost (docs/lab/mcts-log.md). False: the one-ply search runs at expansion.
   bool deferOnePly = false;
   /// With deferOnePly: > 0 values a new leaf by a one-ply search over its captures, promotions
   /// and this many quiet moves of the highest prior (their best score), instead of its own

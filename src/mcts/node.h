@@ -220,7 +220,7 @@ struct PuctParams {
   /// once instead of being averaged in over many visits. 0: plain PUCT. Unvisited children are
   /// valued by fpuValueWeight below. The engine's default (UCI "MCTS Minimax Weight") was 0.3
   /// (+40.5 +- 28.5 Elo over 0 at 10+0.1, SPRT(0, 20) H1), 0.43 since the SPSA of 2026-11-28
-  /// (docs/mcts.md); PuctParams keeps 0 so that the formula tests stay plain PUCT.
+  /// (docs/lab/mcts-log.md); PuctParams keeps 0 so that the formula tests stay plain PUCT.
   double minimaxWeight = 0.0;
   /// First-play urgency from the move values: an unvisited child whose edge has a value
   /// (Node::Edge::value, the backend's one-ply score of the move) is valued at
@@ -229,7 +229,7 @@ struct PuctParams {
   /// highest prior alone (heuristic Q initialisation; Gelly and Silver, "Combining Online and
   /// Offline Knowledge in UCT", ICML 2007, section 4: a child's value starts at a heuristic
   /// estimate). 0: plain FPU. The engine's default (UCI "MCTS FPU Value Weight") is 0.66, from
-  /// the SPSA of 2026-11-28 (0.5 vs 0: +65.0 +- 46.9 Elo at 1000 playouts per move, docs/mcts.md).
+  /// the SPSA of 2026-11-28 (0.5 vs 0: +65.0 +- 46.9 Elo at 1000 playouts per move, docs/lab/mcts-log.md).
   double fpuValueWeight = 0.0;
   /// Variance-scaled exploration (the idea of Monty's "CPUCT variance scaling", J. Wells et
   /// al., github.com/official-monty/Monty): where the values seen below a node spread widely
@@ -238,7 +238,7 @@ struct PuctParams {
   /// f += (1 - f) / (1 + cpuctVarWarmup * N(s)), sigma = sqrt(Node::qVariance()) on the
   /// [-1, 1] scale. Weight 0 turns it off. The engine's default (UCI "MCTS CPuct Var Weight")
   /// was 0.85 (+52.5 +- 45.6 Elo over 0 at 1000 playouts per move, SPRT(0, 30) H1), 0.88 since
-  /// the SPSA of 2026-11-27, 0.93 since the one of 2026-11-28 (docs/mcts.md), which also set the
+  /// the SPSA of 2026-11-27, 0.93 since the one of 2026-11-28 (docs/lab/mcts-log.md), which also set the
   /// engine's CPuct 1.86, factor 1.30, base 19230 and FPU reduction 0.06;
   /// PuctParams itself defaults to 0 so that the formula tests and self-play stay plain PUCT.
   double cpuctVarWeight = 0.0;

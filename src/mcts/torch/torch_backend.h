@@ -16,7 +16,7 @@
 // forward pass only reads it, so computations of several search threads run concurrently.
 //
 // Registered as "torch" with priority -10: never the default backend (it has no network of
-// its own; pvnet, 100 with its embedded network, is much faster on a CPU: docs/mcts.md). The
+// its own; pvnet, 100 with its embedded network, is much faster on a CPU: docs/lab/mcts-log.md). The
 // library is linked only into janus-torch and the tests, with WHOLE_ARCHIVE so that the
 // registration is kept; the janus binary does not link libtorch.
 

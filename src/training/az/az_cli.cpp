@@ -42,7 +42,7 @@ void addAzOptions(CLI::App& app, AzCli& cli) {
                  "pvnet (sparse network, .jpv, the pvnet backend), resnet (convolutional residual network, .jrn, the "
                  "torch backend of janus-torch), or the value-only research baselines value-mlp / value-cnn (MSE on "
                  "the expected score W + D/2 of the value target; no policy, no network file, not usable by the "
-                 "engine; docs/mcts.md \"Value-only baselines\")");
+                 "engine; docs/mcts-networks.md \"Value-only baselines\")");
   app.add_option("--blocks", c.blocks, "resnet: residual blocks (1..64)");
   app.add_option("--filters", c.filters, "resnet: filters per convolution (8..1024, a multiple of 8)");
   app.add_flag("--se", c.se, "resnet: squeeze-excitation in every block (filters / 4 channels)");

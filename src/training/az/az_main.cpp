@@ -1,5 +1,5 @@
 // janus-train-az: supervised training of the MCTS face's policy/value network (mcts/pvnet.h) with
-// libtorch; docs/mcts.md, "Training the network". A separate executable so that the janus binary
+// libtorch; docs/mcts-networks.md, "Training the network". A separate executable so that the janus binary
 // neither links nor loads libtorch; `janus train-az ...` runs this program with its arguments.
 
 #include <malloc.h>
@@ -18,7 +18,7 @@ int main(int argc, char** argv) {
   ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
   CLI::App app{"Janus policy/value network trainer (libtorch): JANUSDAT or PGN -> pv-<hash>.jpv for the MCTS "
                "face's pvnet backend (or rn-<hash>.jrn with --arch resnet; the value-only research baselines "
-               "--arch value-mlp / value-cnn write no network file); see docs/mcts.md"};
+               "--arch value-mlp / value-cnn write no network file); see docs/mcts-networks.md"};
   training::az::AzCli cli;
   training::az::addAzOptions(app, cli);
   CLI11_PARSE(app, argc, argv);

@@ -68,7 +68,7 @@ struct Batch {
                               bool planes = false);
 
 /// The architecture `janus train-az --arch resnet` trains: the base planes with one history step
-/// (the samples keep no history, docs/mcts.md), `blocks` x `filters`, squeeze-excitation with
+/// (the samples keep no history, docs/mcts-networks.md), `blocks` x `filters`, squeeze-excitation with
 /// filters / 4 channels when `se` (reduction ratio 4; Hu et al. use 16 on ImageNet, which would
 /// leave 4-8 channels at 64-128 filters), Lc0's head sizes (policy 32 channels, value 32
 /// channels and 128 hidden). Throws janus::Error for sizes resnet_format.h does not allow.
@@ -116,7 +116,7 @@ struct LossParts {
 [[nodiscard]] LossParts computeLoss(mcts::rn::ResNet& model, const Batch& batch, PolicyHead head, double policyWeight,
                                     double valueWeight, bool metrics);
 
-// ---- Value-only baselines (issue 13; docs/mcts.md, "Value-only baselines: MLP vs CNN") --------
+// ---- Value-only baselines (issue 13; docs/mcts-networks.md, "Value-only baselines: MLP vs CNN") --------
 //
 // Research baselines after Sabatelli et al. 2018 ("Learning to Evaluate Chess Positions with Deep
 // Neural Networks and Limited Lookahead", ICPRAM): a network that maps the position's planes to

@@ -1,7 +1,7 @@
 #pragma once
 // One `janus train-az` run (the janus-train-az executable): supervised training of the MCTS
 // face's policy/value network (mcts/pvnet_format.h) on JANUSDAT and PGN samples (az_data.h)
-// with libtorch, and the export of the engine's network file. docs/mcts.md, "Training the
+// with libtorch, and the export of the engine's network file. docs/mcts-networks.md, "Training the
 // network", describes it; the files it writes into --out-dir:
 //   metrics.csv     one row per epoch (columns: az_config.h metricsCsv)
 //   loss.svg        training and validation loss, validation policy and value cross-entropy
