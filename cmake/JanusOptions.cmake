@@ -60,7 +60,7 @@ endfunction()
 # build-fuzz/fuzz/<name>). Clang only: every Janus target is then compiled with
 # -fsanitize=fuzzer-no-link,address,undefined (coverage instrumentation plus ASan/UBSan) and the
 # fuzz executables link libFuzzer's main with -fsanitize=fuzzer,address,undefined. Run them with
-# tools/fuzz.sh (seeds from ../shared/data, fixed time per target). The normal build is unchanged.
+# tools/fuzz.sh (seeds from tests/data, fixed time per target). The normal build is unchanged.
 option(JANUS_FUZZ "Build the libFuzzer targets (*_fuzz.cpp; needs clang)" OFF)
 if(JANUS_FUZZ)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
