@@ -96,22 +96,30 @@ test('item 4: the MCTS table on a 1280x800 screen shows visit counts up to 99,99
     await page.waitForFunction(() => document.body.dataset.mode === 'analysis');
     await settled(page);
     await page.selectOption('#analysis-face', 'mcts');
-    await page.waitForFunction(() => document.querySelectorAll('#mcts-table tbody tr[data-rank]').length >= 3);
-    const cells = await page.evaluate(() => {
+    // The table is drawn again with every info event: measure one drawing of it, shown, in one go.
+    const cells = await (await page.waitForFunction(() => {
+      const box = document.getElementById('mcts-box');
+      const rows = document.querySelectorAll('#mcts-table tbody tr[data-rank]');
+      if (box.hidden || rows.length < 3) return null;
       const canvas = document.createElement('canvas').getContext('2d');
       return [...document.querySelectorAll('#mcts-table td.num')].map((td) => {
         const cs = getComputedStyle(td);
         canvas.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-        const room = td.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-        return { text: td.textContent, scroll: td.scrollWidth, client: td.clientWidth, room, need: canvas.measureText('99,999,999').width };
+        return {
+          text: td.textContent,
+          visits: td.cellIndex === 1,
+          scroll: td.scrollWidth,
+          client: td.clientWidth,
+          room: td.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
+          need: canvas.measureText('99,999,999').width,
+        };
       });
-    });
+    })).jsonValue();
     assert.ok(cells.length > 0);
     for (const c of cells) assert.ok(c.scroll <= c.client, `'${c.text}' is cut: ${c.scroll} px in ${c.client} px`);
-    // The Visits column (the first number of each row) holds an 8-digit count.
-    const visits = await page.$$eval('#mcts-table tbody tr td:nth-child(2)', (tds) => tds.map((td) => td.clientWidth));
-    const need = cells[0].need;
-    for (const w of visits) assert.ok(w - 8 >= need, `the Visits column is ${w} px; "99,999,999" needs ${need.toFixed(1)} px`);
+    // The Visits column holds an 8-digit count.
+    for (const c of cells.filter((x) => x.visits))
+      assert.ok(c.room >= c.need, `the Visits column has ${c.room} px for its text; "99,999,999" needs ${c.need.toFixed(1)} px`);
     await page.selectOption('#analysis-face', 'alphabeta');
     await page.keyboard.press('a');
     await page.close();

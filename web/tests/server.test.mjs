@@ -59,7 +59,8 @@ test('item 5: one memory budget for all sessions: shown in the page, and an MCTS
     assert.equal(info.memory.budgetMiB, 230);
     const one = await openPage(context, server.url);
     const two = await openPage(context, server.url);
-    await openDialog(one, 'c', 'dlg-theme');
+    await openDialog(one, 'c', 'dlg-theme');  // the dialog asks the server again when it opens
+    await one.waitForFunction(() => /by 2 sessions/.test(document.getElementById('memory-status').textContent));
     assert.match(await one.textContent('#memory-status'), /Memory budget: 230 MiB \(--memory-mib\)/);
     assert.match(await one.textContent('#memory-status'), /in use: \d+ MiB by 2 sessions/);
     await one.keyboard.press('Escape');
