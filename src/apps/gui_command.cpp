@@ -1,5 +1,5 @@
 // janus gui [--host 127.0.0.1] [--port 8080] [--web-dir DIR] [--data-dir DIR] [--no-browser]
-// [--syzygy-path DIRS]:
+// [--syzygy-path DIRS] [--memory-mib N]:
 // serves the web GUI (play against Janus, analyse games) on a local port and prints its URL and
 // the page's folder (server::locateWebDir: --web-dir, $JANUS_WEB_DIR, installed, build tree).
 // With a graphical display (DISPLAY or WAYLAND_DISPLAY set) it also opens the page with xdg-open,
@@ -127,7 +127,8 @@ void addGuiCommand(CLI::App& app, Commands& out) {
       ->check(CLI::Range(i64(1), i64(1) << 30));
   cmd->add_flag("--no-browser", args->noBrowser, "Do not open a browser, only print the URL");
   cmd->add_option("--syzygy-path", args->syzygyPath,
-                  "Syzygy tablebase folders (':'-separated) for every engine: the evaluation shows \"TB win in N\"");
+                  "Syzygy tablebase folders (':'-separated) for every engine, loaded at start (the page's settings "
+                  "can change them): scores of positions in the tables show their win/draw/loss and DTZ");
   cmd->add_flag("--debug-endpoints", args->config.debugEndpoints,
                 "Enable POST /api/sessions/{id}/debug/fail (simulated server error, for tests)");
   out.push_back({cmd, [args] { return runGui(*args); }});
