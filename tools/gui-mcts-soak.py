@@ -30,6 +30,17 @@ by the same score model as alpha-beta's, so the two should be of the same size.
 
     tools/gui-mcts-soak.py [--janus build/janus] [--minutes 10] [--mcts-tree 256] [--csv FILE]
 
+Many sessions at once (--sessions N, N > 1): N sessions, each with its own event stream, analyse a
+position of their own (1.e4 e6 for the first, then other openings in turn) with the MCTS face at
+the same time, under one memory budget (--memory-mib M, janus gui's flag; --max-sessions is raised
+to N). Every interval it prints how many sessions analyse, the smallest, median and total root
+visits, the budget's use as /api/info "memory" reports it, and the process's RSS and peak. It fails
+as above when any session's analysis stops or stalls, when a session cannot start (a 503 of the
+budget), or when the peak RSS exceeds --max-rss-mib, which defaults to the budget: the point is
+that one budget holds every session's trees, caches and hash tables.
+
+    nice tools/gui-mcts-soak.py --sessions 20 --memory-mib 2560 --minutes 10 --compare-depth 0
+
 Not a CI test: the figures depend on the machine; docs/gui.md quotes a run.
 """
 
@@ -51,6 +62,9 @@ from janus_tools import GuiApi, start_gui
 
 PGN = "1. e4 e6 *"
 UCI_MOVES = "e2e4 e7e6"
+# The positions of the other sessions (--sessions N): sessions 2, 3, ... take these in turn.
+OTHER_PGNS = ["1. d4 d5 *", "1. e4 c5 *", "1. c4 e5 *", "1. Nf3 d5 *", "1. e4 e5 2. Nf3 Nc6 *", "1. d4 Nf6 2. c4 e6 *",
+              "1. e4 c6 *", "1. g3 d5 *", "1. e4 d5 *", "1. d4 f5 *"]
 
 
 def proc_status(pid):
@@ -170,6 +184,122 @@ def alphabeta_score(janus, depth, threads=1):
     return (int(cp.group(1)) if cp else None, int(mate.group(1)) if mate else None, last)
 
 
+def many_sessions(args):
+    """--sessions N > 1: N sessions analyse with MCTS at once under --memory-mib (see the docstring)."""
+    n = args.sessions
+    extra = ["--mcts-tree", str(args.mcts_tree), "--hash", str(args.hash), "--max-sessions", str(max(16, n))]
+    if args.memory_mib:
+        extra += ["--memory-mib", str(args.memory_mib)]
+    data_dir = tempfile.mkdtemp(prefix="janus-mcts-soak-")
+    try:
+        server, port = start_gui(args.janus, data_dir, extra)
+    except RuntimeError as e:
+        sys.exit(f"gui-mcts-soak: {e}")
+    rows, failure, streams, sids, api = [], None, [], [], None
+    load_start = load1()
+    try:
+        api = GuiApi(port)
+        info = api.ok("GET", "/api/info")
+        budget = info["memory"]["budgetMiB"]
+        max_rss = args.max_rss_mib if args.max_rss_mib is not None else budget
+        print(f"janus gui pid {server.pid}, port {port}, {n} sessions, --memory-mib {budget}, --mcts-tree {args.mcts_tree}, "
+              f"--hash {args.hash}; {info['mcts'].get('backend')}")
+        print(f"bound on the peak RSS: {max_rss:.0f} MiB; load average at start {load_start:.2f} "
+              f"({os.cpu_count()} CPUs); nice {os.nice(0)}", flush=True)
+        for i in range(n):
+            sids.append(api.ok("POST", "/api/sessions", {})["id"])
+        for i, sid in enumerate(sids):
+            base = f"/api/sessions/{sid}"
+            stream = Stream(port, sid)
+            stream.start()
+            streams.append(stream)
+            pgn = PGN if i == 0 else OTHER_PGNS[(i - 1) % len(OTHER_PGNS)]
+            api.ok("POST", f"{base}/load", {"pgn": pgn, "mode": "analysis"})
+            api.ok("POST", f"{base}/analysis", {"on": True, "face": "mcts"})
+        memory = api.ok("GET", "/api/info")["memory"]
+        print(f"all {n} analysing: the budget reserves {memory['usedMiB']} of {budget} MiB "
+              f"({memory['mctsTrees']} MCTS trees)")
+        start = time.monotonic()
+        for stream in streams:
+            stream.grew_at = start
+        hdr = (f"{'time':>5} {'analysing':>9} {'min visits':>10} {'median':>8} {'total':>10} {'tree‰ med':>9} "
+               f"{'budget used':>11} {'RSS MiB':>8} {'peak':>7} {'load':>5}")
+        print(hdr, flush=True)
+        end = start + args.minutes * 60
+        next_sample = start + args.interval
+        while True:
+            time.sleep(max(0.0, min(next_sample, end) - time.monotonic()))
+            now = time.monotonic()
+            t = now - start
+            if server.poll() is not None:
+                failure = f"janus gui exited with status {server.returncode} after {t:.0f} s"
+                break
+            rss, hwm = proc_status(server.pid)
+            memory = api.ok("GET", "/api/info")["memory"]
+            visits, fills, analysing = [], [], 0
+            for i, (sid, stream) in enumerate(zip(sids, streams)):
+                status, st = api.call("GET", f"/api/sessions/{sid}")
+                an = st.get("analysis", {}) if isinstance(st, dict) else {}
+                with stream.lock:
+                    v, grew_at, closed, j = stream.visits, stream.grew_at, stream.closed, stream.info
+                visits.append(v)
+                fills.append((j or {}).get("hashfull", 0))
+                if an.get("on") and an.get("running"):
+                    analysing += 1
+                if failure:
+                    continue
+                if status != 200:
+                    failure = f"session {i + 1}: GET -> {status} {st}"
+                elif closed:
+                    failure = f"session {i + 1}: the event stream ended after {t:.0f} s: {closed}"
+                elif not an.get("on") or not an.get("running"):
+                    failure = (f"session {i + 1}: the analysis stopped after {t:.0f} s: {json.dumps(an)}; "
+                               f"lastError {st.get('lastError') if isinstance(st, dict) else ''}")
+                elif now - grew_at > args.stall:
+                    failure = f"session {i + 1}: the root's visits stopped growing: {v} for {now - grew_at:.0f} s"
+            sv = sorted(visits)
+            row = {"t_s": round(t, 1), "analysing": analysing, "min_visits": sv[0], "median_visits": sv[len(sv) // 2],
+                   "total_visits": sum(sv), "tree_permille_median": sorted(fills)[len(fills) // 2],
+                   "budget_used_mib": memory["usedMiB"], "budget_mib": budget,
+                   "rss_mib": round(rss or 0, 1), "hwm_mib": round(hwm or 0, 1), "load1": load1()}
+            rows.append(row)
+            print(f"{fmt_time(t):>5} {analysing:>9} {row['min_visits']:>10} {row['median_visits']:>8} {row['total_visits']:>10} "
+                  f"{row['tree_permille_median']:>9} {memory['usedMiB']:>11} {row['rss_mib']:>8.1f} {row['hwm_mib']:>7.1f} "
+                  f"{row['load1']:>5.2f}", flush=True)
+            if not failure and hwm and hwm > max_rss:
+                failure = f"peak RSS {hwm:.1f} MiB exceeds the bound {max_rss:.0f} MiB"
+            if failure or now >= end:
+                break
+            next_sample += args.interval
+    except Exception as e:  # noqa: BLE001
+        failure = f"{type(e).__name__}: {e}"
+    finally:
+        if failure:
+            print(f"\nFAIL: {failure}")
+            print("RSS curve (s: MiB):", ", ".join(f"{r['t_s']:.0f}: {r['rss_mib']}" for r in rows))
+        if server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        shutil.rmtree(data_dir, ignore_errors=True)
+    if args.csv and rows:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            w.writeheader()
+            w.writerows(rows)
+    if rows:
+        last = rows[-1]
+        print(f"summary: {'FAIL' if failure else 'PASS'}: {n} sessions analysing with MCTS for {last['t_s'] / 60:.1f} min, "
+              f"root visits per session {last['min_visits']}-{max(s.visits for s in streams)} (median "
+              f"{last['median_visits']}, total {last['total_visits']}), peak RSS {max(r['hwm_mib'] for r in rows):.1f} MiB "
+              f"within the budget of {rows[0]['budget_mib']} MiB (the budget's count at the end {last['budget_used_mib']} MiB), "
+              f"RSS at the end {last['rss_mib']:.1f} MiB, load {load_start:.2f} -> {load1():.2f}")
+    if failure:
+        sys.exit(1)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--janus", default="build/janus", help="the janus binary (default build/janus)")
@@ -181,14 +311,22 @@ def main():
     ap.add_argument("--max-rss-mib", type=float, default=None, help="bound on the peak RSS (VmHWM; default the tree + 256 MiB)")
     ap.add_argument("--compare-depth", type=int, default=18, help="alpha-beta UCI depth to compare the score with (0: no comparison; default 18)")
     ap.add_argument("--csv", help="also write the samples to this CSV file")
+    ap.add_argument("--sessions", type=int, default=1, help="sessions analysing at once (default 1; see the docstring)")
+    ap.add_argument("--memory-mib", type=int, default=0, help="janus gui --memory-mib (default: the server's default)")
     args = ap.parse_args()
     if not os.access(args.janus, os.X_OK):
         sys.exit(f"gui-mcts-soak: '{args.janus}' is not an executable janus binary (build it or pass --janus)")
+    if args.sessions < 1:
+        sys.exit(f"gui-mcts-soak: --sessions {args.sessions}: expected at least 1")
+    if args.sessions > 1:
+        many_sessions(args)
+        return
     max_rss = args.max_rss_mib if args.max_rss_mib is not None else args.mcts_tree + 256
 
     data_dir = tempfile.mkdtemp(prefix="janus-mcts-soak-")
     try:
-        server, port = start_gui(args.janus, data_dir, ["--mcts-tree", str(args.mcts_tree), "--hash", str(args.hash)])
+        server, port = start_gui(args.janus, data_dir, ["--mcts-tree", str(args.mcts_tree), "--hash", str(args.hash)] +
+                                 (["--memory-mib", str(args.memory_mib)] if args.memory_mib else []))
     except RuntimeError as e:
         sys.exit(f"gui-mcts-soak: {e}")
     rows, failure, state, stream, api, sid = [], None, None, None, None, None

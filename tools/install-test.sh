@@ -112,7 +112,10 @@ if [ "$deb" = 1 ]; then
   done
   ! grep -q "janus-torch\|janus-train" <<< "$contents" || fail "$(basename "$pkg") holds libtorch programs"
   ! dpkg-deb -f "$pkg" Depends | grep -q libtorch || fail "$(basename "$pkg") depends on libtorch"
-  echo "ok: $(basename "$pkg"): $(dpkg-deb -f "$pkg" Package Version Architecture Depends | tr '\n' ' ')"
+  # Syzygy's Fathom is loaded with dlopen (src/tb/syzygy.h): dpkg-shlibdeps cannot see it, the package names it.
+  dpkg-deb -f "$pkg" Recommends Depends | grep -q libfathom1 ||
+    fail "$(basename "$pkg") neither depends on nor recommends libfathom1 (Syzygy tablebases)"
+  echo "ok: $(basename "$pkg"): $(dpkg-deb -f "$pkg" Package Version Architecture Depends Recommends | tr '\n' ' ')"
   if [ -x "$build/janus-torch" ]; then
     tpkg=$(ls "$tmp"/deb/janus-torch_*.deb 2> /dev/null) || fail "no janus-torch package although $build/janus-torch was built"
     tcontents=$(dpkg-deb -c "$tpkg")

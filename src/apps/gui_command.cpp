@@ -1,5 +1,5 @@
 // janus gui [--host 127.0.0.1] [--port 8080] [--web-dir DIR] [--data-dir DIR] [--no-browser]
-// [--syzygy-path DIRS]:
+// [--syzygy-path DIRS] [--memory-mib N]:
 // serves the web GUI (play against Janus, analyse games) on a local port and prints its URL and
 // the page's folder (server::locateWebDir: --web-dir, $JANUS_WEB_DIR, installed, build tree).
 // With a graphical display (DISPLAY or WAYLAND_DISPLAY set) it also opens the page with xdg-open,
@@ -15,8 +15,8 @@
 #include <thread>
 
 #include "apps/commands.h"
-#include "engine/engine.h"
 #include "server/server.h"
+#include "server/tablebase_info.h"
 #include "util/error.h"
 
 extern char** environ;
@@ -63,15 +63,16 @@ int runGui(GuiArgs& a) {
   sigaddset(&set, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &set, nullptr);
 
-  // Syzygy tables are process-wide (one Fathom state): loaded once here through a throw-away
-  // engine, they serve every session's engine. A bad path throws (the command fails).
-  if (!a.syzygyPath.empty()) {
-    Engine loader;
-    loader.onMessage([](const std::string& line) { std::cout << line << std::endl; });
-    loader.setOption("SyzygyPath", a.syzygyPath);
-  }
-
+  // Syzygy tables are process-wide (one Fathom state): the server loads them for every session's
+  // engine (a bad path throws: the command fails); the page can change them later.
+  a.config.syzygyPath = a.syzygyPath;
   server::GuiServer gui(a.config);
+  if (!a.syzygyPath.empty()) {
+    const server::Json tb = server::TablebaseInfo::status()["syzygy"];
+    for (const auto& problem : tb["problems"])
+      std::cout << "error: Syzygy: " << problem.get<std::string>() << "; probing goes on without this table\n";
+    std::cout << tb["summary"].get<std::string>() << std::endl;
+  }
   gui.bind();
   if (!std::filesystem::exists(a.config.webDir / "index.html")) {
     std::cerr << "warning: no web page (index.html) in";
@@ -79,6 +80,9 @@ int runGui(GuiArgs& a) {
     std::cerr << "; the page at " << gui.url() << " says how to build it (cd web && npm ci && npm run build)\n";
   }
   std::cout << "Web page: " << a.config.webDir.string() << " (" << web.source << ")" << std::endl;
+  std::cout << "Memory budget: " << gui.config().memoryMiB << " MiB (--memory-mib) for up to " << a.config.maxSessions
+            << " tabs of " << server::sessionCostMiB(a.config.session.hashMiB) << " MiB and their MCTS trees (up to "
+            << a.config.session.mctsTreeMiB << " MiB each, less when the budget is short)" << std::endl;
   std::cout << "Janus GUI: " << gui.url() << std::endl;
   std::cout << "Games and bug reports: " << a.config.dataDir.string() << "\nPress Ctrl+C to stop." << std::endl;
   const char* display = std::getenv("DISPLAY");
@@ -116,9 +120,15 @@ void addGuiCommand(CLI::App& app, Commands& out) {
                   "MCTS tree memory per engine in MiB (games and analysis against the MCTS face; a full tree "
                   "recycles its least-visited subtrees, so an analysis goes on)")
       ->check(CLI::Range(1, 65536));
+  cmd->add_option("--memory-mib", args->config.memoryMiB,
+                  "One memory budget in MiB for all tabs' engines: hash tables, MCTS trees and caches, second "
+                  "engines (default: 2048, or half the machine's memory when less); a tab or an MCTS analysis "
+                  "beyond it gets its memory from idle tabs or is refused (503)")
+      ->check(CLI::Range(i64(1), i64(1) << 30));
   cmd->add_flag("--no-browser", args->noBrowser, "Do not open a browser, only print the URL");
   cmd->add_option("--syzygy-path", args->syzygyPath,
-                  "Syzygy tablebase folders (':'-separated) for every engine: the evaluation shows \"TB win in N\"");
+                  "Syzygy tablebase folders (':'-separated) for every engine, loaded at start (the page's settings "
+                  "can change them): scores of positions in the tables show their win/draw/loss and DTZ");
   cmd->add_flag("--debug-endpoints", args->config.debugEndpoints,
                 "Enable POST /api/sessions/{id}/debug/fail (simulated server error, for tests)");
   out.push_back({cmd, [args] { return runGui(*args); }});

@@ -240,14 +240,8 @@ void Engine::declareTablebaseOptions() {
   m_options.add({"SyzygyPath", Type::kString, "", 0, 0, {},
                  "Directories of Syzygy tablebase files (*.rtbw, *.rtbz), separated by ':'"},
                 [this](const std::string& v) {
-                  std::lock_guard lock(gTablebaseMutex);
                   // A bad directory throws before anything changes ("info string error: ...").
-                  SyzygyTablebases::LoadReport report;
-                  try {
-                    report = sharedSyzygy().init(v);
-                  } catch (const Error& e) {
-                    throw Error(std::string("option SyzygyPath: ") + e.what());
-                  }
+                  const SyzygyTablebases::LoadReport report = loadSyzygy(v);
                   if (!m_onMessage) return;
                   for (const std::string& problem : report.problems)
                     m_onMessage("error: option SyzygyPath: " + problem + "; probing goes on without this table");
@@ -412,6 +406,17 @@ void Engine::declareMctsOptions() {
                  "Stop early when the most visited move can no longer be overtaken"});
   m_options.add({"MCTS Tree MiB", Type::kSpin, "1024", 1, 1 << 20, {},
                  "Memory for the MCTS tree; when it is full the least-visited subtrees are recycled"});
+}
+
+const SyzygyTablebases& Engine::syzygy() { return sharedSyzygy(); }
+
+SyzygyTablebases::LoadReport Engine::loadSyzygy(const std::string& paths) {
+  std::lock_guard lock(gTablebaseMutex);
+  try {
+    return sharedSyzygy().init(paths);
+  } catch (const Error& e) {
+    throw Error(std::string("option SyzygyPath: ") + e.what());
+  }
 }
 
 void Engine::selectSearch(const std::string& name) {

@@ -25,6 +25,7 @@
 #include "eval/evaluator.h"
 #include "search/search.h"
 #include "search/timeman.h"
+#include "tb/syzygy.h"
 #include "util/task_thread.h"
 
 namespace janus {
@@ -99,6 +100,16 @@ class Engine {
   [[nodiscard]] Search& search() { return *m_search; }
   /// The MCTS search (created when the option Search is first set to mcts), or nullptr.
   [[nodiscard]] mcts::MctsSearch* mctsSearch() { return m_mcts.get(); }
+
+  // ---- Tablebases (process-wide: every Engine of the process shares them) --------------------
+  /// The Syzygy tables every engine probes (Fathom has one state per process): their state, and
+  /// root probes for a display (the GUI shows the tables' verdict next to the search's score).
+  [[nodiscard]] static const SyzygyTablebases& syzygy();
+  /// Loads the Syzygy tables as the option SyzygyPath does (folders separated by ':'; "" releases
+  /// them) and returns what was found (files, largest piece count, unusable files). Throws
+  /// janus::Error ("option SyzygyPath: Syzygy tablebases: '/x' is not a directory ...", or that
+  /// Fathom cannot be loaded); the tables loaded before then stay.
+  static SyzygyTablebases::LoadReport loadSyzygy(const std::string& paths);
 
   /// The playing level in force (UCI_LimitStrength + UCI_Elo, or Skill Level below 20), if any.
   [[nodiscard]] std::optional<StrengthLevel> strengthLevel() const;

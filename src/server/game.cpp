@@ -52,17 +52,44 @@ void Game::reset(std::string_view fen) {
   detectEnd();
 }
 
-void Game::loadPgn(const std::string& text) {
+std::vector<PgnGameSummary> listPgnGames(const std::string& text, size_t maxGames) {
   std::istringstream in(text);
   PgnReader reader(in, "PGN");
   PgnGame g;
-  if (!reader.next(g)) {
+  std::vector<PgnGameSummary> out;
+  while (out.size() < maxGames) {
+    const bool more = reader.next(g);
     if (!reader.errors().empty()) {
       const PgnError& e = reader.errors().front();
       throw Error("PGN: line " + std::to_string(e.line) + ": " + e.message);
     }
-    throw Error("PGN: no game found");
+    if (!more) break;
+    out.push_back({g.tags, int(g.moves.size()), g.line});
   }
+  if (out.empty()) throw Error("PGN: no game found");
+  return out;
+}
+
+void Game::loadPgn(const std::string& text, int index) {
+  if (index < 0) throw Error("PGN: game " + std::to_string(index + 1) + " does not exist (games are counted from 1)");
+  std::istringstream in(text);
+  PgnReader reader(in, "PGN");
+  PgnGame g;
+  // The reader skips a broken game and goes on with the next; a GUI load must not: the first
+  // fault up to the chosen game is the answer.
+  int found = 0;
+  for (; found <= index; ++found) {
+    const bool more = reader.next(g);
+    if (!reader.errors().empty()) {
+      const PgnError& e = reader.errors().front();
+      throw Error("PGN: line " + std::to_string(e.line) + ": " + e.message);
+    }
+    if (!more) break;
+  }
+  if (found == 0) throw Error("PGN: no game found");
+  if (found <= index)
+    throw Error("PGN: the text has " + std::to_string(found) + (found == 1 ? " game" : " games") + "; game " +
+                std::to_string(index + 1) + " was asked for");
   if (g.moves.size() > size_t(kMaxGamePlies))
     throw Error("PGN: the game has " + std::to_string(g.moves.size()) + " plies; the GUI holds games of at most " +
                 std::to_string(kMaxGamePlies) + " plies");

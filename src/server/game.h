@@ -31,6 +31,18 @@ namespace janus::server {
 /// tournament games have about 540 plies.
 inline constexpr int kMaxGamePlies = 1200;
 
+/// One game of a PGN text, as the Load dialog's picker lists it.
+struct PgnGameSummary {
+  std::vector<std::pair<std::string, std::string>> tags;  ///< the game's tags in file order
+  int plies = 0;                                          ///< moves of its main line
+  int line = 0;                                           ///< 1-based line where it starts
+};
+
+/// Every game of a PGN text (at most `maxGames`, default 10,000), read strictly as Game::loadPgn
+/// reads one. Throws janus::Error naming the first fault ("PGN: line 1: unterminated tag value
+/// ...") or "PGN: no game found".
+[[nodiscard]] std::vector<PgnGameSummary> listPgnGames(const std::string& text, size_t maxGames = 10000);
+
 class Game {
  public:
   /// A game from the standard start position.
@@ -41,11 +53,15 @@ class Game {
   /// that is already over (mate, stalemate, dead position) is accepted and marked as ended.
   void reset(std::string_view fen);
 
-  /// Replaces the game by the first game of a PGN text (tags kept, comments dropped). A result
-  /// other than "*" in the PGN is kept (termination kAdjudicatedWin or kAdjudicatedDraw unless the final position is
-  /// over by the rules). Throws janus::Error naming the problem ("PGN: line 3: ...", "PGN: no
-  /// game found", "PGN: the game has 8000 plies; ...at most 1200") and keeps the current game.
-  void loadPgn(const std::string& text);
+  /// Replaces the game by game `index` (0-based) of a PGN text (tags kept, comments and
+  /// variations dropped). A result other than "*" in the PGN is kept (termination
+  /// kAdjudicatedWin or kAdjudicatedDraw unless the final position is over by the rules). Throws
+  /// janus::Error naming the problem and keeps the current game: the first fault of the text up to
+  /// that game ("PGN: line 3: move 3... 'Qxh8': no legal move matches ...", "PGN: line 1:
+  /// unterminated tag value ...": a broken game is never skipped for a later one), "PGN: no game
+  /// found", "PGN: the text has 2 games; game 5 was asked for", "PGN: the game has 8000 plies;
+  /// ...at most 1200". Throws for `index` < 0.
+  void loadPgn(const std::string& text, int index = 0);
 
   /// Plays a UCI move ("e2e4", "e7e8q"; castling as "e1g1" or "e1h1") at the end of the game.
   /// Throws janus::Error if the game is over ("the game is over (1-0)"), holds kMaxGamePlies

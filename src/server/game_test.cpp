@@ -131,6 +131,34 @@ TEST(GuiGame, LoadsPgnWithFenAndResult) {
   EXPECT_EQ(g.ply(), 2);
 }
 
+// Issue 75: a PGN whose main line has an illegal move, or that does not parse, was loaded in part
+// (or its next game was): the load is an error naming the move or the line, and the game stays.
+TEST(GuiGame, AFaultyPgnIsAnErrorNamingItAndTheGameStays) {
+  Game g;
+  g.loadPgn("1. d4 d5 *");
+  auto message = [&](const std::string& pgn, int index = 0) {
+    try {
+      g.loadPgn(pgn, index);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("(loaded)");
+  };
+  EXPECT_EQ(message("1. e4 e5 2. Nf3 Nc6 3. Bb5 Qxh8 4. O-O-O-O *").rfind("PGN: line 1: move 3... 'Qxh8'", 0), 0u);
+  EXPECT_EQ(message("[Event \"Casual\n[White \"Ann\"]\n\n1. e4 {an unclosed comment\n2. Nf3 *").rfind("PGN: line 1: unterminated tag", 0), 0u);
+  // A broken first game is not skipped for a good second one.
+  EXPECT_EQ(message("[Event \"a\"]\n\n1. e4 {unclosed\n\n[Event \"b\"]\n\n1. d4 *").rfind("PGN: line 3: unterminated comment", 0), 0u)
+      << message("[Event \"a\"]\n\n1. e4 {unclosed\n\n[Event \"b\"]\n\n1. d4 *");
+  EXPECT_EQ(g.sans(), (std::vector<std::string>{"d4", "d5"}));
+  // Game by index (0-based); one that is not there is named.
+  const std::string two = "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. c4 e5 *\n";
+  g.loadPgn(two, 1);
+  EXPECT_EQ(g.sans(), (std::vector<std::string>{"c4", "e5"}));
+  EXPECT_EQ(message(two, 2), "PGN: the text has 2 games; game 3 was asked for");
+  EXPECT_EQ(message(two, -1), "PGN: game 0 does not exist (games are counted from 1)");
+  EXPECT_EQ(g.sans(), (std::vector<std::string>{"c4", "e5"}));
+}
+
 TEST(GuiGame, PositionAtReplaysTheGame) {
   Game g;
   g.play("d2d4");

@@ -5,10 +5,12 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "nnue/network.h"
 #include "server/json_util.h"
+#include "server/tablebase_info.h"
 #include "util/error.h"
 
 #ifndef JANUS_WEB_DIR
@@ -50,8 +52,30 @@ WebDirChoice locateWebDir(const fs::path& explicitDir, const fs::path& exe) {
   return c;
 }
 
+namespace {
+
+/// The budget of `config` (its default when 0), checked against the smallest that serves a session.
+i64 checkedBudget(const ServerConfig& config) {
+  const int hash = config.session.hashMiB, cache = config.session.mctsCacheEntries;
+  if (config.memoryMiB == 0) return defaultBudgetMiB(hash, cache);
+  const i64 minimum = minimumBudgetMiB(hash, cache);
+  if (config.memoryMiB < minimum)
+    throw Error("--memory-mib " + std::to_string(config.memoryMiB) + " is too small: one session with an MCTS search needs " +
+                std::to_string(minimum) + " MiB (the server " + std::to_string(MemoryCosts::kServerBaseMiB) + ", a session " +
+                std::to_string(sessionCostMiB(hash)) + " with --hash " + std::to_string(hash) + ", the smallest MCTS search " +
+                std::to_string(minimum - MemoryCosts::kServerBaseMiB - sessionCostMiB(hash)) + ")");
+  return config.memoryMiB;
+}
+
+}  // namespace
+
 GuiServer::GuiServer(ServerConfig config)
-    : m_config(std::move(config)), m_storage(m_config.dataDir), m_http(std::make_unique<httplib::Server>()) {
+    : m_config(std::move(config)),
+      m_budget(std::make_unique<MemoryBudget>(checkedBudget(m_config))),
+      m_storage(m_config.dataDir),
+      m_http(std::make_unique<httplib::Server>()) {
+  m_config.memoryMiB = m_budget->totalMiB();
+  m_budget->setReclaimer([this](const std::string& requester, i64 needed) { return reclaimMemory(requester, needed); });
   if (m_config.webDir.empty()) {
     WebDirChoice web = locateWebDir({});
     m_config.webDir = web.dir;
@@ -100,7 +124,8 @@ GuiServer::GuiServer(ServerConfig config)
       {{"id", "alphabeta-hce"}, {"name", "Alpha-beta, hand-crafted eval"}, {"available", true}},
       {{"id", "mcts"}, {"name", mctsNet ? "MCTS, policy/value net" : "MCTS, uniform priors (no network built in)"}, {"available", true}},
   });
-  m_infoJson = dumpJson(Json{{"name", "Janus"},
+  if (!m_config.syzygyPath.empty()) TablebaseInfo::load(m_config.syzygyPath);  // a bad folder throws
+  m_info = Json{{"name", "Janus"},
                     {"version", JANUS_VERSION},
                     {"faces", faces},
                     {"nnue", net ? Json(net->describe()) : Json(nullptr)},
@@ -113,6 +138,7 @@ GuiServer::GuiServer(ServerConfig config)
                     {"defaults", defaults},
                     {"maxPlies", kMaxGamePlies},
                     {"maxBodyBytes", kMaxBodyBytes},
+                    {"maxPgnBytes", kMaxPgnBytes},
                     {"maxMultiPv", 5},
                     {"maxSessions", m_config.maxSessions},
                     {"review",
@@ -121,8 +147,44 @@ GuiServer::GuiServer(ServerConfig config)
                       {"blunder", kBlunderCp},
                       {"clampCp", kReviewClampCp}}},
                     {"dataDir", m_storage.dataDir().string()},
-                    {"options", options}});
+                    {"options", options}};
   routes();
+}
+
+Json GuiServer::infoJson() {
+  Json j = m_info;
+  j["tablebases"] = TablebaseInfo::status();
+  j["memory"] = memoryJson();
+  return j;
+}
+
+Json GuiServer::memoryJson() const {
+  const MemoryBudget::Usage u = m_budget->usage();
+  return {{"budgetMiB", u.totalMiB},
+          {"usedMiB", u.usedMiB},
+          {"freeMiB", u.freeMiB},
+          {"sessions", u.sessions},
+          {"mctsTrees", u.mctsTrees},
+          {"secondEngines", u.secondEngines},
+          {"treeMiB", m_config.session.mctsTreeMiB},
+          {"sessionMiB", sessionCostMiB(m_config.session.hashMiB)}};
+}
+
+i64 GuiServer::reclaimMemory(const std::string& requester, i64 neededMiB) {
+  std::vector<std::shared_ptr<Session>> others;
+  {
+    std::lock_guard lock(m_sessionsMutex);
+    for (auto& [id, s] : m_sessions)
+      if (id != requester) others.push_back(s);
+  }
+  std::sort(others.begin(), others.end(), [](const auto& a, const auto& b) { return a->lastSeen() < b->lastSeen(); });
+  i64 freed = 0;
+  for (auto& s : others) {
+    if (freed >= neededMiB) break;
+    freed += s->releaseIdleMemory();
+  }
+  if (freed > 0) releaseFreedMemory();
+  return freed;
 }
 
 GuiServer::~GuiServer() {

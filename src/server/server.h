@@ -4,7 +4,11 @@
 // (server/session.h) and talks to the engine through the Engine facade only.
 //
 // Endpoints (all JSON unless noted; docs/gui.md has the request and response shapes):
-//   GET    /api/info                            engine faces, levels, review thresholds, options
+//   GET    /api/info                            engine faces, levels, review thresholds, options,
+//                                                the tablebases and the memory budget
+//   GET    /api/tablebases                      the Syzygy tables in use, whether Fathom loads
+//   POST   /api/tablebases                      {"syzygyPath": "DIR[:DIR...]"}: load other tables
+//   POST   /api/pgn/games                       {"pgn": "..."}: the games of a PGN text, read strictly
 //   POST   /api/sessions                        new session (one per browser tab) -> {id, state}
 //   GET    /api/sessions/{id}                   state
 //   DELETE /api/sessions/{id}                   end the session (game saved)
@@ -25,7 +29,8 @@
 // that other web sites cannot drive the server: a custom header needs a CORS preflight, which is
 // never granted) and for a foreign Host header while bound to loopback (DNS rebinding); 503 when
 // all sessions are taken; 405 with an Allow header for a method the path does not take (PUT,
-// PATCH, OPTIONS, ...); 413 for a body over 2 MiB; 500 {"error", "report": "/api/reports/<name>"} for an internal error,
+// PATCH, OPTIONS, ...); 413 for a body over its request's limit (request_limits.h: a PGN 1 MiB,
+// other requests 64 KiB); 500 {"error", "report": "/api/reports/<name>"} for an internal error,
 // after saving the game and writing a bug report.
 
 #include <atomic>
@@ -41,6 +46,8 @@
 #include <thread>
 #include <vector>
 
+#include "server/memory_budget.h"
+#include "server/request_limits.h"
 #include "server/session.h"
 #include "server/storage.h"
 
@@ -76,10 +83,6 @@ struct WebDirChoice {
 /// DELETE"); "" for an unknown API path (answered 404). Other methods get 405 with this list.
 [[nodiscard]] std::string allowedMethods(std::string_view path);
 
-/// Largest request body accepted (bytes): 2 MiB, so that a long PGN fits easily. A larger body
-/// gets 413; /api/info gives the limit as "maxBodyBytes".
-inline constexpr size_t kMaxBodyBytes = size_t(2) << 20;
-
 struct ServerConfig {
   std::string host = "127.0.0.1";  ///< interface to bind (loopback by default)
   int port = 8080;                 ///< 0: any free port (see GuiServer::port())
@@ -89,13 +92,19 @@ struct ServerConfig {
   std::chrono::seconds sessionIdle{1800};  ///< a session without stream and requests this long is closed
   bool debugEndpoints = false;     ///< enables POST /api/sessions/{id}/debug/fail (tests of the
                                    ///< error path: it throws std::runtime_error)
+  i64 memoryMiB = 0;               ///< the memory budget of all sessions (memory_budget.h); 0:
+                                   ///< defaultBudgetMiB()
+  std::string syzygyPath;          ///< Syzygy folders (':'-separated) loaded at start; "": none
+                                   ///< (the page may set them: POST /api/tablebases)
   SessionConfig session;
 };
 
 class GuiServer {
  public:
   /// Prepares the server (creates the data folder; finds the web folder with locateWebDir when
-  /// config.webDir is empty). Throws janus::Error if the data folder cannot be created. The web
+  /// config.webDir is empty; loads config.syzygyPath). Throws janus::Error if the data folder
+  /// cannot be created, the Syzygy folder is bad (tablebase_info.h) or config.memoryMiB is below
+  /// minimumBudgetMiB (the message names the minimum). The web
   /// folder may lack the page: the API works, "/" answers with how to build the page, other files 404.
   explicit GuiServer(ServerConfig config);
   ~GuiServer();
@@ -115,6 +124,11 @@ class GuiServer {
   [[nodiscard]] std::string url() const;
   [[nodiscard]] const ServerConfig& config() const { return m_config; }
   [[nodiscard]] size_t sessionCount();
+  /// The memory budget of every session's engines.
+  [[nodiscard]] MemoryBudget& memoryBudget() { return *m_budget; }
+  /// The budget's use as /api/info "memory" gives it: {"budgetMiB", "usedMiB", "freeMiB",
+  /// "sessions", "mctsTrees", "secondEngines", "treeMiB" (--mcts-tree), "sessionMiB"}.
+  [[nodiscard]] Json memoryJson() const;
 
  private:
   using HttpHandler = std::function<void(const httplib::Request&, httplib::Response&)>;
@@ -143,6 +157,9 @@ class GuiServer {
   void streamEvents(const httplib::Request& req, httplib::Response& res);
   /// GET of any other path: a file of the web folder (static_files.h), or the missing-page answer.
   void serveStaticFile(const httplib::Request& req, httplib::Response& res);
+  /// Frees idle sessions' MCTS trees and second engines for `requester`, oldest first, until
+  /// `neededMiB` are released (the budget's reclaimer); returns the MiB released.
+  i64 reclaimMemory(const std::string& requester, i64 neededMiB);
   /// Throws HttpError 404 for an unknown session.
   std::shared_ptr<Session> findSession(const std::string& id);
   /// Gives memory that closed sessions freed (hash tables, game states) back to the system: glibc
@@ -154,10 +171,13 @@ class GuiServer {
   void closeAll();
 
   ServerConfig m_config;
+  std::unique_ptr<MemoryBudget> m_budget;  ///< before the sessions, which release into it
   Storage m_storage;
   std::unique_ptr<httplib::Server> m_http;
   int m_port = 0;
-  std::string m_infoJson;
+  Json m_info;  ///< the fixed part of /api/info (infoJson() adds what changes)
+  /// /api/info: m_info with the tablebases' state and the memory budget's use.
+  [[nodiscard]] Json infoJson();
   std::vector<std::filesystem::path> m_webTried;  ///< folders looked at for the page (for the missing-page answer)
 
   std::mutex m_sessionsMutex;

@@ -107,6 +107,60 @@ TEST_F(ServerTest, HintEvaluateAndHceBreakdown) {
   }
 }
 
+// Issue 75: a load can switch to analysis mode itself (validated first: a bad FEN changes neither
+// the game nor the mode), and a position in the Syzygy tables carries their verdict, the same in
+// a hint and in the analysis' lines (result and DTZ, White's view).
+TEST_F(ServerTest, LoadsIntoAnalysisAndScoresCarryTheTablesVerdict) {
+  std::string id = newSession();
+  std::string base = "/api/sessions/" + id;
+  auto [bad, err] = post(base + "/load", R"({"fen": "8/8/8/8/8/8/8/8 w - - 0 1", "mode": "analysis"})");
+  EXPECT_EQ(bad, 400);
+  EXPECT_EQ(get(base).second["mode"], "play");
+  EXPECT_EQ(post(base + "/load", R"({"fen": "8/8/8/8/8/8/8/8 w - - 0 1", "mode": "chess"})").first, 400);
+
+  // The tables, set as the page sets them (process-wide: switched off again at the end).
+  auto [s0, noDir] = post("/api/tablebases", R"({"syzygyPath": "/nonexistent/syzygy"})");
+  EXPECT_EQ(s0, 400);
+  EXPECT_EQ(noDir.value("error", ""), "Syzygy tablebases: '/nonexistent/syzygy' is not a directory (it does not exist)");
+  const std::string tables = std::string(JANUS_TEST_DATA) + "/syzygy";
+  ASSERT_TRUE(fs::exists(tables + "/KPvK.rtbz")) << "Syzygy test tables missing: " << tables;
+  auto [s1, tb] = post("/api/tablebases", Json{{"syzygyPath", tables}}.dump());
+  ASSERT_EQ(s1, 200) << tb.dump();
+  EXPECT_EQ(tb["syzygy"]["maxPieces"], 4);
+  EXPECT_EQ(tb["syzygy"]["path"], tables);
+  EXPECT_TRUE(tb["fathom"]["available"].get<bool>());
+  EXPECT_EQ(get("/api/info").second["tablebases"], tb);
+
+  const std::string kpk = "4k3/8/4K3/4P3/8/8/8/8 w - - 0 1";  // White wins with Kd6
+  ASSERT_EQ(post(base + "/load", Json{{"fen", kpk}}.dump()).first, 200);
+  auto [s2, hint] = post(base + "/hint");
+  ASSERT_EQ(s2, 200) << hint.dump();
+  ASSERT_TRUE(hint["score"].contains("tb")) << hint.dump();
+  EXPECT_EQ(hint["score"]["tb"]["result"], "win");
+  const int dtz = hint["score"]["tb"]["dtz"].get<int>();
+  EXPECT_GT(dtz, 0);
+
+  InfoStream stream(m_port, base);
+  auto [s3, st] = post(base + "/load", Json{{"fen", kpk}, {"mode", "analysis"}}.dump());
+  ASSERT_EQ(s3, 200) << st.dump();
+  EXPECT_EQ(st["mode"], "analysis");
+  ASSERT_EQ(post(base + "/analysis", R"({"on": true, "multiPv": 2})").first, 200);
+  Json line = stream.waitFor([&](const Json& j) {
+    return j["multipv"] == 1 && j["pv"].size() > 0 && j["pv"][0] == hint["uci"] && j["score"].contains("mate");
+  });
+  ASSERT_FALSE(line.is_null()) << "no line with the hint's move and a mate score";
+  EXPECT_EQ(line["score"]["tb"], hint["score"]["tb"]) << line.dump();
+  // A black win is a loss for White.
+  post(base + "/analysis", R"({"on": false})");
+  auto [s4, black] = post(base + "/load", R"({"fen": "8/8/8/8/4p3/4k3/8/4K3 b - - 0 1"})");
+  ASSERT_EQ(s4, 200) << black.dump();
+  auto [s5, ev] = post(base + "/evaluate");
+  ASSERT_EQ(s5, 200) << ev.dump();
+  EXPECT_EQ(ev["score"]["tb"]["result"], "loss") << ev.dump();
+  EXPECT_EQ(post("/api/tablebases", R"({"syzygyPath": ""})").first, 200);
+  EXPECT_EQ(get("/api/tablebases").second["syzygy"]["maxPieces"], 0);
+}
+
 TEST_F(ServerTest, AnalysisStreamsInfoAndStopsWhenTheStreamCloses) {
   std::string id = newSession();
   std::string base = "/api/sessions/" + id;

@@ -92,11 +92,11 @@ TEST_F(ServerTest, WhatASessionHoldsIsBounded) {
   EXPECT_EQ(status, 400);
   EXPECT_EQ(j.value("error", ""), "PGN: the game has " + std::to_string(4 * moves) +
                                       " plies; the GUI holds games of at most " + std::to_string(kMaxGamePlies) + " plies");
-  // A body over 2 MiB: 413 with a message.
+  // A body over 2 MiB: 413 with a message naming the limit of a load, the PGN's 1 MiB.
   auto r = m_client->Post((base + "/load").c_str(), kApiHeaders, std::string(3 << 20, ' '), "application/json");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 413);
-  EXPECT_NE(r->body.find("request body too large: the limit is 2 MiB"), std::string::npos) << r->body;
+  EXPECT_NE(r->body.find("request body too large (3 MiB): a PGN to load may have at most 1 MiB"), std::string::npos) << r->body;
   // A game at the limit takes no further move.
   std::string atLimit;
   for (int i = 0; i < kMaxGamePlies / 4; ++i)
@@ -108,6 +108,65 @@ TEST_F(ServerTest, WhatASessionHoldsIsBounded) {
   auto [moved, err] = post(base + "/move", R"({"uci": "g1f3"})");
   EXPECT_EQ(moved, 400);
   EXPECT_NE(err.value("error", "").find("the most a GUI game may hold"), std::string::npos) << err.dump();
+}
+
+TEST(RequestLimits, MessagesNameTheLimitOfTheRequest) {
+  const std::string load = "/api/sessions/0123456789abcdef0123456789abcdef/load";
+  const std::string move = "/api/sessions/0123456789abcdef0123456789abcdef/move";
+  EXPECT_TRUE(isLoadPath(load));
+  EXPECT_FALSE(isLoadPath(move));
+  EXPECT_FALSE(isLoadPath("/api/sessions/x/load"));
+  EXPECT_TRUE(isLoadPath("/api/pgn/games"));
+  EXPECT_EQ(bodyLimit(load), kMaxBodyBytes);
+  EXPECT_EQ(bodyLimit(move), kMaxSmallBodyBytes);
+  EXPECT_EQ(bodyLimit("/api/tablebases"), kMaxSmallBodyBytes);
+  EXPECT_EQ(formatBytes(kMaxPgnBytes), "1 MiB");
+  EXPECT_EQ(formatBytes(kMaxSmallBodyBytes), "64 KiB");
+  EXPECT_EQ(formatBytes(1258291), "1.2 MiB");
+  EXPECT_EQ(formatBytes(300), "300 bytes");
+  EXPECT_EQ(bodyTooLargeMessage(load, 1258291), "request body too large (1.2 MiB): a PGN to load may have at most 1 MiB");
+  EXPECT_EQ(bodyTooLargeMessage(move, 100 << 10), "request body too large (100 KiB): a request to 'move' may have at most 64 KiB");
+  EXPECT_EQ(bodyTooLargeMessage("/api/tablebases", 0), "request body too large: a request to '/api/tablebases' may have at most 64 KiB");
+  EXPECT_NO_THROW(checkPgnSize(std::string(kMaxPgnBytes, 'x')));
+  try {
+    checkPgnSize(std::string(kMaxPgnBytes + 1, 'x'));
+    FAIL() << "a PGN over the limit was accepted";
+  } catch (const HttpError& e) {
+    EXPECT_EQ(e.status(), 413);
+    EXPECT_EQ(std::string(e.what()), "PGN too large (1.0 MiB): a PGN to load may have at most 1 MiB");
+  }
+}
+
+TEST_F(ServerTest, ABodyOverItsRequestsLimitGets413NamingIt) {
+  std::string id = newSession();
+  std::string base = "/api/sessions/" + id;
+  // 1.2 MB of PGN: within the 2 MiB read, over the 1 MiB of a PGN.
+  auto [status, j] = post(base + "/load", Json{{"pgn", "1. e4 e5 {" + std::string(1200000, 'x') + "} *"}}.dump());
+  EXPECT_EQ(status, 413);
+  EXPECT_EQ(j.value("error", ""), "PGN too large (1.1 MiB): a PGN to load may have at most 1 MiB");
+  // A move of 100 kB.
+  std::tie(status, j) = post(base + "/move", Json{{"uci", "e2e4"}, {"pad", std::string(100000, 'x')}}.dump());
+  EXPECT_EQ(status, 413);
+  EXPECT_EQ(j.value("error", ""), "request body too large (97.7 KiB): a request to 'move' may have at most 64 KiB");
+  // Over the reading limit, a move names its own limit too.
+  auto r = m_client->Post((base + "/move").c_str(), kApiHeaders, std::string(3 << 20, ' '), "application/json");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 413);
+  EXPECT_NE(r->body.find("a request to 'move' may have at most 64 KiB"), std::string::npos) << r->body;
+  // The game is as it was.
+  EXPECT_EQ(get(base).second["ply"], 0);
+}
+
+TEST_F(ServerTest, ThePgnGamesOfATextAreListedStrictly) {
+  auto [status, j] = post("/api/pgn/games", Json{{"pgn", "[White \"Ann\"]\n\n1. e4 *\n\n[White \"Bob\"]\n\n1. d4 d5 1-0\n"}}.dump());
+  ASSERT_EQ(status, 200) << j.dump();
+  ASSERT_EQ(j["games"].size(), 2u);
+  EXPECT_EQ(j["games"][1]["tags"]["White"], "Bob");
+  EXPECT_EQ(j["games"][1]["plies"], 2);
+  std::tie(status, j) = post("/api/pgn/games", Json{{"pgn", "[Event \"Casual\n[White \"Ann\"]\n\n1. e4 {open\n2. Nf3 *"}}.dump());
+  EXPECT_EQ(status, 400);
+  EXPECT_EQ(j.value("error", "").rfind("PGN: line 1: unterminated tag value", 0), 0u) << j.dump();
+  EXPECT_EQ(post("/api/pgn/games", "{}").first, 400);
 }
 
 TEST(EventQueue, KeepsAtMostItsCapacityInEventsAndBytes) {

@@ -10,8 +10,10 @@
 #include <sstream>
 
 #include "server/json_util.h"
+#include "server/request_limits.h"
 #include "server/server.h"
 #include "server/static_files.h"
+#include "server/tablebase_info.h"
 #include "util/error.h"
 
 namespace janus::server {
@@ -29,12 +31,6 @@ struct GuiServer::Route {
 
 namespace {
 
-/// An HTTP error other than 400 (which is janus::Error) and 500.
-struct HttpError {
-  int status;
-  std::string message;
-};
-
 constexpr const char* kJson = "application/json";
 
 void sendJson(httplib::Response& res, int status, const Json& j) {
@@ -43,7 +39,10 @@ void sendJson(httplib::Response& res, int status, const Json& j) {
   res.set_content(dumpJson(j), kJson);
 }
 
+/// The request's JSON object (an empty body is {}). Throws HttpError 413 for a body over the
+/// path's limit (request_limits.h), janus::Error for malformed JSON or a body that is no object.
 Json parseBody(const httplib::Request& req) {
+  if (req.body.size() > bodyLimit(req.path)) throw HttpError(413, bodyTooLargeMessage(req.path, req.body.size()));
   if (req.body.find_first_not_of(" \t\r\n") == std::string::npos) return Json::object();
   Json j;
   try {
@@ -137,6 +136,8 @@ std::string missingPageHtml(const fs::path& webDir, const std::vector<fs::path>&
 std::string allowedMethods(std::string_view path) {
   if (path.rfind("/api/", 0) != 0) return "GET, HEAD";  // static files
   if (path == "/api/info") return "GET, HEAD";
+  if (path == "/api/tablebases") return "GET, HEAD, POST";
+  if (path == "/api/pgn/games") return "POST";
   if (path == "/api/sessions") return "POST";
   if (path.rfind("/api/reports/", 0) == 0) return "GET, HEAD";
   constexpr std::string_view kSessions = "/api/sessions/";
@@ -159,7 +160,7 @@ void GuiServer::releaseFreedMemory() { malloc_trim(0); }
 std::shared_ptr<Session> GuiServer::findSession(const std::string& id) {
   std::lock_guard lock(m_sessionsMutex);
   auto it = m_sessions.find(id);
-  if (it == m_sessions.end()) throw HttpError{404, "no such session '" + id + "' (it may have expired)"};
+  if (it == m_sessions.end()) throw HttpError(404, "no such session '" + id + "' (it may have expired)");
   return it->second;
 }
 
@@ -192,10 +193,28 @@ std::vector<GuiServer::Route> GuiServer::routeTable() {
     sendJson(res, 404, {{"error", "unknown API path '" + req.path + "'"}});
   };
   std::vector<Route> table = {
-      {"GET", "/api/info",
-       [this](const Request&, Response& res) {
-         res.set_header("Cache-Control", "no-store");
-         res.set_content(m_infoJson, kJson);
+      {"GET", "/api/info", [this](const Request&, Response& res) { sendJson(res, 200, infoJson()); }},
+      {"GET", "/api/tablebases", [](const Request&, Response& res) { sendJson(res, 200, TablebaseInfo::status()); }},
+      {"POST", "/api/pgn/games",
+       [this](const Request& req, Response& res) {
+         answer(req, res, [&] {
+           const Json body = parseBody(req);
+           if (const Json* p = field(body, "pgn"); p && p->is_string()) checkPgnSize(p->get_ref<const std::string&>());
+           Json games = Json::array();
+           for (const PgnGameSummary& g : listPgnGames(stringField(body, "pgn", kMaxPgnBytes, std::nullopt))) {
+             Json tags = Json::object();
+             for (const auto& [name, value] : g.tags) tags[name] = value;
+             games.push_back({{"tags", tags}, {"plies", g.plies}, {"line", g.line}});
+           }
+           sendJson(res, 200, {{"games", games}});
+         }, nullptr);
+       }},
+      {"POST", "/api/tablebases",
+       [this](const Request& req, Response& res) {
+         answer(req, res, [&] {
+           const Json body = parseBody(req);
+           sendJson(res, 200, TablebaseInfo::load(stringField(body, "syzygyPath", 4096, std::nullopt)));
+         }, nullptr);
        }},
       {"POST", "/api/sessions", [this](const Request& req, Response& res) { createSession(req, res); }},
       {"GET", sid, sessionHandler([](const Request&, Response& res, Session& s) { sendJson(res, 200, s.stateJson()); })},
@@ -264,10 +283,16 @@ void GuiServer::installHooks() {
 
   // Errors httplib answers itself (no route ran): a body over the limit gets a message instead of
   // an empty 413.
-  http.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request&, httplib::Response& res) {
+  http.set_error_handler(httplib::Server::HandlerWithResponse([](const httplib::Request& req, httplib::Response& res) {
     if (res.status == 413 && res.body.empty()) {
-      sendJson(res, 413, {{"error", "request body too large: the limit is " + std::to_string(kMaxBodyBytes >> 20) +
-                                        " MiB (a PGN may have at most " + std::to_string(kMaxGamePlies) + " plies)"}});
+      // Over the reading limit (kMaxBodyBytes): the message names the limit of this request.
+      size_t size = 0;
+      try {
+        size = size_t(std::stoull(req.get_header_value("Content-Length")));
+      } catch (const std::exception&) {
+        size = 0;  // chunked or missing: the size is not known
+      }
+      sendJson(res, 413, {{"error", bodyTooLargeMessage(req.path, size)}});
       return httplib::Server::HandlerResponse::Handled;
     }
     return httplib::Server::HandlerResponse::Unhandled;
@@ -290,7 +315,7 @@ void GuiServer::answer(const httplib::Request& req, httplib::Response& res, cons
   try {
     f();
   } catch (const HttpError& e) {
-    sendJson(res, e.status, {{"error", e.message}});
+    sendJson(res, e.status(), {{"error", e.what()}});
   } catch (const Error& e) {
     sendJson(res, 400, {{"error", e.what()}});
   } catch (const Json::exception& e) {
@@ -318,7 +343,7 @@ GuiServer::HttpHandler GuiServer::sessionHandler(SessionHandler f) {
     try {
       s = findSession(req.matches[1]);
     } catch (const HttpError& e) {
-      sendJson(res, e.status, {{"error", e.message}});
+      sendJson(res, e.status(), {{"error", e.what()}});
       return;
     }
     s->touch();
@@ -329,29 +354,55 @@ GuiServer::HttpHandler GuiServer::sessionHandler(SessionHandler f) {
 void GuiServer::createSession(const httplib::Request& req, httplib::Response& res) {
   answer(req, res, [&] {
     (void)parseBody(req);
-    std::shared_ptr<Session> evicted, created;
+    using Part = MemoryBudget::Part;
+    const std::string id = randomId();
+    const i64 cost = sessionCostMiB(m_config.session.hashMiB);
+    // The session's memory first (idle sessions' MCTS trees are freed for it when short); when
+    // sessions or memory run out, the least recently seen session without an open page makes room.
+    bool reserved = m_budget->reserveOrReclaim(id, Part::kSession, cost);
+    std::shared_ptr<Session> evicted;
     {
       std::lock_guard lock(m_sessionsMutex);
-      if (int(m_sessions.size()) >= m_config.maxSessions) {
-        // Make room by closing the least recently seen session that has no open page.
+      if (int(m_sessions.size()) >= m_config.maxSessions || !reserved) {
         auto victim = m_sessions.end();
         for (auto it = m_sessions.begin(); it != m_sessions.end(); ++it)
           if (it->second->streams() == 0 && Clock::now() - it->second->lastSeen() > std::chrono::seconds(60) &&
               (victim == m_sessions.end() || it->second->lastSeen() < victim->second->lastSeen()))
             victim = it;
-        if (victim == m_sessions.end())
-          throw HttpError{503, "too many sessions (" + std::to_string(m_config.maxSessions) +
-                                   " open tabs); close a tab and try again"};
+        if (victim == m_sessions.end()) {
+          m_budget->release(id, Part::kSession);
+          if (!reserved) {
+            const MemoryBudget::Usage u = m_budget->usage();
+            throw HttpError(503, "the server's memory budget of " + std::to_string(u.totalMiB) + " MiB (--memory-mib) is in use: " +
+                                     std::to_string(u.usedMiB) + " MiB by " + std::to_string(u.sessions) + " sessions (" +
+                                     std::to_string(u.mctsTrees) + " MCTS trees); a new tab needs " + std::to_string(cost) +
+                                     " MiB. Close a tab, or start janus gui with a larger --memory-mib");
+          }
+          throw HttpError(503, "too many sessions (" + std::to_string(m_config.maxSessions) +
+                                   " open tabs); close a tab and try again");
+        }
         evicted = victim->second;
         m_sessions.erase(victim);
       }
-      std::string id = randomId();
-      created = std::make_shared<Session>(id, m_config.session, m_storage);
-      m_sessions[id] = created;
     }
     if (evicted) {
-      evicted->close();
+      evicted->close();  // releases its memory in the budget
+      evicted.reset();
       releaseFreedMemory();
+      if (!reserved && !(reserved = m_budget->tryReserve(id, Part::kSession, cost)))
+        throw HttpError(503, "the server's memory budget of " + std::to_string(m_budget->totalMiB()) +
+                                 " MiB (--memory-mib) is in use; close a tab, or start janus gui with a larger --memory-mib");
+    }
+    std::shared_ptr<Session> created;
+    try {
+      created = std::make_shared<Session>(id, m_config.session, m_storage, m_budget.get());
+    } catch (...) {
+      m_budget->release(id, Part::kSession);
+      throw;
+    }
+    {
+      std::lock_guard lock(m_sessionsMutex);
+      m_sessions[id] = created;
     }
     sendJson(res, 200, {{"id", created->id()}, {"state", created->stateJson()}});
   }, nullptr);
@@ -380,7 +431,7 @@ void GuiServer::streamEvents(const httplib::Request& req, httplib::Response& res
   try {
     s = findSession(req.matches[1]);
   } catch (const HttpError& e) {
-    return sendJson(res, e.status, {{"error", e.message}});
+    return sendJson(res, e.status(), {{"error", e.what()}});
   }
   res.set_header("Cache-Control", "no-store");
   res.set_header("X-Accel-Buffering", "no");

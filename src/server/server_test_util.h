@@ -31,7 +31,9 @@ class ServerTest : public ::testing::Test {
   void SetUp() override { start(16); }
   void TearDown() override { shutdown(); }
 
-  void start(int maxSessions) {
+  /// Starts the server with at most `maxSessions` sessions and a memory budget of `memoryMiB`
+  /// (0: the default).
+  void start(int maxSessions, i64 memoryMiB = 0) {
     std::signal(SIGPIPE, SIG_IGN);
     m_base = fs::temp_directory_path() /
              ("janus-server-test-" + std::to_string(::getpid()) + "-" + std::to_string(m_instance++));
@@ -45,6 +47,7 @@ class ServerTest : public ::testing::Test {
     c.webDir = m_base / "web";
     c.dataDir = m_base / "data";
     c.maxSessions = maxSessions;
+    c.memoryMiB = memoryMiB;
     c.debugEndpoints = true;
     c.session.hashMiB = 1;
     c.session.hintMoveTimeMs = 200;

@@ -34,8 +34,10 @@
 #include "engine/engine.h"
 #include "server/event_queue.h"
 #include "server/game.h"
+#include "server/memory_budget.h"
 #include "server/openings.h"
 #include "server/storage.h"
+#include "tb/syzygy.h"
 
 namespace janus::server {
 
@@ -112,8 +114,11 @@ inline constexpr int kReviewClampCp = 1000;  ///< mate = +-1000 for the loss com
 class Session {
  public:
   /// Creates the session and its engine (Hash = config.hashMiB). `id` is the session's random
-  /// identifier. `storage` must outlive the session.
-  Session(std::string id, const SessionConfig& config, Storage& storage);
+  /// identifier. `storage` and `budget` must outlive the session. `budget` (may be null: nothing
+  /// counted) is the server's memory budget: the server reserves the session's own part before it
+  /// creates it, the session reserves its MCTS memory and second engine before it uses them and
+  /// releases everything when it closes (memory_budget.h).
+  Session(std::string id, const SessionConfig& config, Storage& storage, MemoryBudget* budget = nullptr);
   /// Cancels the review, stops the search and saves the game (if it has moves).
   ~Session();
   Session(const Session&) = delete;
@@ -138,7 +143,10 @@ class Session {
   Json undo();
   /// The player resigns (play mode).
   Json resign();
-  /// {"fen": "<FEN>"} or {"pgn": "<PGN text>"}: replaces the game; keeps the mode.
+  /// {"fen": "<FEN>"} or {"pgn": "<PGN text>", "game": <0-based index of the game in the text,
+  /// default 0>}, and "mode": "play"|"analysis" (optional; default: keep the mode): replaces the
+  /// game (and sets the mode first). Errors, with the current game kept: a bad FEN, the PGN's first
+  /// fault up to that game (Game::loadPgn), a PGN over kMaxPgnBytes (HttpError 413), a bad field.
   Json load(const Json& req);
   /// {"mode": "play"|"analysis", "color": "white"|"black" (play: the player's side)}.
   Json setMode(const Json& req);
@@ -180,8 +188,14 @@ class Session {
   /// Periodic housekeeping (about 5 times a second): flag fall, heartbeat time-out.
   void tick();
   [[nodiscard]] EventQueue& events() { return m_events; }
-  /// Ends the session: event streams close, search stops, game saved. Idempotent.
+  /// Ends the session: event streams close, search stops, game saved, its memory reservations
+  /// released. Idempotent.
   void close();
+  /// Frees what the session holds for searches it is not running, its MCTS tree and evaluation
+  /// cache and its second engine, and releases them in the budget; returns the MiB released. Frees
+  /// nothing (0) while its engine is busy (only a try-lock: the caller may hold another session's
+  /// engine lock) or while it plays a game against MCTS. The budget's reclaimer calls it.
+  i64 releaseIdleMemory();
 
  private:
   enum class Kind { kNone, kEngineMove, kAnalysis, kHint, kEvaluate, kReview };
@@ -190,13 +204,24 @@ class Session {
   // Engine control: the caller holds m_engineMutex.
   /// Stops the running searches (both engines) and waits for them.
   void stopSearchLocked();
-  /// Selects the search of `engine` ("alphabeta" or "mcts"); for MCTS also asks for the statistics
-  /// of every root move (the table's shares need the total of the visits).
-  static void selectSearchLocked(Engine& engine, bool mcts);
+  /// Selects the search of `engine` ("alphabeta" or "mcts"); for MCTS also sets the tree the
+  /// budget granted (m_mctsTreeMiB) and asks for the statistics of every root move (the table's
+  /// shares need the total of the visits).
+  void selectSearchLocked(Engine& engine, bool mcts);
+  /// Reserves the memory of an MCTS search in the budget unless the session holds it (the tree
+  /// granted by mctsTreeGrant, at most config.mctsTreeMiB, set as MCTS Tree MiB). Returns false
+  /// with `why` (a message naming the budget and what to do) when it does not fit even after
+  /// idle sessions' memory was reclaimed.
+  bool reserveMctsLocked(std::string& why);
+  /// Reserves the second engine of "both" analysis (before it is created); false with `why`.
+  bool reserveSecondEngineLocked(std::string& why);
+  /// "the server's memory budget of N MiB (--memory-mib) is in use: ...; `what` needs M MiB. ..."
+  [[nodiscard]] std::string budgetMessage(const std::string& what, i64 neededMiB) const;
   /// Creates an engine with the session's memory settings and callbacks; `second`: the second
   /// engine of "both" analysis (alpha-beta only; its bestmove is ignored).
   std::unique_ptr<Engine> makeEngine(bool second);
-  /// Frees the second engine (after stopSearchLocked) when the analysis face no longer needs it.
+  /// Frees the second engine (after stopSearchLocked) when the analysis face no longer needs it,
+  /// and its reservation in the budget.
   void dropSecondEngineLocked();
   void startEngineMoveIfDueLocked();
   void startAnalysisLocked();
@@ -211,7 +236,13 @@ class Session {
   void onInfo(const SearchInfo& info, bool second);
   void onBestMove(const SearchResult& result);
 
+  /// "play" or "analysis"; else janus::Error naming the field 'mode'.
+  static Mode parseMode(const std::string& mode);
+
   // State helpers: the caller holds m_stateMutex.
+  /// Sets the mode (and, when given, the player's colour) as POST .../mode does: play mode stops
+  /// the analysis and the clock and names the players in the tags.
+  void setModeLocked(Mode mode, std::optional<Color> human);
   Json stateLocked() const;
   void pushStateLocked();
   void afterGameChangeLocked();
@@ -227,7 +258,13 @@ class Session {
   [[nodiscard]] std::string janusNameLocked() const;
   void resetPerGameLocked();
 
+  /// A search score for the API, White's view: {"cp": n} or {"mate": n}; a score in the
+  /// tablebase band (search/score.h) also has "tb": {"result": "win"|"loss"}.
   static Json scoreJson(int score, Color sideToMove);
+  /// scoreJson with the Syzygy tables' verdict as "tb" (tablebase_info.h: result and DTZ, White's
+  /// view) when they cover `root`: the verdict on `first` played there (a line's first move, a
+  /// hint), or on the root for Move::none(). Root probes are cached (one position per session).
+  Json scoreWithTablebase(int score, const Position& root, Move first);
   /// The MCTS table of an info event from SearchInfo::moveStats: the kMctsTableRows most visited
   /// root moves (uci, san, visits, share of all root visits, prior, q) and the rest summed up.
   static Json mctsTableJson(const Position& root, const std::vector<MoveStat>& stats);
@@ -235,6 +272,8 @@ class Session {
   std::string m_id;
   SessionConfig m_config;
   Storage& m_storage;
+  MemoryBudget* m_budget = nullptr;
+  int m_mctsTreeMiB = 0;  ///< the MCTS tree reserved in the budget (0: none); guarded by m_engineMutex
   EventQueue m_events;
   std::atomic<int> m_streams{0};
   std::atomic<Clock::rep> m_lastSeen{0};
@@ -302,6 +341,16 @@ class Session {
   std::mutex m_reviewMutex;  ///< guards m_reviewThread (start, cancel, join)
   std::thread m_reviewThread;
   std::atomic<bool> m_reviewCancel{false};
+
+  /// The last root probe of the Syzygy tables (scoreWithTablebase): position, halfmove clock and
+  /// the tables' generation it was made for.
+  std::mutex m_tbMutex;
+  struct {
+    u64 key = 0;
+    int halfmoveClock = -1;
+    unsigned generation = ~0u;
+    std::optional<SyzygyRootProbe> probe;
+  } m_tbCache;
 
   // Last members: destroyed first, while the members their callbacks use still exist.
   std::unique_ptr<Engine> m_engine;

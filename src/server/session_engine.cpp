@@ -11,6 +11,7 @@
 #include "nnue/network.h"
 #include "search/score.h"
 #include "server/json_util.h"
+#include "server/request_limits.h"
 #include "server/session.h"
 #include "server/session_internal.h"
 #include "util/error.h"
@@ -32,8 +33,8 @@ std::vector<std::string> pvSan(Position pos, const std::vector<Move>& pv) {
 
 }  // namespace
 
-Session::Session(std::string id, const SessionConfig& config, Storage& storage)
-    : m_id(std::move(id)), m_config(config), m_storage(storage) {
+Session::Session(std::string id, const SessionConfig& config, Storage& storage, MemoryBudget* budget)
+    : m_id(std::move(id)), m_config(config), m_storage(storage), m_budget(budget) {
   touch();
   m_engine = makeEngine(false);
   std::lock_guard lock(m_stateMutex);
@@ -63,6 +64,7 @@ std::unique_ptr<Engine> Session::makeEngine(bool second) {
 }
 
 void Session::selectSearchLocked(Engine& engine, bool mcts) {
+  if (mcts) engine.setOption("MCTS Tree MiB", std::to_string(m_mctsTreeMiB > 0 ? m_mctsTreeMiB : m_config.mctsTreeMiB));
   engine.setOption("Search", mcts ? "mcts" : "alphabeta");
   if (mcts::MctsSearch* search = engine.mctsSearch(); mcts && search) {
     mcts::MctsParams p = search->params();
@@ -72,10 +74,82 @@ void Session::selectSearchLocked(Engine& engine, bool mcts) {
 }
 
 void Session::dropSecondEngineLocked() {
-  if (!m_secondEngine) return;
-  m_secondEngine->stop();
-  m_secondEngine->wait();
-  m_secondEngine.reset();
+  if (m_secondEngine) {
+    m_secondEngine->stop();
+    m_secondEngine->wait();
+    m_secondEngine.reset();
+  }
+  if (m_budget) m_budget->release(m_id, MemoryBudget::Part::kSecondEngine);
+}
+
+std::string Session::budgetMessage(const std::string& what, i64 neededMiB) const {
+  const MemoryBudget::Usage u = m_budget->usage();
+  return "the server's memory budget of " + std::to_string(u.totalMiB) + " MiB (--memory-mib) is in use: " +
+         std::to_string(u.usedMiB) + " MiB by " + std::to_string(u.sessions) + (u.sessions == 1 ? " session" : " sessions") +
+         " (" + std::to_string(u.mctsTrees) + (u.mctsTrees == 1 ? " MCTS tree" : " MCTS trees") + ", " +
+         std::to_string(u.secondEngines) + (u.secondEngines == 1 ? " second engine" : " second engines") + "); " + what +
+         " needs " + std::to_string(neededMiB) + " MiB, " + std::to_string(std::max<i64>(0, u.freeMiB)) +
+         " MiB are free. Stop an MCTS or \"both\" analysis in another tab, or start janus gui with a larger --memory-mib";
+}
+
+bool Session::reserveMctsLocked(std::string& why) {
+  if (m_mctsTreeMiB > 0) return true;
+  if (!m_budget) {
+    m_mctsTreeMiB = m_config.mctsTreeMiB;
+    return true;
+  }
+  using Part = MemoryBudget::Part;
+  const int cache = m_config.mctsCacheEntries;
+  i64 need = 0;
+  for (int attempt = 0; attempt < 2 && !m_closed; ++attempt) {
+    const bool needsFixed = !m_budget->holds(m_id, Part::kMctsFixed);
+    need = (needsFixed ? MemoryCosts::kMctsFixedMiB : 0) +
+           mctsTreeCostMiB(std::min(m_config.mctsTreeMiB, MemoryCosts::kMinTreeMiB), cache);
+    const int tree = mctsTreeGrant(m_budget->freeMiB(), m_budget->sessionsWithoutTree(m_id), needsFixed,
+                                   m_config.mctsTreeMiB, cache);
+    if (tree > 0 && (!needsFixed || m_budget->tryReserve(m_id, Part::kMctsFixed, MemoryCosts::kMctsFixedMiB))) {
+      if (m_budget->tryReserve(m_id, Part::kMctsTree, mctsTreeCostMiB(tree, cache))) {
+        m_mctsTreeMiB = tree;
+        return true;
+      }
+      if (needsFixed) m_budget->release(m_id, Part::kMctsFixed);  // not allocated yet: the engine never ran MCTS
+    }
+    if (attempt == 0) m_budget->reclaim(m_id, need);
+  }
+  why = budgetMessage("an MCTS search", need);
+  return false;
+}
+
+bool Session::reserveSecondEngineLocked(std::string& why) {
+  if (!m_budget || m_budget->holds(m_id, MemoryBudget::Part::kSecondEngine)) return true;
+  const i64 cost = secondEngineCostMiB(m_config.hashMiB);
+  if (!m_closed && m_budget->reserveOrReclaim(m_id, MemoryBudget::Part::kSecondEngine, cost)) return true;
+  why = budgetMessage("the second engine of \"both\" analysis", cost);
+  return false;
+}
+
+i64 Session::releaseIdleMemory() {
+  std::unique_lock engineLock(m_engineMutex, std::try_to_lock);
+  if (!engineLock.owns_lock() || m_closed || !m_budget) return 0;
+  bool mctsBusy, secondBusy;
+  {
+    std::lock_guard lock(m_stateMutex);
+    const bool searching = m_kind != Kind::kNone || m_thinking;
+    // A game against MCTS keeps its tree (it is reused from move to move).
+    mctsBusy = (searching && m_searchMcts) || (m_face == "mcts" && m_mode == Mode::kPlay && !m_game.over());
+    secondBusy = searching && m_searchBoth;
+  }
+  i64 freed = 0;
+  if (!secondBusy && m_secondEngine) {
+    freed += secondEngineCostMiB(m_config.hashMiB);
+    dropSecondEngineLocked();
+  }
+  if (!mctsBusy && m_mctsTreeMiB > 0) {
+    if (mcts::MctsSearch* search = m_engine->mctsSearch()) search->newGame();  // frees the tree and the cache
+    m_mctsTreeMiB = 0;
+    freed += m_budget->release(m_id, MemoryBudget::Part::kMctsTree);
+  }
+  return freed;
 }
 
 Session::~Session() { close(); }
@@ -88,6 +162,9 @@ void Session::close() {
     std::lock_guard engineLock(m_engineMutex);
     stopSearchLocked();
   }
+  // The engines go with the session object, as soon as the server drops it (it has left the
+  // server's table before close()); no search runs any more, so the memory is as good as free.
+  if (m_budget) m_budget->releaseAll(m_id);
   std::string pgn, file;
   {
     std::lock_guard lock(m_stateMutex);
@@ -140,6 +217,19 @@ void Session::startEngineMoveIfDueLocked() {
   SearchLimits limits;
   Position root;
   bool mcts;
+  {
+    std::lock_guard lock(m_stateMutex);
+    if (m_closed || !engineToMoveLocked() || m_thinking) return;
+    mcts = m_face == "mcts";
+  }
+  if (std::string why; mcts && !reserveMctsLocked(why)) {
+    // The game waits for memory; the next request or reconnect tries again.
+    std::lock_guard lock(m_stateMutex);
+    m_lastError = why;
+    ++m_stateVersion;
+    pushStateLocked();
+    return;
+  }
   {
     std::lock_guard lock(m_stateMutex);
     if (m_closed || !engineToMoveLocked() || m_thinking) return;
@@ -213,8 +303,20 @@ void Session::startAnalysisLocked() {
   }
   // The session's engine runs the selected face; with "both" it runs MCTS and a second engine
   // (created now, freed when the face changes) runs alpha-beta: a second alpha-beta engine costs
-  // a hash table and the search's tables, a second MCTS engine those and a tree as well.
+  // a hash table and the search's tables, a second MCTS engine those and a tree as well. Both
+  // are reserved in the memory budget first (analysis() did it for its own request; a move or a
+  // reconnect that finds no memory leaves the analysis off and says why).
   const bool mcts = face != AnalysisFace::kAlphaBeta;
+  std::string why;
+  if ((mcts && !reserveMctsLocked(why)) || (face == AnalysisFace::kBoth && !reserveSecondEngineLocked(why))) {
+    std::lock_guard lock(m_stateMutex);
+    m_kind = Kind::kNone;
+    m_analysisOn = false;
+    m_lastError = why;
+    ++m_stateVersion;
+    pushStateLocked();
+    return;
+  }
   if (face == AnalysisFace::kBoth && !m_secondEngine) m_secondEngine = makeEngine(true);
   if (face != AnalysisFace::kBoth) dropSecondEngineLocked();
   SearchLimits limits;
@@ -290,7 +392,7 @@ void Session::onInfo(const SearchInfo& info, bool second) {
             {"depth", info.depth},
             {"seldepth", info.selDepth},
             {"multipv", info.multiPv},
-            {"score", scoreJson(info.score, m_searchRoot.sideToMove())},
+            {"score", scoreWithTablebase(info.score, m_searchRoot, info.pv.empty() ? Move::none() : info.pv.front())},
             {"bound", info.bound == Bound::kLower ? "lower" : info.bound == Bound::kUpper ? "upper" : "exact"},
             {"nodes", info.nodes},
             {"nps", info.nps},

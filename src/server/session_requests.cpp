@@ -10,6 +10,7 @@
 #include "nnue/network.h"
 #include "search/score.h"
 #include "server/json_util.h"
+#include "server/request_limits.h"
 #include "server/session.h"
 #include "server/session_internal.h"
 #include "util/error.h"
@@ -94,6 +95,8 @@ Json Session::newGame(const Json& req) {
 
   cancelReview();
   std::lock_guard engineLock(m_engineMutex);
+  // A game against MCTS needs its tree from the memory budget: 503 before anything changes.
+  if (std::string why; mcts && !reserveMctsLocked(why)) throw HttpError(503, why);
   stopSearchLocked();
   dropSecondEngineLocked();
   // Alpha-beta also serves MCTS games (hints, E, review): with the network when there is one.
@@ -231,19 +234,28 @@ Json Session::resign() {
 Json Session::load(const Json& req) {
   touch();
   Game game;
-  if (field(req, "pgn")) {
-    game.loadPgn(stringField(req, "pgn", 1 << 20, std::nullopt));
+  if (const Json* p = field(req, "pgn")) {
+    if (p->is_string()) checkPgnSize(p->get_ref<const std::string&>());  // 413 naming the PGN's limit
+    const int index = int(intField(req, "game", 0, 100000, 0));
+    game.loadPgn(stringField(req, "pgn", kMaxPgnBytes, std::nullopt), index);
   } else if (field(req, "fen")) {
+    if (field(req, "game")) throw Error("field 'game': applies to a 'pgn' only");
     game.reset(stringField(req, "fen", 200, std::nullopt));
   } else {
     throw Error("expected a field 'fen' or 'pgn'");
   }
+  std::optional<Mode> mode;
+  if (field(req, "mode")) mode = parseMode(stringField(req, "mode", 10, std::nullopt));
+  // Everything is checked: from here on the load happens (the mode first, so that a game loaded
+  // into analysis does not get Janus's reply in play mode).
   cancelReview();
   std::lock_guard engineLock(m_engineMutex);
   stopSearchLocked();
   m_engine->newGame();
+  if (mode == Mode::kPlay) dropSecondEngineLocked();
   {
     std::lock_guard lock(m_stateMutex);
+    if (mode) setModeLocked(*mode, std::nullopt);
     auto tags = game.tags;
     if (tags.empty())
       tags = {{"Event", "Janus GUI game"}, {"Site", "Janus web GUI"}, {"Date", localTimeStamp(true)},
@@ -259,33 +271,42 @@ Json Session::load(const Json& req) {
   return resumeAfterChangeLocked(m_mode == Mode::kAnalysis);
 }
 
+Session::Mode Session::parseMode(const std::string& mode) {
+  if (mode == "play") return Mode::kPlay;
+  if (mode == "analysis") return Mode::kAnalysis;
+  throw Error("field 'mode': expected \"play\" or \"analysis\"");
+}
+
+void Session::setModeLocked(Mode mode, std::optional<Color> human) {
+  m_mode = mode;
+  if (human) m_human = *human;
+  if (m_mode == Mode::kPlay) {
+    m_analysisOn = false;
+    m_clock.enabled = false;  // clocks belong to games started with New game
+    m_clock.running = false;
+    m_game.tags.erase(std::remove_if(m_game.tags.begin(), m_game.tags.end(),
+                                     [](const auto& t) { return t.first == "White" || t.first == "Black"; }),
+                      m_game.tags.end());
+    std::string janus = janusNameLocked();
+    m_game.tags.emplace_back("White", m_human == kWhite ? "Player" : janus);
+    m_game.tags.emplace_back("Black", m_human == kBlack ? "Player" : janus);
+  } else {
+    m_clock.running = false;
+  }
+}
+
 Json Session::setMode(const Json& req) {
   touch();
-  std::string mode = stringField(req, "mode", 10, std::nullopt);
-  if (mode != "play" && mode != "analysis") throw Error("field 'mode': expected \"play\" or \"analysis\"");
+  const Mode mode = parseMode(stringField(req, "mode", 10, std::nullopt));
   std::optional<Color> color;
   if (field(req, "color")) color = parseColor(stringField(req, "color", 10, std::nullopt), false);
   cancelReview();
   std::lock_guard engineLock(m_engineMutex);
   stopSearchLocked();
-  if (mode == "play") dropSecondEngineLocked();
+  if (mode == Mode::kPlay) dropSecondEngineLocked();
   {
     std::lock_guard lock(m_stateMutex);
-    m_mode = mode == "play" ? Mode::kPlay : Mode::kAnalysis;
-    if (color) m_human = *color;
-    if (m_mode == Mode::kPlay) {
-      m_analysisOn = false;
-      m_clock.enabled = false;  // clocks belong to games started with New game
-      m_clock.running = false;
-      m_game.tags.erase(std::remove_if(m_game.tags.begin(), m_game.tags.end(),
-                                       [](const auto& t) { return t.first == "White" || t.first == "Black"; }),
-                        m_game.tags.end());
-      std::string janus = janusNameLocked();
-      m_game.tags.emplace_back("White", m_human == kWhite ? "Player" : janus);
-      m_game.tags.emplace_back("Black", m_human == kBlack ? "Player" : janus);
-    } else {
-      m_clock.running = false;
-    }
+    setModeLocked(mode, color);
     afterGameChangeLocked();
   }
   if (m_mode == Mode::kPlay) startEngineMoveIfDueLocked();
@@ -312,6 +333,17 @@ Json Session::analysis(const Json& req) {
     if (on && m_review.running) throw Error("a game review is running; wait until it has finished");
   }
   std::lock_guard engineLock(m_engineMutex);
+  if (on) {
+    // The memory the face needs, from the budget: 503 before the running analysis is touched.
+    AnalysisFace wanted;
+    {
+      std::lock_guard lock(m_stateMutex);
+      wanted = face.value_or(m_analysisFace);
+    }
+    std::string why;
+    if (wanted != AnalysisFace::kAlphaBeta && !reserveMctsLocked(why)) throw HttpError(503, why);
+    if (wanted == AnalysisFace::kBoth && !reserveSecondEngineLocked(why)) throw HttpError(503, why);
+  }
   stopSearchLocked();
   bool both;
   {
@@ -369,7 +401,7 @@ Json Session::hint() {
   }
   return {{"uci", toUci(r.best, pos.isChess960())},
           {"san", toSan(pos, r.best)},
-          {"score", scoreJson(r.score, pos.sideToMove())},
+          {"score", scoreWithTablebase(r.score, pos, r.best)},
           {"depth", r.depth},
           {"ply", ply}};
 }
@@ -389,7 +421,7 @@ Json Session::evaluate(const Json& req) {
     reviewRunning = m_review.running;
     busy = m_thinking || (m_kind == Kind::kAnalysis);
     if (busy && m_lastInfo && m_searchPly == ply) {
-      score = scoreJson(m_lastInfo->score, m_searchRoot.sideToMove());
+      score = scoreWithTablebase(m_lastInfo->score, m_searchRoot, m_lastInfo->pv.empty() ? Move::none() : m_lastInfo->pv.front());
       depth = m_lastInfo->depth;
     } else if (auto it = m_evals.find(ply); (busy || reviewRunning) && it != m_evals.end()) {
       score = it->second.mate ? Json{{"mate", *it->second.mate}} : Json{{"cp", it->second.whiteCp}};
@@ -407,7 +439,7 @@ Json Session::evaluate(const Json& req) {
     }
     if (!busy) {
       SearchResult r = searchSyncLocked(Kind::kEvaluate, pos, limits);
-      score = scoreJson(r.score, pos.sideToMove());
+      score = scoreWithTablebase(r.score, pos, Move::none());
       depth = r.depth;
       std::lock_guard lock(m_stateMutex);
       if (ply <= m_game.ply() && m_game.positionAt(ply).key() == pos.key()) {

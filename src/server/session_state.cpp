@@ -13,6 +13,7 @@
 #include "server/json_util.h"
 #include "server/session.h"
 #include "server/session_internal.h"
+#include "server/tablebase_info.h"
 #include "util/error.h"
 
 namespace janus::server {
@@ -86,10 +87,29 @@ Json Session::scoreJson(int score, Color stm) {
     return {{"mate", stm == kWhite ? n : -n}};
   }
   const int white = stm == kWhite ? score : -score;
-  // A tablebase result (score.h: kTbWin - ply, below the mates): "tb" is that distance in plies,
-  // + when White wins. For a root the Syzygy tables decide it is the distance to zeroing (DTZ).
-  if (isDecisiveScore(score)) return {{"cp", white}, {"tb", white > 0 ? kTbWin - white : -(kTbWin + white)}};
+  // A tablebase result (score.h: kTbWin - ply, below the mates) that no verdict on the root
+  // details (scoreWithTablebase): a win or a loss for White.
+  if (isDecisiveScore(score)) return {{"cp", white}, {"tb", {{"result", white > 0 ? "win" : "loss"}}}};
   return {{"cp", white}};
+}
+
+Json Session::scoreWithTablebase(int score, const Position& root, Move first) {
+  Json j = scoreJson(score, root.sideToMove());
+  if (!Engine::syzygy().covers(root)) return j;
+  std::lock_guard lock(m_tbMutex);
+  const unsigned generation = TablebaseInfo::generation();
+  if (m_tbCache.key != root.key() || m_tbCache.halfmoveClock != root.halfmoveClock() ||
+      m_tbCache.generation != generation) {
+    m_tbCache.key = root.key();
+    m_tbCache.halfmoveClock = root.halfmoveClock();
+    m_tbCache.generation = generation;
+    m_tbCache.probe = TablebaseInfo::probeRoot(root);
+  }
+  if (m_tbCache.probe) {
+    Json verdict = tablebaseVerdictJson(*m_tbCache.probe, root.sideToMove(), first);
+    if (!verdict.is_null()) j["tb"] = verdict;
+  }
+  return j;
 }
 
 Json Session::mctsTableJson(const Position& root, const std::vector<MoveStat>& stats) {

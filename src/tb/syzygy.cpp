@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -44,20 +46,32 @@ void lookUp(void* handle, const char* name, T& out, std::string& missing) {
   if (!out) missing += std::string(missing.empty() ? "" : ", ") + name;
 }
 
+/// The library files tried, in order: $JANUS_FATHOM alone when set (another Fathom build, or a
+/// test of a missing library), else libfathom.so.1 from the loader's path and the one CMake found.
+std::vector<std::string> fathomCandidates() {
+  if (const char* env = std::getenv("JANUS_FATHOM"); env && *env) return {env};
+  return {"libfathom.so.1", JANUS_FATHOM_LIBRARY};
+}
+
 /// Loads libfathom once (under gFathomMutex). Throws janus::Error naming the library and what
-/// failed.
+/// failed (the same error again on every later call: a failed dlopen is not retried).
 const FathomLibrary& fathom() {
   static FathomLibrary lib;
+  static std::string failure;
   if (lib.handle) return lib;
+  if (!failure.empty()) throw Error(failure);
   std::string tried;
   void* handle = nullptr;
-  for (const char* name : {"libfathom.so.1", JANUS_FATHOM_LIBRARY}) {
-    handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+  for (const std::string& name : fathomCandidates()) {
+    handle = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle) break;
     const char* why = dlerror();
     tried += std::string(tried.empty() ? "" : "; ") + (why ? why : name);
   }
-  if (!handle) throw Error("Syzygy tablebases: cannot load Fathom (apt-get install libfathom1): " + tried);
+  if (!handle) {
+    failure = "Syzygy tablebases: cannot load Fathom (apt-get install libfathom1): " + tried;
+    throw Error(failure);
+  }
   FathomLibrary l;
   l.handle = handle;
   std::string missing;
@@ -69,10 +83,44 @@ const FathomLibrary& fathom() {
   lookUp(handle, "TB_LARGEST", l.largest, missing);
   if (!missing.empty()) {
     dlclose(handle);
-    throw Error("Syzygy tablebases: the Fathom library lacks " + missing + " (an old or foreign libfathom)");
+    failure = "Syzygy tablebases: the Fathom library lacks " + missing + " (an old or foreign libfathom)";
+    throw Error(failure);
   }
   lib = l;
   return lib;
+}
+
+/// Stdio's stderr on /dev/null while it lives. Fathom's tb_init (Debian's 1.0+git.20190811) unmaps
+/// the tables it had mapped and reports munmap's *success* as an error: its unmap_file reads
+/// `if (!munmap(data, size)) perror("munmap");` (disassembly: the call to perror follows a test of
+/// munmap's result for zero), so every table mapped since the last init printed
+/// "munmap: <a stale errno's text>", e.g. "munmap: Invalid argument", when the tables were released
+/// (at exit, or when SyzygyPath changes). Nothing else in tb_init writes to stderr. glibc lets a
+/// program assign `stderr` (the glibc manual, "Standard Streams"); perror writes to it, while
+/// std::cerr keeps the FILE it was made with, so only C stdio output of another thread during the
+/// call would be lost.
+class QuietStderr {
+ public:
+  QuietStderr() : m_saved(stderr), m_null(std::fopen("/dev/null", "w")) {
+    if (m_null) stderr = m_null;
+  }
+  ~QuietStderr() {
+    if (!m_null) return;
+    stderr = m_saved;
+    std::fclose(m_null);
+  }
+  QuietStderr(const QuietStderr&) = delete;
+  QuietStderr& operator=(const QuietStderr&) = delete;
+
+ private:
+  FILE* m_saved;
+  FILE* m_null;
+};
+
+/// Fathom's tb_init(path) without the spurious "munmap: ..." lines (QuietStderr).
+bool fathomInit(const FathomLibrary& lib, const char* path) {
+  QuietStderr quiet;
+  return lib.init(path);
 }
 
 /// Serialises every call into Fathom (see the thread-safety note in syzygy.h) and guards gOwner
@@ -153,6 +201,16 @@ const char* toString(SyzygyWdl wdl) {
 
 SyzygyTablebases::~SyzygyTablebases() { release(); }
 
+std::optional<std::string> SyzygyTablebases::libraryError() {
+  std::lock_guard lock(gFathomMutex);
+  try {
+    (void)fathom();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string> SyzygyTablebases::splitPaths(const std::string& paths) {
   std::vector<std::string> out;
   std::string_view rest = paths;
@@ -230,7 +288,7 @@ SyzygyTablebases::LoadReport SyzygyTablebases::init(const std::string& paths) {
     throw Error("Syzygy tablebases: Fathom is already in use by another SyzygyTablebases object "
                 "(libfathom has one global state per process)");
   const FathomLibrary& lib = fathom();
-  if (!lib.init(joined.c_str())) {
+  if (!fathomInit(lib, joined.c_str())) {
     releaseLocked();
     throw Error("Syzygy tablebases: Fathom could not initialise the paths '" + joined + "'");
   }
@@ -252,7 +310,7 @@ void SyzygyTablebases::release() {
 void SyzygyTablebases::releaseLocked() {
   m_maxPieces.store(0, std::memory_order_release);
   if (gOwner == this) {
-    fathom().init("");  // unmaps the tables and frees the path list (what Fathom's tb_free does first)
+    fathomInit(fathom(), "");  // unmaps the tables and frees the path list (what Fathom's tb_free does first)
     gOwner = nullptr;
   }
   m_dirs.clear();

@@ -19,13 +19,16 @@
 // order), so one library would be called with the other's arguments. So Janus does not link
 // libfathom: the first init() loads libfathom.so.1 with
 // dlopen(RTLD_LOCAL), which keeps its symbols out of the global scope, and looks up Fathom's
-// entry points with dlsym. A missing library is a janus::Error from init() (apt: libfathom1).
+// entry points with dlsym. A missing library is a janus::Error from init() (apt: libfathom1);
+// libraryError() says beforehand. The environment variable JANUS_FATHOM names another library
+// file to load instead (then only that one is tried).
 //
 // Global state. Fathom keeps the paths, the table index and the mapped files in process-wide
 // globals, so at most one SyzygyTablebases object can hold the library at a time; init() on a
 // second live object throws janus::Error. Objects may be created and destroyed in sequence
-// (the destructor releases the library: tb_init("") unmaps every table; Debian's build then prints
-// one "munmap: ..." line per mapped file on stderr, a perror() that fires on success).
+// (the destructor releases the library: tb_init("") unmaps every table). Debian's build reports
+// each successful munmap with perror() ("munmap: Invalid argument", a stale errno): every call to
+// tb_init runs with stdio's stderr on /dev/null, so no such line appears (syzygy.cpp QuietStderr).
 //
 // Thread-safety: every public method may be called from any thread, including probes from several
 // search threads at once; each call into the library holds one process-wide std::mutex. Fathom's
@@ -124,6 +127,11 @@ class SyzygyTablebases final : public Tablebases {
 
   /// Unmaps every table. No-op when not initialised.
   void release();
+
+  /// Loads Fathom if it is not loaded yet and says why it cannot be: std::nullopt when it is
+  /// usable, else the message init() would throw ("Syzygy tablebases: cannot load Fathom (apt-get
+  /// install libfathom1): ..."). Thread-safe.
+  [[nodiscard]] static std::optional<std::string> libraryError();
 
   [[nodiscard]] bool initialised() const { return m_maxPieces.load(std::memory_order_acquire) > 0; }
   /// Pieces (kings included) of the largest table loaded; 0 when not initialised.

@@ -223,9 +223,12 @@ export function flip(): void {
   render();
 }
 
+/** Opens a dialog (modal) and tells it so with a "janus-open" event (the settings refresh then). */
 export function openDialog(id: string): void {
   const d = $<HTMLDialogElement>(id);
-  if (!d.open) d.showModal();
+  if (d.open) return;
+  d.showModal();
+  d.dispatchEvent(new Event('janus-open'));
 }
 
 export function anyDialogOpen(): boolean {

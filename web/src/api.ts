@@ -2,15 +2,20 @@
 
 export type Color = 'white' | 'black';
 
+/** A tablebase result, White's view: "win" means White wins (a cursed win only beyond the 50-move rule). */
+export type TbResult = 'win' | 'cursed win' | 'draw' | 'blessed loss' | 'loss';
+
 /**
- * A score from White's point of view: centipawns or moves to mate (+: White mates). `tb`: a
- * tablebase result, plies to it (the distance to zeroing, DTZ, when the position itself is in the
- * Syzygy tables); + when White wins.
+ * A score from White's point of view: centipawns or moves to mate (+: White mates; 0: the side to
+ * move is mated, `mated` says which side when the server knows it). `tb`: the Syzygy tables'
+ * verdict when they cover the position (`dtz`: plies to the zeroing move with best play), or, for
+ * a search that reached the tables later, only its result.
  */
 export interface Score {
   cp?: number;
   mate?: number;
-  tb?: number;
+  mated?: Color;
+  tb?: { result: TbResult; dtz?: number };
 }
 
 export interface Clock {
@@ -178,9 +183,31 @@ export interface ServerInfo {
   mcts: { backend: string; playouts: { min: number; max: number; default: number }; tableRows: number; treeMiB: number };
   /** The most plies a game may hold (longer PGNs are refused). */
   maxPlies: number;
+  /** The most bytes of PGN text a load may carry. */
+  maxPgnBytes: number;
+  tablebases: Tablebases;
+  memory: MemoryBudget;
   maxMultiPv: number;
   review: { inaccuracy: number; mistake: number; blunder: number; clampCp: number };
   dataDir: string;
+}
+
+/** The Syzygy tables the server's engines use (GET/POST /api/tablebases), and whether Fathom loads. */
+export interface Tablebases {
+  syzygy: { path: string; wdl: number; dtz: number; maxPieces: number; problems: string[]; summary: string };
+  fathom: { available: boolean; error: string | null };
+}
+
+/** The server's one memory budget for every session's engines (docs/gui.md "Memory budget"). */
+export interface MemoryBudget {
+  budgetMiB: number;
+  usedMiB: number;
+  freeMiB: number;
+  sessions: number;
+  mctsTrees: number;
+  secondEngines: number;
+  treeMiB: number;
+  sessionMiB: number;
 }
 
 /** An error answer of the server: HTTP status, message and (for 500) the bug report's URL. */

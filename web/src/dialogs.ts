@@ -3,10 +3,12 @@
 
 import type { ServerInfo, State } from './api';
 import { redrawBoard, render } from './render';
-import { call, post, setState } from './session';
+import { ApiError, api } from './api';
+import type { MemoryBudget, Tablebases } from './api';
+import { call, post, request, restoreSession, sessionLost, setState } from './session';
 import { analysisOptions, applyAppearance, kPieceSets, kThemes, premovesOn, soundsOn } from './settings';
 import { app, cg } from './state';
-import { gameSummary, pgnGames, treeFromGame, treePgn } from './tree';
+import { gameSummary, pgnGames, treeFromGame } from './tree';
 import type { MoveTree } from './tree';
 import { $, escapeHtml, toast } from './util';
 
@@ -126,6 +128,7 @@ export function setupLoadDialog(): void {
   const error = $('load-error');
   const pick = $('load-pick');
   const select = $<HTMLSelectElement>('load-game');
+  const go = $<HTMLButtonElement>('load-go');
   const text = () => String(new FormData(form).get('text') ?? '').trim();
   const isPgn = (t: string) => /\[|\d+\.\s*\S/.test(t);
   // The games of the text in the box (chessops's parser), kept while the text stays the same.
@@ -134,66 +137,92 @@ export function setupLoadDialog(): void {
     if (parsed?.text !== t) parsed = { text: t, games: isPgn(t) ? pgnGames(t) : [] };
     return parsed.games;
   };
-  form.addEventListener('submit', (e) => {
-    if ((e.submitter as HTMLButtonElement | null)?.value !== 'load') return;
+  /** Shows what is wrong beside the text; the dialog stays open with the text as it was. */
+  const fail = (message: string) => {
+    error.textContent = message;
+    error.hidden = false;
+  };
+  const load = async () => {
     const t = text();
-    if (!t) {
-      // Load with an empty box: keep the dialog open and say what it wants.
-      e.preventDefault();
-      error.textContent = 'Nothing to load: paste a FEN or a PGN into the box.';
-      error.hidden = false;
-      return;
-    }
+    if (!t) return fail('Nothing to load: paste a FEN or a PGN into the box.');
     const found = games(t);
     if (found.length > 1 && pick.hidden) {
-      // Several games: the player picks one first.
-      e.preventDefault();
-      select.innerHTML = found.map((g, i) => `<option value="${i}">${escapeHtml(gameSummary(g, i))}</option>`).join('');
-      pick.hidden = false;
-      error.textContent = `This PGN has ${found.length} games: pick one and press Load.`;
-      error.hidden = false;
+      // Several games (as chessops reads it, leniently): the server reads the text strictly, and
+      // its list, or the first fault it finds, is what the player sees.
+      go.disabled = true;
+      let listed: { tags: Record<string, string>; plies: number }[];
+      try {
+        listed = (await api<{ games: { tags: Record<string, string>; plies: number }[] }>('POST', '/api/pgn/games', { pgn: t })).games;
+      } catch (e) {
+        return fail(e instanceof ApiError ? e.message : String(e));
+      } finally {
+        go.disabled = false;
+      }
+      if (listed.length > 1) {
+        select.innerHTML = listed
+          .map((g, i) => `<option value="${i}">${escapeHtml(gameSummary(new Map(Object.entries(g.tags)), g.plies, i))}</option>`)
+          .join('');
+        pick.hidden = false;
+        return fail(`This PGN has ${listed.length} games: pick one and press Load.`);
+      }
     }
+    const chosen = pick.hidden ? 0 : Number(select.value) || 0;
+    const pgn = isPgn(t);
+    // A PGN's game as a move tree (variations, comments, NAGs), checked here: an illegal move of
+    // its main line is an error. The server gets the text itself and the game's number, so that
+    // its stricter reader names what does not parse (an unclosed tag or comment) by its line.
+    let tree: MoveTree | null = null;
+    let skipped = 0;
+    const game = pgn ? found[chosen] : undefined;
+    if (game) {
+      const built = treeFromGame(game);
+      if (typeof built === 'string') return fail(built);
+      tree = built.tree;
+      skipped = built.skipped;
+    }
+    const bytes = new TextEncoder().encode(t).length;
+    if (pgn && app.info && bytes > app.info.maxPgnBytes)
+      return fail(`PGN too large (${(bytes / 1048576).toFixed(1)} MiB): a PGN to load may have at most ${app.info.maxPgnBytes / 1048576} MiB`);
+    // Into analysis mode with the load itself: loaded in play mode, a game with Janus to move
+    // would get Janus's reply first; and a refused load changes nothing, the mode included.
+    const analyse = !!new FormData(form).get('analyse');
+    const body: Record<string, unknown> = pgn ? { pgn: t, game: chosen } : { fen: t };
+    if (analyse) body.mode = 'analysis';
+    go.disabled = true;
+    let st: State;
+    try {
+      st = await request<State>('load', body);
+    } catch (e) {
+      if (sessionLost(e)) {
+        await restoreSession();
+        return fail('The server had lost this tab\'s session (a restart?); press Load again.');
+      }
+      return fail(e instanceof ApiError ? e.message : String(e));
+    } finally {
+      go.disabled = false;
+    }
+    dlg.close('load');
+    app.lines.clear();
+    app.liveEvals.clear();
+    app.tree = tree;  // null: a line of its own (setState builds it)
+    setState(st);
+    if (analyse) await post('analysis', { on: true, ...analysisOptions() });
+    if (skipped) toast(`${skipped} move(s) of the PGN's variations are not legal and were left out.`, 'error');
+    toast(pgn ? 'PGN loaded' : 'FEN loaded');
+  };
+  form.addEventListener('submit', (e) => {
+    if ((e.submitter as HTMLButtonElement | null)?.value !== 'load') return;  // Cancel closes
+    e.preventDefault();  // the dialog closes only once the server has taken the game
+    if (!go.disabled) void load();
   });
   form.addEventListener('input', (e) => {
     if (e.target === select) return;
     error.hidden = true;
     pick.hidden = true;
   });
-  dlg.addEventListener('close', async () => {
+  dlg.addEventListener('close', () => {
     error.hidden = true;
-    const chosen = pick.hidden ? 0 : Number(select.value) || 0;
     pick.hidden = true;
-    if (dlg.returnValue !== 'load') return;
-    const f = new FormData(form);
-    const t = String(f.get('text') ?? '').trim();
-    if (!t) return;
-    const pgn = isPgn(t);
-    // A PGN's game as a move tree (variations, comments, NAGs); the server gets the game's text
-    // (it reads the main line). A text chessops cannot read goes to the server as it is, which
-    // names the problem.
-    let tree: MoveTree | null = null;
-    let body: { pgn: string } | { fen: string } = pgn ? { pgn: t } : { fen: t };
-    const game = pgn ? games(t)[chosen] : undefined;
-    if (game) {
-      const built = treeFromGame(game);
-      if (typeof built !== 'string') {
-        tree = built.tree;
-        body = { pgn: treePgn(built.tree) };
-        if (built.skipped) toast(`${built.skipped} move(s) of the PGN's variations are not legal and were left out.`, 'error');
-      }
-    }
-    app.lines.clear();
-    app.liveEvals.clear();
-    // Into analysis mode first: loaded in play mode, a game with Janus to move would get Janus's
-    // reply before the switch.
-    const analyse = !!f.get('analyse');
-    if (analyse && app.state?.mode !== 'analysis') await post('mode', { mode: 'analysis' });
-    const st = await call<State>('load', body);
-    if (!st) return;
-    app.tree = tree;  // null: a line of its own (setState builds it)
-    setState(st);
-    if (analyse) await post('analysis', { on: true, ...analysisOptions() });
-    toast(pgn ? 'PGN loaded' : 'FEN loaded');
   });
 }
 
@@ -229,13 +258,86 @@ export function setupThemeDialog(): void {
   applyAppearance(theme, pieces);
 }
 
+/** "Syzygy: 35 WDL and 35 DTZ tables, up to 4 pieces" / "off" / why Fathom is missing. */
+function showTablebases(tb: Tablebases): void {
+  const status = $('syzygy-status');
+  const path = $<HTMLInputElement>('syzygy-path');
+  const apply = $<HTMLButtonElement>('syzygy-apply');
+  status.classList.remove('error');
+  path.disabled = apply.disabled = !tb.fathom.available;
+  if (!tb.fathom.available) {
+    status.classList.add('error');
+    status.textContent =
+      'The Fathom library that reads Syzygy tables is not available, so tablebases are off. ' +
+      `Install it: apt-get install libfathom1 (${tb.fathom.error ?? 'not found'}).`;
+    return;
+  }
+  const s = tb.syzygy;
+  status.textContent = s.maxPieces
+    ? `In use: ${s.wdl} WDL and ${s.dtz} DTZ tables, up to ${s.maxPieces} pieces.` +
+      (s.problems.length ? ` Left out: ${s.problems.join('; ')}.` : '')
+    : 'No tables: positions are searched without them.';
+  if (document.activeElement !== path) path.value = s.path;
+}
+
+/** "Memory budget: 2048 MiB (--memory-mib); in use: 312 MiB by 3 sessions, 1 MCTS tree". */
+function showMemory(m: MemoryBudget): void {
+  const trees = `${m.mctsTrees} MCTS tree${m.mctsTrees === 1 ? '' : 's'}`;
+  $('memory-status').textContent =
+    `Memory budget: ${m.budgetMiB} MiB (--memory-mib); in use: ${m.usedMiB} MiB by ${m.sessions} session${m.sessions === 1 ? '' : 's'}, ${trees}. ` +
+    `A session takes ${m.sessionMiB} MiB; an MCTS search up to ${m.treeMiB} MiB of tree, less when the budget is short.`;
+}
+
+/**
+ * The settings dialog's server part: the Syzygy tables' folder (validated by the server: POST
+ * /api/tablebases; the tables serve every tab) and the memory budget. Refreshed from /api/info
+ * whenever the dialog opens.
+ */
+export function setupServerSettings(): void {
+  const dlg = $<HTMLDialogElement>('dlg-theme');
+  const path = $<HTMLInputElement>('syzygy-path');
+  const status = $('syzygy-status');
+  const apply = async () => {
+    status.classList.remove('error');
+    status.textContent = 'Checking the folder…';
+    try {
+      const tb = await api<Tablebases>('POST', '/api/tablebases', { syzygyPath: path.value.trim() });
+      showTablebases(tb);
+      if (app.info) app.info.tablebases = tb;
+    } catch (e) {
+      status.classList.add('error');
+      status.textContent = e instanceof ApiError ? e.message : String(e);
+    }
+    status.dataset.applied = String(Number(status.dataset.applied ?? '0') + 1);  // answers so far (for the tests)
+  };
+  $('syzygy-apply').addEventListener('click', () => void apply());
+  path.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();  // Enter would submit (close) the dialog
+    void apply();
+  });
+  dlg.addEventListener('janus-open', async () => {
+    try {
+      const info = await api<ServerInfo>('GET', '/api/info');
+      showTablebases(info.tablebases);
+      if (info.memory) showMemory(info.memory);
+    } catch (e) {
+      status.textContent = String(e);
+    }
+  });
+  if (app.info) {
+    showTablebases(app.info.tablebases);
+    if (app.info.memory) showMemory(app.info.memory);
+  }
+}
+
 const kShortcuts: [string, string][] = [
   ['N', 'New game'],
   ['U', 'Undo / take back'],
   ['H', 'Hint (press again: the engine plays it)'],
   ['E', 'Evaluation: eval bar, score, hand-crafted terms'],
   ['F', 'Flip board'],
-  ['C', 'Board theme and piece set'],
+  ['C', 'Settings: board theme, pieces, sounds, tablebases, memory'],
   ['A', 'Analysis mode on/off'],
   ['Space', 'Start/stop the engine (analysis)'],
   ['R', 'Review the game (analysis or finished game)'],

@@ -10,7 +10,10 @@ import type { ReviewMove, Score } from './api';
  * Mates count as +-1.
  */
 export function winningChances(score: Score): number {
-  // mate 0: the side to move is mated; the sign is in cp (+-1000) when the server sends both.
+  // The tables' verdict decides (a cursed win or blessed loss is a draw under the 50-move rule).
+  if (score.tb) return score.tb.result === 'win' ? 1 : score.tb.result === 'loss' ? -1 : 0;
+  // mate 0: the side to move is mated (`mated`, or the sign of cp, +-1000, when the server sends both).
+  if (score.mate === 0 && score.mated) return score.mated === 'white' ? -1 : 1;
   if (score.mate !== undefined && score.mate !== 0) return score.mate > 0 ? 1 : -1;
   if (score.mate === 0 && score.cp) return Math.sign(score.cp);
   const cp = Math.max(-1000, Math.min(1000, score.cp ?? 0));

@@ -2,7 +2,7 @@
 
 import { anyDialogOpen, choosePromotion, copy, flip, goTo, hint, openDialog, review, switchLine, toggleAnalysis, toggleEval, undo } from './actions';
 import { emptyMctsView } from './mcts';
-import { render, renderPlayers, viewedFen } from './render';
+import { gameOverKey, render, renderPlayers, viewedFen } from './render';
 import { post, sessionPath } from './session';
 import { analysisOptions } from './settings';
 import { app, cg } from './state';
@@ -105,16 +105,23 @@ export function wireButtons(): void {
     const el = (e.target as HTMLElement).closest<HTMLElement>('[data-ply]');
     if (el) goTo(Number(el.dataset.ply));
   });
-  click('game-over-close', () => {
-    $('game-over').dataset.dismissed = String(app.state?.version ?? '');
+  // Each button of the game-over box closes it (for this game's end: gameOverKey).
+  const dismiss = () => {
+    if (app.state) $('game-over').dataset.dismissed = gameOverKey(app.state);
     render();
+  };
+  click('game-over-close', dismiss);
+  click('game-over-new', () => {
+    dismiss();
+    openDialog('dlg-new');
   });
-  click('game-over-new', () => openDialog('dlg-new'));
   click('game-over-review', async () => {
+    dismiss();
     if (app.state?.mode !== 'analysis') await post('mode', { mode: 'analysis' });
     await review();
   });
   click('game-over-analyse', async () => {
+    dismiss();
     await post('mode', { mode: 'analysis' });
     await post('analysis', { on: true, ...analysisOptions() });
   });

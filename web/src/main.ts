@@ -11,7 +11,7 @@ import { Chessground } from '@lichess-org/chessground';
 import { api } from './api';
 import type { ServerInfo, State } from './api';
 import { onBoardMove, setupMoveInput } from './actions';
-import { setupHelp, setupLoadDialog, setupNewGameDialog, setupThemeDialog } from './dialogs';
+import { setupHelp, setupLoadDialog, setupNewGameDialog, setupServerSettings, setupThemeDialog } from './dialogs';
 import { watchBoardBounds, wireButtons } from './input';
 import { connectEvents, post, restoreSession, sessionPath, setState, showError } from './session';
 import { premovesOn } from './settings';
@@ -49,6 +49,7 @@ async function start(): Promise<void> {
   const savedFace = localStorage.getItem('janus.face');
   if (savedFace && app.info.faces.some((f) => f.id === savedFace && f.available)) faces.value = savedFace;
   setupNewGameDialog(app.info);
+  setupServerSettings();
 
   // One session per tab: sessionStorage survives reloads of this tab but is not shared with others.
   const saved = sessionStorage.getItem('janus.session');

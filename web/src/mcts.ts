@@ -40,6 +40,11 @@ function escapeHtml(s: string): string {
 
 const pct = (x: number, digits = 1) => `${(100 * x).toFixed(digits)}%`;
 
+/** A visit count for the table: "2,041,337" up to 99,999,999 (the column's width), then "123.4M". */
+export function formatVisits(n: number): string {
+  return n < 1e8 ? n.toLocaleString('en') : `${(n / 1e6).toFixed(1)}M`;
+}
+
 /**
  * The table as HTML. Q is shown as the expected score of the side to move, (Q + 1) / 2 (Q is the
  * mean value in [-1, 1], 1 a win), the usual MCTS reading; the PV is the line whose first move is
@@ -57,7 +62,7 @@ export function mctsTableHtml(view: MctsView, sanOf: (pv: string[]) => string[])
       const q = r.q === null ? '–' : pct((r.q + 1) / 2);
       return (
         `<tr data-rank="${i + 1}" data-uci="${escapeHtml(r.uci)}" data-visits="${r.visits}" data-share="${r.share}" data-prior="${r.prior}"` +
-        ` data-q="${r.q ?? ''}"><td class="move">${escapeHtml(r.san)}</td><td class="num">${r.visits.toLocaleString('en')}</td>` +
+        ` data-q="${r.q ?? ''}"><td class="move">${escapeHtml(r.san)}</td><td class="num" title="${r.visits.toLocaleString('en')} visits">${formatVisits(r.visits)}</td>` +
         `<td class="num share" style="--share:${(100 * r.share).toFixed(1)}%">${pct(r.share)}</td>` +
         `<td class="num">${q}</td><td class="num">${pct(r.prior)}</td><td class="pv">${escapeHtml(pv)}</td></tr>`
       );
@@ -66,7 +71,7 @@ export function mctsTableHtml(view: MctsView, sanOf: (pv: string[]) => string[])
   const others =
     t.others.moves > 0
       ? `<tr class="others" data-visits="${t.others.visits}" data-share="${t.others.share}"><td title="${t.others.moves} more moves">+${t.others.moves}</td>` +
-        `<td class="num">${t.others.visits.toLocaleString('en')}</td><td class="num">${pct(t.others.share)}</td><td colspan="3"></td></tr>`
+        `<td class="num">${formatVisits(t.others.visits)}</td><td class="num">${pct(t.others.share)}</td><td colspan="3"></td></tr>`
       : '';
   const h = view.head;
   const stats = h

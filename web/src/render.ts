@@ -15,7 +15,7 @@ import { sessionPath } from './session';
 import { premovesOn, wantedAnalysisFace, wantedMultiPv } from './settings';
 import { app, cg } from './state';
 import { hasExtras, renderTree } from './tree';
-import { $, chessFromFen, escapeHtml, formatClock, formatScore, opposite, pvToSan } from './util';
+import { $, chessFromFen, escapeHtml, formatClock, formatScore, opposite, pvToSan, touchScreen } from './util';
 
 export function viewedFen(): string {
   const st = app.state!;
@@ -186,7 +186,7 @@ function renderStatus(st: State, atEnd: boolean): void {
   else text = 'Janus to move';
   if (!atEnd) text += ` (viewing move ${app.viewPly} of ${st.ply})`;
   if (app.hint && app.hint.ply === app.viewPly)
-    text += ` · Hint: ${app.hint.san} (${formatScore(app.hint.score)}), press H again to play it`;
+    text += ` · Hint: ${app.hint.san} (${formatScore(app.hint.score)}), ${touchScreen() ? 'tap Hint again' : 'press H again'} to play it`;
   $('status').textContent = text;
 }
 
@@ -334,14 +334,24 @@ function renderEvalBar(): void {
   bar.hidden = !(app.evalOn || st.mode === 'analysis');
   document.body.classList.toggle('eval-shown', !bar.hidden);  // narrow screens: a smaller board
   if (bar.hidden) return;
-  const s = currentScore();
+  // A position that is over by the rules shows its result: a mate fills the bar for the winner.
+  const pos = chessFromFen(viewedFen());
+  let s = currentScore();
+  let text = formatScore(s);
+  if (pos?.isCheckmate()) {
+    s = { mate: 0, mated: pos.turn };
+    text = formatScore(s);
+  } else if (pos?.isEnd()) {
+    s = { cp: 0 };
+    text = '½-½';
+  }
   const chances = s ? winningChances(s) : 0;
   const whitePct = 50 + 50 * chances;
   const white = $('eval-bar-white');
   white.style.height = `${whitePct}%`;
   bar.classList.toggle('flipped', app.orientation === 'black');
-  $('eval-bar-text').textContent = formatScore(s);
-  bar.dataset.score = formatScore(s);
+  $('eval-bar-text').textContent = text;
+  bar.dataset.score = text;
 }
 
 function renderEvalPanel(): void {
@@ -371,9 +381,17 @@ function renderEvalPanel(): void {
         : ` NNUE evaluation: ${formatScore({ cp: ev.static.nnue.whiteCp })} for White (${ev.static.nnue.network}).`);
 }
 
+/**
+ * What the game-over box announces: the game's end (its final position and result). The box stays
+ * closed for that end once the player closed it or chose Review or Analyse, whatever else changes.
+ */
+export function gameOverKey(st: State): string {
+  return `${st.id}|${st.fens[st.fens.length - 1]}|${st.ply}|${st.result}|${st.termination}`;
+}
+
 function renderGameOver(st: State): void {
   const box = $('game-over');
-  const show = st.over && app.viewPly === st.ply && box.dataset.dismissed !== String(st.version);
+  const show = st.over && app.viewPly === st.ply && box.dataset.dismissed !== gameOverKey(st);
   box.hidden = !show;
   if (show) {
     $('game-over-message').textContent = st.message;

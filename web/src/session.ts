@@ -37,20 +37,37 @@ export function showError(e: unknown): void {
 
 let inflight = 0;
 
-export async function call<T>(action: string, body?: unknown): Promise<T | null> {
-  document.body.dataset.inflight = String(++inflight);  // requests under way (the tests wait for 0)
+/**
+ * POSTs `action` of the session and returns the answer; throws the ApiError of a refusal (the
+ * caller shows it where it belongs, e.g. beside the text of a dialog). Counts the requests under
+ * way in body[data-inflight] (the tests wait for 0).
+ */
+export async function request<T>(action: string, body?: unknown): Promise<T> {
+  document.body.dataset.inflight = String(++inflight);
   try {
     return await api<T>('POST', sessionPath(action), body);
+  } finally {
+    document.body.dataset.inflight = String(--inflight);
+  }
+}
+
+/** Whether `e` says the server no longer has this tab's session (restart, expiry). */
+export function sessionLost(e: unknown): boolean {
+  return e instanceof ApiError && e.status === 404 && e.message.includes('session');
+}
+
+/** request() that reports a refusal as a toast and answers null (a lost session is restored). */
+export async function call<T>(action: string, body?: unknown): Promise<T | null> {
+  try {
+    return await request<T>(action, body);
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404 && e.message.includes('session')) {
+    if (sessionLost(e)) {
       await restoreSession();
       return null;
     }
     showError(e);
     redrawBoard();  // puts the board back after a refused move
     return null;
-  } finally {
-    document.body.dataset.inflight = String(--inflight);
   }
 }
 

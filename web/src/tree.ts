@@ -51,18 +51,19 @@ export function pgnGames(text: string): Game<PgnNodeData>[] {
   return parsePgn(text);
 }
 
-/** "White – Black, Event, Date, 1-0 (34 moves)" for the game picker. */
-export function gameSummary(game: Game<PgnNodeData>, index: number): string {
-  const h = (k: string) => game.headers.get(k);
+/** "2. White – Black, Event, Date, 1-0 (34 moves)" for the game picker: game `index` (0-based). */
+export function gameSummary(headers: Map<string, string>, plies: number, index: number): string {
+  const h = (k: string) => headers.get(k);
   const players = `${h('White') ?? '?'} – ${h('Black') ?? '?'}`;
   const extra = [h('Event'), h('Date')].filter((v) => v && v !== '?' && v !== '????.??.??').join(', ');
-  const plies = [...game.moves.mainline()].length;
   return `${index + 1}. ${players}${extra ? `, ${extra}` : ''}, ${h('Result') ?? '*'} (${Math.ceil(plies / 2)} moves)`;
 }
 
 /**
- * The tree of a parsed game: each SAN is replayed from the game's start position; a move that is
- * not legal ends its line there (counted in `skipped`).
+ * The tree of a parsed game: each SAN is replayed from the game's start position. A move of the
+ * main line that is not legal makes the whole game an error (the message names the move and its
+ * number: "PGN: move 3... Qxh8 is not legal"); a move of a variation that is not legal ends that
+ * variation there (counted in `skipped`).
  */
 export function treeFromGame(game: Game<PgnNodeData>): { tree: MoveTree; skipped: number } | string {
   const start = startingPosition(game.headers);
@@ -71,13 +72,20 @@ export function treeFromGame(game: Game<PgnNodeData>): { tree: MoveTree; skipped
   const tree = emptyTree(startFen, new Map(game.headers));
   tree.root.comments = [...(game.comments ?? [])];
   let skipped = 0;
-  const add = (from: Node<PgnNodeData>, into: MoveNode, fen: string) => {
-    for (const child of from.children) {
+  let error = '';
+  const add = (from: Node<PgnNodeData>, into: MoveNode, fen: string, mainLine: boolean) => {
+    from.children.forEach((child, i) => {
+      if (error) return;
       const pos = chessFrom(fen)!;
       const move = parseSan(pos, child.data.san);
       if (!move) {
+        if (mainLine && i === 0) {
+          const number = `${pos.fullmoves}${pos.turn === 'white' ? '.' : '...'}`;
+          const after = into.parent ? ` after ${into.san}` : ' in the start position';
+          error = `PGN: move ${number} ${child.data.san} is not legal${after} (main line); nothing was loaded`;
+        }
         ++skipped;
-        continue;
+        return;
       }
       const node = newNode(into, makeSan(pos, move), makeUci(move));
       node.startingComments = [...(child.data.startingComments ?? [])];
@@ -86,11 +94,11 @@ export function treeFromGame(game: Game<PgnNodeData>): { tree: MoveTree; skipped
       into.children.push(node);
       tree.nodes.set(node.id, node);
       pos.play(move);
-      add(child, node, makeFen(pos.toSetup()));
-    }
+      add(child, node, makeFen(pos.toSetup()), mainLine && i === 0);
+    });
   };
-  add(game.moves, tree.root, startFen);
-  return { tree, skipped };
+  add(game.moves, tree.root, startFen, true);
+  return error || { tree, skipped };
 }
 
 /** A tree holding one line: the game the server has. */

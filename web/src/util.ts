@@ -28,13 +28,28 @@ export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** "+0.34", "-1.20", "#3", "#-2", "TB win in 16" (White's view). */
+/**
+ * A score as the page shows it everywhere (lines, eval bar, hint, E), White's view: "+0.34",
+ * "-1.20", "#3", "#-2"; a mate on the board "1-0 #" / "0-1 #"; a position in the tablebases
+ * "TB win · DTZ 3", with the mate distance when the search knows it ("TB win · DTZ 3 · #11"),
+ * "TB draw", "TB loss · DTZ 4 · #-9".
+ */
 export function formatScore(s: Score | null | undefined): string {
   if (!s) return '–';
-  if (s.mate !== undefined) return s.mate === 0 ? '#' : `#${s.mate}`;
-  if (s.tb !== undefined) return s.tb >= 0 ? `TB win in ${s.tb}` : `TB loss in ${-s.tb}`;
+  if (s.mate === 0) {
+    const whiteMated = s.mated ? s.mated === 'white' : (s.cp ?? 0) < 0;
+    return s.mated || s.cp ? `${whiteMated ? '0-1' : '1-0'} #` : '#';
+  }
+  const mate = s.mate !== undefined ? `#${s.mate}` : '';
+  if (s.tb) return [`TB ${s.tb.result}`, s.tb.dtz !== undefined ? `DTZ ${s.tb.dtz}` : '', mate].filter(Boolean).join(' · ');
+  if (mate) return mate;
   const v = (s.cp ?? 0) / 100;
   return `${v > 0 ? '+' : ''}${v.toFixed(2)}`;
+}
+
+/** Whether the page runs on a touch screen without a mouse (a phone): "tap" instead of "press". */
+export function touchScreen(): boolean {
+  return window.matchMedia('(hover: none) and (pointer: coarse)').matches;
 }
 
 export function formatClock(ms: number): string {

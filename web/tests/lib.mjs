@@ -22,17 +22,25 @@ export const timeout = 20_000;
 
 /**
  * Starts `janus gui --port 0` with a fresh data folder; resolves to { url, webPage, dataDir, pid,
- * stop() } once it printed its URL (webPage: the "Web page: DIR (how found)" it printed before).
- * `extraArgs` go after the standard ones.
+ * stderr(), stop(signal) } once it printed its URL (webPage: the "Web page: DIR (how found)" it
+ * printed before). `extraArgs` go after the standard ones. Options: `env` (added to the
+ * environment), `captureStderr` (keep the server's stderr for stderr() instead of passing it
+ * through). stop(signal = 'SIGTERM') sends the signal, waits for the exit and resolves to
+ * { code, signal, stdout, stderr }.
  */
-export async function startServer(extraArgs = []) {
+export async function startServer(extraArgs = [], { env = {}, captureStderr = false } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'janus-gui-data-'));
   mkdirSync(shots, { recursive: true });
   const web = process.env.JANUS_TEST_WEB_DIR ?? path.join(webDir, 'dist');
   const args = ['gui', '--port', '0', '--no-browser', '--debug-endpoints', '--data-dir', dataDir];
   if (web !== '-') args.push('--web-dir', web);
-  const server = spawn(janusBin, [...args, ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(janusBin, [...args, ...extraArgs], {
+    stdio: ['ignore', 'pipe', captureStderr ? 'pipe' : 'inherit'],
+    env: { ...process.env, ...env },
+  });
   let out = '';
+  let err = '';
+  server.stderr?.on('data', (d) => (err += d));
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`janus gui printed no URL: ${out}`)), 15_000);
     server.stdout.on('data', (d) => {
@@ -43,20 +51,24 @@ export async function startServer(extraArgs = []) {
         resolve(m[1]);
       }
     });
-    server.on('exit', (code) => reject(new Error(`janus gui exited (${code}): ${out}`)));
+    server.on('exit', (code) => reject(new Error(`janus gui exited (${code}): ${out}${err}`)));
   });
   return {
     url,
     webPage: out.match(/Web page: (.*)/)?.[1] ?? '',
     dataDir,
     pid: server.pid,
-    async stop() {
-      if (server.exitCode === null) {
-        const exited = new Promise((resolve) => server.on('exit', resolve));
-        server.kill('SIGTERM');
-        await exited;
+    stderr: () => err,
+    async stop(signal = 'SIGTERM') {
+      let result = { code: server.exitCode, signal: server.signalCode, stdout: out, stderr: err };
+      if (server.exitCode === null && server.signalCode === null) {
+        const exited = new Promise((resolve) => server.on('exit', (code, sig) => resolve({ code, signal: sig })));
+        server.kill(signal);
+        const { code, signal: sig } = await exited;
+        result = { code, signal: sig, stdout: out, stderr: err };
       }
       rmSync(dataDir, { recursive: true, force: true });
+      return result;
     },
   };
 }
