@@ -65,7 +65,7 @@ TEST(Syzygy, InitFindsTheThreeAndFourPieceTables) {
 // argument", issue 75: six such lines when `janus gui` stopped); releasing or replacing mapped
 // tables must print nothing.
 TEST(Syzygy, ReleasingMappedTablesPrintsNothing) {
-  SKIP_WITHOUT_SYZYGY();
+  REQUIRE_SYZYGY();
   SyzygyTablebases tb;
   tb.init(kSyzygyDir);
   for (const char* f : {"4k3/8/4K3/4P3/8/8/8/8 w - - 0 1", "8/8/8/8/8/2k5/8/K6R w - - 0 1", "1k6/8/K7/7b/8/8/8/5R2 w - - 0 1"})
