@@ -67,6 +67,26 @@ OTHER_PGNS = ["1. d4 d5 *", "1. e4 c5 *", "1. c4 e5 *", "1. Nf3 d5 *", "1. e4 e5
               "1. e4 c6 *", "1. g3 d5 *", "1. e4 d5 *", "1. d4 f5 *"]
 
 
+
+def stop_server(server, data_dir, timeout_s):
+    """Ends the janus gui process (SIGTERM, SIGKILL after timeout_s) and removes its data folder."""
+    if server.poll() is None:
+        server.terminate()
+        try:
+            server.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def write_csv(path, rows):
+    """Writes the sample rows (dicts with the same keys) to `path` as CSV; nothing without a path or rows."""
+    if path and rows:
+        with open(path, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+            w.writeheader()
+            w.writerows(rows)
+
 def proc_status(pid):
     """VmRSS and VmHWM of process `pid` in MiB (None when the process is gone)."""
     out = {}
@@ -277,18 +297,8 @@ def many_sessions(args):
         if failure:
             print(f"\nFAIL: {failure}")
             print("RSS curve (s: MiB):", ", ".join(f"{r['t_s']:.0f}: {r['rss_mib']}" for r in rows))
-        if server.poll() is None:
-            server.terminate()
-            try:
-                server.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                server.kill()
-        shutil.rmtree(data_dir, ignore_errors=True)
-    if args.csv and rows:
-        with open(args.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-            w.writeheader()
-            w.writerows(rows)
+        stop_server(server, data_dir, 60)
+    write_csv(args.csv, rows)
     if rows:
         last = rows[-1]
         print(f"summary: {'FAIL' if failure else 'PASS'}: {n} sessions analysing with MCTS for {last['t_s'] / 60:.1f} min, "
@@ -426,19 +436,9 @@ def main():
                 api.call("DELETE", f"/api/sessions/{sid}")
             except Exception:  # noqa: BLE001
                 pass
-        if server.poll() is None:
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-        shutil.rmtree(data_dir, ignore_errors=True)
+        stop_server(server, data_dir, 30)
 
-    if args.csv and rows:
-        with open(args.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-            w.writeheader()
-            w.writerows(rows)
+    write_csv(args.csv, rows)
     if rows:
         last = rows[-1]
         rates = [r["visits_per_s"] for r in rows]
