@@ -1,5 +1,6 @@
-// janus rl: the reinforcement-learning loop of the MCTS face (src/rl/rl_loop.h): self-play,
-// training on a window of generations, gating, anchor matches, report. See docs/rl.md.
+// janus rl: the self-play generation loop of both faces (src/rl/rl_loop.h): self-play (MCTS games,
+// or alpha-beta datagen with --face ab), training on a window of generations, gating, the match
+// against generation 0, anchor matches, report. See docs/rl.md.
 
 #include <unistd.h>
 
@@ -30,8 +31,13 @@ int runRl(RlArgs& a) {
   const std::filesystem::path self = std::filesystem::canonical("/proc/self/exe");
   if (c.janus.empty()) c.janus = self.string();
   if (c.trainer.empty()) c.trainer = (self.parent_path() / "janus-train-az").string();
-  if (!a.trainArgs.empty()) c.trainArgs = match::splitQuoted(a.trainArgs);
+  if (!a.trainArgs.empty()) (c.face == "ab" ? c.nnueTrainArgs : c.trainArgs) = match::splitQuoted(a.trainArgs);
+  // One --threads and one --seed for both faces' self-play.
+  c.datagen.threads = c.selfplay.threads;
+  c.datagen.seed = c.selfplay.seed;
   if (!a.sbatchArgs.empty()) c.sbatchArgs = match::splitQuoted(a.sbatchArgs);
+  // The alpha-beta face's networks differ by a few Elo a step (docs/nnue-runs.md): SPRT(0, 10).
+  if (c.face == "ab") c.gateSprt.elo1 = 10;
   if (!a.sprt.empty()) {
     if (a.sprt.size() != 2 && a.sprt.size() != 4) throw Error("rl: --gate-sprt takes elo0 elo1 [alpha beta]");
     c.gateSprt.elo0 = std::stod(a.sprt[0]);
@@ -53,13 +59,28 @@ void addRlCommand(CLI::App& app, Commands& out) {
   auto& c = a->config;
   auto& sp = c.selfplay;
   auto* cmd = app.add_subcommand("rl",
-                                 "The AlphaZero reinforcement-learning loop of the MCTS face: self-play, train, gate, "
-                                 "anchor, generation after generation; resumable (docs/rl.md)");
+                                 "The self-play generation loop of either face: self-play, train, gate, match against "
+                                 "generation 0, anchor, generation after generation; resumable (docs/rl.md)");
   cmd->option_defaults()->always_capture_default();
-  cmd->add_option("--dir", c.dir, "Run directory (rl-state.json, gen-NNN/, rl-report.md, rl-elo.svg)")->required();
+  cmd->add_option("--face", c.face,
+                  "mcts: AlphaZero loop of the MCTS face (pvnet self-play, janus-train-az); ab: the alpha-beta face's "
+                  "NNUE (datagen at --nodes, train-nnue --init, gates at --gate-nodes)")
+      ->check(CLI::IsMember({"mcts", "ab"}));
+  cmd->add_option("--dir", c.dir, "Run directory (rl-state.json, gen-NNN/ with the match PGNs, rl-report.md, rl-elo.svg)")
+      ->required();
+  cmd->add_option("--data-dir", c.dataDir, "Self-play records and training runs (default: --dir); disposable");
+  cmd->add_option("--nets-dir", c.netsDir, "Copy every candidate network here (e.g. nets; default: leave it in the training run)");
+  cmd->add_option("--hours", c.hours, "Start no step after this many hours (0: no limit); the same command resumes")
+      ->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--nodes", c.datagen.nodes, "ab: nodes a move of the self-play data (datagen)")->check(CLI::Range(u64(1), u64(1) << 40));
+  cmd->add_option("--data-book", c.datagen.openings, "ab: opening book of the self-play data (default: the shipped one)");
+  cmd->add_option("--gate-nodes", c.gateNodes, "ab: nodes a move in the gates and the matches against generation 0")
+      ->check(CLI::Range(u64(1), u64(1) << 40));
+  cmd->add_option("--match-seed", c.matchSeed, "ab: generation g's matches play the book in the order of seed match-seed + g");
   cmd->add_option("--generations", c.generations, "Generations to reach (a resumed run continues up to it)")
       ->check(CLI::Range(1, 100000));
-  cmd->add_option("--init-net", c.initNet, "Generation 0's network (.jpv; default: the uniform backend, random start)");
+  cmd->add_option("--init-net", c.initNet,
+                  "Generation 0's network (mcts: .jpv, default the uniform backend, a random start; ab: .jnn, required)");
   cmd->add_option("--games-per-gen", c.gamesPerGeneration, "Self-play games per generation");
   cmd->add_option("--chunk-games", c.chunkGames, "Self-play games per chunk file");
   cmd->add_option("--threads", sp.threads, "Self-play games at once")->check(CLI::Range(1, 1024));
@@ -82,10 +103,14 @@ void addRlCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--seed", sp.seed, "Seed of the self-play (generation g uses a seed derived from it and g)");
   cmd->add_option("--window", c.window, "Generations of self-play records the trainer sees");
   cmd->add_option("--trainer", c.trainer, "janus-train-az (default: next to this janus)");
-  cmd->add_option("--train-args", a->trainArgs, "More janus-train-az arguments, e.g. \"--epochs 4 --hidden 256\"");
+  cmd->add_option("--train-args", a->trainArgs,
+                  "mcts: more janus-train-az arguments, e.g. \"--epochs 4 --hidden 256\"; ab: the train-nnue recipe after "
+                  "--init/--data/--seed/--threads/--out-dir, replacing the default \"--lambda 0.3 --sigmoid-scale 187 "
+                  "--mirror --superbatches 20 --lr 0.0005 --lr-final 0.00001 --qat\"");
   cmd->add_option("--gate-games", c.gateGames, "Most games of a gating match");
   cmd->add_option("--gate-visits", c.gateVisits, "Playouts per move in gating matches");
-  cmd->add_option("--gate-sprt", a->sprt, "SPRT of the gate: elo0 elo1 [alpha beta] (default 0 30 0.05 0.05); only H1 promotes")
+  cmd->add_option("--gate-sprt", a->sprt,
+                  "SPRT of the gate: elo0 elo1 [alpha beta] (default 0 30 0.05 0.05; ab: 0 10 0.05 0.05); only H1 promotes")
       ->expected(2, 4);
   cmd->add_option("--gen0-games", c.gen0Games,
                   "Games of each new best network against generation 0 (at --gate-visits): the Elo per generation");

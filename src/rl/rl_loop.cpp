@@ -1,25 +1,22 @@
 #include "rl/rl_loop.h"
 
-#include <fcntl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "match/match.h"
 #include "mcts/pvnet.h"
+#include "nnue/network.h"
+#include "rl/ab_face.h"
+#include "rl/launcher.h"
 #include "training/report.h"
 #include "util/error.h"
 #include "util/zstd_stream.h"
@@ -36,80 +33,10 @@ double now() {
 }
 
 
-/// Runs `argv` with stdout and stderr appended to `logPath`; returns its exit status. Throws if
-/// it cannot be started.
-int runLogged(const std::vector<std::string>& argv, const std::string& logPath) {
-  const int fd = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) throw Error(fmt::format("cannot open '{}': {}", logPath, std::strerror(errno)));
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    ::close(fd);
-    throw Error(fmt::format("cannot start '{}': {}", argv[0], std::strerror(errno)));
-  }
-  if (pid == 0) {
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-    ::execv(args[0], args.data());
-    const std::string msg = fmt::format("cannot run '{}': {}\n", argv[0], std::strerror(errno));
-    (void)!::write(2, msg.data(), msg.size());
-    ::_exit(127);
-  }
-  ::close(fd);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/// The absolute path of program `name` found in PATH, "" if it is not there.
-std::string findProgram(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::stringstream dirs(path ? path : "/usr/local/bin:/usr/bin:/bin");
-  std::string d;
-  while (std::getline(dirs, d, ':')) {
-    if (d.empty()) continue;
-    const fs::path candidate = fs::path(d) / name;
-    if (::access(candidate.c_str(), X_OK) == 0) return fs::absolute(candidate).string();
-  }
-  return "";
-}
-
-/// `s` as one word of a POSIX shell command line.
-std::string shellQuote(const std::string& s) {
-  std::string q = "'";
-  for (char ch : s) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return q + "'";
-}
-
-/// Runs `argv` (runLogged through the temporary file `scratch`); returns its exit status and
-/// its output (stdout and stderr).
-std::pair<int, std::string> runCaptured(const std::vector<std::string>& argv, const fs::path& scratch) {
-  std::error_code ec;
-  fs::remove(scratch, ec);
-  const int status = runLogged(argv, scratch.string());
-  std::ifstream in(scratch);
-  std::stringstream text;
-  text << in.rdbuf();
-  fs::remove(scratch, ec);
-  return {status, text.str()};
-}
-
-std::string joined(const std::vector<int>& v, const char* sep) {
-  std::string s;
-  for (int x : v) {
-    if (!s.empty()) s += sep;
-    s += std::to_string(x);
-  }
-  return s;
-}
-
-/// The self-play chunk files of generation g.
-std::vector<std::string> selfplayFiles(const std::string& dir, int g) {
+/// The self-play chunk files of generation g (in its folder `sub`: selfplay or data).
+std::vector<std::string> selfplayFiles(const std::string& dir, int g, const std::string& sub = "selfplay") {
   std::vector<std::string> files;
-  const fs::path d = fs::path(dir) / fmt::format("gen-{:03d}", g) / "selfplay";
+  const fs::path d = fs::path(dir) / fmt::format("gen-{:03d}", g) / sub;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(d, ec))
     if (e.path().filename().string().starts_with("chunk-") && e.path().extension() == ".zst") files.push_back(e.path().string());
@@ -125,23 +52,34 @@ bool anchorDue(const RlConfig& c, int gen) {
 
 void checkConfig(const RlConfig& c) {
   auto fail = [](const std::string& what) { return Error("rl: " + what); };
+  if (c.face != "mcts" && c.face != "ab") throw fail(fmt::format("--face '{}' is neither mcts nor ab", c.face));
   if (c.dir.empty()) throw fail("no run directory (--dir)");
+  if (c.hours < 0) throw fail("--hours must not be negative");
   if (c.generations < 1) throw fail("--generations must be at least 1");
   if (c.gamesPerGeneration < 1 || c.chunkGames < 1 || c.gamesPerGeneration % c.chunkGames != 0)
     throw fail(fmt::format("--games-per-gen {} must be a positive multiple of --chunk-games {}", c.gamesPerGeneration,
                            c.chunkGames));
   if (c.window < 1) throw fail("--window must be at least 1");
-  if (c.gateGames < 2 || c.gateVisits < 1) throw fail("--gate-games must be at least 2 and --gate-visits at least 1");
+  if (c.gateGames < 2 || c.gateVisits < 1 || c.gateNodes < 1)
+    throw fail("--gate-games must be at least 2, --gate-visits and --gate-nodes at least 1");
   if (c.gen0Games < 2) throw fail("--gen0-games must be at least 2");
   if (c.anchorEvery < 1 || c.anchorGames < 2) throw fail("--anchor-every must be >= 1 and --anchor-games >= 2");
-  if (c.trainer.empty() || ::access(c.trainer.c_str(), X_OK) != 0)
-    throw fail(fmt::format("the trainer '{}' is not an executable (janus-train-az is built with libtorch)", c.trainer));
   if (c.janus.empty() || ::access(c.janus.c_str(), X_OK) != 0) throw fail(fmt::format("'{}' is not an executable", c.janus));
-  if (!c.initNet.empty()) (void)mcts::pvnet::PvNetwork::fromFile(c.initNet);  // throws naming what is wrong
+  if (c.face == "ab") {
+    if (c.initNet.empty()) throw fail("--face ab needs --init-net, the NNUE network (.jnn) of generation 0");
+    (void)nnue::Network::fromFile(c.initNet);  // throws naming what is wrong
+    if (c.datagen.nodes < 1 || c.datagen.threads < 1) throw fail("--nodes and --threads must be at least 1");
+  } else {
+    if (c.trainer.empty() || ::access(c.trainer.c_str(), X_OK) != 0)
+      throw fail(fmt::format("the trainer '{}' is not an executable (janus-train-az is built with libtorch)", c.trainer));
+    if (!c.initNet.empty()) (void)mcts::pvnet::PvNetwork::fromFile(c.initNet);  // throws naming what is wrong
+  }
   if (!c.anchor.empty()) (void)match::parseEngineSpec(c.anchor);
   for (const std::string& f : c.heldout)
     if (!fs::is_regular_file(f)) throw fail(fmt::format("--heldout '{}' is not a file", f));
-  selfplay::checkConfig(c.selfplay);
+  if (c.face == "mcts") selfplay::checkConfig(c.selfplay);
+  if (c.face == "ab" && c.launcher == "slurm")
+    throw fail("--launcher slurm runs MCTS self-play shards; for --face ab run tools/gen-nnue-data.sh shards (docs/slurm.md)");
   if (c.launcher != "local" && c.launcher != "slurm") throw fail(fmt::format("--launcher '{}' is neither local nor slurm", c.launcher));
   if (c.launcher == "slurm") {
     if (c.slurmShards < 1 || c.slurmSubmissions < 1 || !(c.slurmPollSeconds > 0))
@@ -163,7 +101,8 @@ void writeReport(const RlConfig& c, const RlState& s) {
     if (g.anchorElo && std::isfinite(*g.anchorElo)) anchor.points.emplace_back(g.number, *g.anchorElo);
   }
   writeAtomically((fs::path(c.dir) / "rl-elo.svg").string(),
-                  training::lineChartSvg("Janus MCTS reinforcement learning", "generation", "Elo", {gate, gen0, anchor}));
+                  training::lineChartSvg(c.face == "ab" ? "Janus alpha-beta (NNUE) self-play generations"
+                                                                : "Janus MCTS reinforcement learning", "generation", "Elo", {gate, gen0, anchor}));
 }
 
 }  // namespace
@@ -189,54 +128,19 @@ match::EngineConfig mctsMatchEngine(const RlConfig& c, const std::string& name, 
   return e;
 }
 
-std::vector<std::string> trainingWindow(const std::string& dir, int generation, int window) {
+std::vector<std::string> trainingWindow(const std::string& dir, int generation, int window, const std::string& sub) {
   std::vector<std::string> files;
   for (int g = std::max(1, generation - window + 1); g <= generation; ++g)
-    for (const std::string& f : selfplayFiles(dir, g)) files.push_back(f);
+    for (const std::string& f : selfplayFiles(dir, g, sub)) files.push_back(f);
   return files;
 }
 
-std::vector<std::string> selfplayTaskCommand(const selfplay::SelfplayConfig& sc, const std::string& janus,
-                                             const std::string& dir, int chunkGames) {
-  if (sc.tablebases) throw Error("rl: the slurm launcher cannot pass tablebases to the self-play tasks");
-  std::vector<std::string> argv = {janus, "selfplay", "--output-dir", dir, "--resume", "--quiet",
-                                   "--games", std::to_string(sc.games), "--chunk-games", std::to_string(chunkGames),
-                                   "--threads", std::to_string(sc.threads), "--backend", sc.backend};
-  if (!sc.weights.empty()) argv.insert(argv.end(), {"--weights", sc.weights});
-  for (const auto& [key, value] : sc.backendParams) {
-    if (key != "policy-temperature")
-      throw Error(fmt::format("rl: the slurm launcher cannot pass the backend parameter '{}' to the self-play tasks", key));
-    argv.insert(argv.end(), {"--policy-temperature", value});
-  }
-  // fmt's "{}" of a double is the shortest text that reads back as the same double.
-  argv.insert(argv.end(), {"--visits", std::to_string(sc.visits), "--fast-visits", std::to_string(sc.fastVisits),
-                           "--full-fraction", fmt::format("{}", sc.fullFraction), "--temperature-plies",
-                           std::to_string(sc.temperaturePlies), "--temperature", fmt::format("{}", sc.temperature),
-                           "--resign-q", fmt::format("{}", sc.resignQ), "--resign-plies", std::to_string(sc.resignPlies),
-                           "--no-resign-fraction", fmt::format("{}", sc.noResignFraction), "--max-plies",
-                           std::to_string(sc.maxPlies), "--batch", std::to_string(sc.batch), "--seed",
-                           std::to_string(sc.seed)});
-  if (!sc.openings.empty()) argv.insert(argv.end(), {"--openings", sc.openings});
-  argv.insert(argv.end(), {"--value", sc.value});
-  if (sc.value == "nnue") {
-    if (!sc.evalFile.empty()) argv.insert(argv.end(), {"--eval-file", sc.evalFile});
-    argv.insert(argv.end(), {"--qs-depth", std::to_string(sc.leaf.maxPly), "--prior-temperature",
-                             std::to_string(sc.leaf.priorTemperature), "--hint-visits",
-                             std::to_string(sc.leaf.hintVisits)});
-  }
-  return argv;
-}
-
-std::vector<int> missingSelfplayShards(const std::string& dir, int chunks, int shards) {
-  std::vector<int> missing;
-  for (int k = 0; k < chunks; ++k) {
-    const int shard = k % shards + 1;
-    if (!fs::exists(fs::path(dir) / selfplay::chunkFileName(u64(k))) &&
-        std::find(missing.begin(), missing.end(), shard) == missing.end())
-      missing.push_back(shard);
-  }
-  std::sort(missing.begin(), missing.end());
-  return missing;
+std::string storedPath(const std::string& path) {
+  if (path.empty()) return path;
+  const fs::path absolute = fs::absolute(path).lexically_normal();
+  const fs::path relative = absolute.lexically_relative(fs::current_path());
+  if (!relative.empty() && *relative.begin() != "..") return relative.string();
+  return absolute.string();
 }
 
 namespace {
@@ -250,16 +154,19 @@ class Loop {
     checkConfig(m_c);
     fs::create_directories(m_c.dir);
     start();
-    while (m_s.generation <= m_c.generations) {
+    while (m_s.generation <= m_c.generations && !outOfTime()) {
       Generation& g = m_s.current;
       g.number = m_s.generation;
       fs::create_directories(genDir());
       if (m_s.step == "selfplay") selfplay(g);
-      if (m_s.step == "train") train(g);
-      if (m_s.step == "gate") gate(g);
-      if (m_s.step == "measure") measure(g);
+      if (m_s.step == "train" && !outOfTime()) train(g);
+      if (m_s.step == "gate" && !outOfTime()) gate(g);
+      if (m_s.step == "measure" && !outOfTime()) measure(g);
     }
     writeReport(m_c, m_s);
+    if (m_s.generation <= m_c.generations)
+      m_out << fmt::format("rl: --hours {} reached: stopped before generation {}'s step {} (the same command resumes there)\n",
+                           m_c.hours, m_s.generation, m_s.step);
     m_out << "rl: done; report " << (fs::path(m_c.dir) / "rl-report.md").string() << ", plot "
           << (fs::path(m_c.dir) / "rl-elo.svg").string() << "\n";
     return m_s;
@@ -269,9 +176,24 @@ class Loop {
   const RlConfig& m_c;
   std::ostream& m_out;
   RlState m_s;
+  const double m_start = now();
 
+  [[nodiscard]] bool ab() const { return m_c.face == "ab"; }
+  [[nodiscard]] bool outOfTime() const { return m_c.hours > 0 && now() - m_start >= m_c.hours * 3600; }
   [[nodiscard]] fs::path genDir(int gen) const { return fs::path(m_c.dir) / fmt::format("gen-{:03d}", gen); }
   [[nodiscard]] fs::path genDir() const { return genDir(m_s.generation); }
+  /// Generation `gen`'s data and training runs (disposable): under dataDir, or dir without one.
+  [[nodiscard]] fs::path genData(int gen) const {
+    return fs::path(m_c.dataDir.empty() ? m_c.dir : m_c.dataDir) / fmt::format("gen-{:03d}", gen);
+  }
+  [[nodiscard]] fs::path genData() const { return genData(m_s.generation); }
+  /// The subfolder of a generation's self-play records.
+  [[nodiscard]] const char* recordsSub() const { return ab() ? "data" : "selfplay"; }
+
+  /// The engine of the loop's matches for network `net`: the face the self-play played.
+  [[nodiscard]] match::EngineConfig engine(const std::string& name, const std::string& net) const {
+    return ab() ? abMatchEngine(m_c, name, net) : mctsMatchEngine(m_c, name, net);
+  }
 
   void advance(const std::string& step) {
     m_s.step = step;
@@ -279,9 +201,12 @@ class Loop {
     writeReport(m_c, m_s);
   }
 
-  /// A match of MCTS engine `first` against `second`, resumed from its PGN if it exists.
-  match::MatchResult play(match::EngineConfig first, match::EngineConfig second, const match::TimeControl& tc, int games,
-                          const std::optional<match::SprtConfig>& sprt, const fs::path& pgn, std::string* log = nullptr) {
+  /// A match of generation `gen`'s engine `first` against `second`, resumed from its PGN if it
+  /// exists. The alpha-beta face shuffles the book with matchSeed + gen (its games at fixed nodes
+  /// are otherwise the same in every generation's matches).
+  match::MatchResult play(int gen, match::EngineConfig first, match::EngineConfig second, const match::TimeControl& tc,
+                          int games, const std::optional<match::SprtConfig>& sprt, const fs::path& pgn,
+                          std::string* log = nullptr) {
     match::MatchConfig m;
     m.engines[0] = std::move(first);
     m.engines[1] = std::move(second);
@@ -289,6 +214,10 @@ class Loop {
     m.games = games;
     m.concurrency = m_c.concurrency;
     m.openingsPath = m_c.openings;
+    if (ab()) {
+      m.randomOpenings = true;
+      m.seed = m_c.matchSeed + u64(gen);
+    }
     m.sprt = sprt;
     m.quiet = true;
     m.pgnOut = pgn.string();
@@ -300,9 +229,10 @@ class Loop {
     return r;
   }
 
+  /// The gates' and generation-0 matches' limit: playouts (mcts) or nodes (ab) per move.
   [[nodiscard]] match::TimeControl gateNodes() const {
     match::TimeControl tc;
-    tc.nodes = u64(m_c.gateVisits);
+    tc.nodes = ab() ? m_c.gateNodes : u64(m_c.gateVisits);
     return tc;
   }
 
@@ -332,7 +262,7 @@ class Loop {
     } else {
       Generation zero;
       zero.number = 0;
-      zero.net = m_c.initNet.empty() ? "" : fs::absolute(m_c.initNet).string();
+      zero.net = storedPath(m_c.initNet);
       zero.promoted = true;
       m_s.best = zero.net;
       m_s.history.push_back(zero);
@@ -347,7 +277,7 @@ class Loop {
       }
       // A run given --heldout later is evaluated as if it had had it from the start.
       const std::string& net = done.number == 0 ? done.net : done.candidate;
-      if (!m_c.heldout.empty() && !done.heldout && !net.empty()) {
+      if (!ab() && !m_c.heldout.empty() && !done.heldout && !net.empty()) {
         done.heldout = evaluateHeldout(done.number, net);
         saveState(m_c.dir, m_s);
       }
@@ -378,10 +308,15 @@ class Loop {
     u64 games = 0, positions = 0, targets = 0;
   };
 
-  /// Games, positions and policy targets (full searches) in generation `gen`'s self-play chunks.
+  /// Games, positions and policy targets (full searches; ab: every position) in generation
+  /// `gen`'s self-play chunks.
   SelfplayCount countSelfplay(int gen) const {
     SelfplayCount c;
-    for (const std::string& f : selfplayFiles(m_c.dir, gen)) {
+    if (ab()) {
+      const DataCount n = countDatagenRun((genData(gen) / "data").string());
+      return {n.games, n.positions, n.positions};
+    }
+    for (const std::string& f : selfplayFiles(genData(gen).parent_path().string(), gen)) {
       selfplay::SelfplayReader reader(f);
       selfplay::SelfplayGame game;
       while (reader.next(game)) {
@@ -405,11 +340,13 @@ class Loop {
     const u64 positionsBefore = countSelfplay(gen).positions;
     const double t0 = now();
     std::string how;
-    if (m_c.launcher == "slurm") {
-      how = selfplaySlurm(gen, sc, fs::absolute(genDir() / "selfplay"));
+    if (ab()) {
+      how = datagenSteps(gen);
+    } else if (m_c.launcher == "slurm") {
+      how = selfplaySlurm(m_c, m_out, gen, sc, fs::absolute(genData() / "selfplay"));
     } else {
       const selfplay::SelfplayProgress p =
-          selfplay::generateSelfplay(sc, {(genDir() / "selfplay").string(), m_c.chunkGames, 1, 1, true});
+          selfplay::generateSelfplay(sc, {(genData() / "selfplay").string(), m_c.chunkGames, 1, 1, true});
       how = fmt::format("{:.0f} games/h, {:.1f} positions/s this session",
                         p.seconds > 0 ? double(p.gamesDone) * 3600.0 / p.seconds : 0.0,
                         p.seconds > 0 ? double(p.plies) / p.seconds : 0.0);
@@ -422,124 +359,90 @@ class Loop {
     g.selfplayTimedPositions += count.positions - positionsBefore;
     if (m_c.launcher == "slurm" && g.selfplayGames != u64(m_c.gamesPerGeneration))
       throw Error(fmt::format("rl: generation {} self-play: {} games in {}, expected {}", gen, g.selfplayGames,
-                              (genDir() / "selfplay").string(), m_c.gamesPerGeneration));
+                              (genData() / "selfplay").string(), m_c.gamesPerGeneration));
     m_out << fmt::format("rl: generation {} selfplay: {} games, {} positions ({} targets) in {:.0f} s ({})\n", gen,
                          g.selfplayGames, g.selfplayPositions, g.selfplayTargets, g.selfplaySeconds, how)
           << std::flush;
     advance("train");
   }
 
-  /// The slurm launcher: the shards with missing chunks as a job array of `janus selfplay` tasks
-  /// (sbatch), waited for by polling squeue; again while chunks are missing, at most
-  /// slurmSubmissions times. The array's job id is kept in DIR/slurm-job.txt, so that a loop that
-  /// was killed while it waited waits for that job when it resumes instead of doubling it.
-  /// Returns how it went, for the step's line.
-  std::string selfplaySlurm(int gen, const selfplay::SelfplayConfig& sc, const fs::path& dir) {
-    const int chunks = m_c.gamesPerGeneration / m_c.chunkGames;
-    const int shards = std::min(m_c.slurmShards, chunks);
-    const std::string sbatch = findProgram("sbatch");
-    fs::create_directories(dir / "slurm-logs");
-    const fs::path jobFile = dir / "slurm-job.txt";
-    if (fs::exists(jobFile)) {
-      std::ifstream in(jobFile);
-      std::string job;
-      if (in >> job && jobQueued(job, dir)) {
-        m_out << fmt::format("rl: generation {} selfplay: waiting for Slurm job {} of an earlier session\n", gen, job)
-              << std::flush;
-        waitForJob(job, dir);
-      }
-    }
-    std::string command;
-    for (const std::string& word : selfplayTaskCommand(sc, m_c.janus, dir.string(), m_c.chunkGames))
-      command += shellQuote(word) + " ";
-    command += fmt::format("--shard \"$SLURM_ARRAY_TASK_ID/{}\"", shards);
-    std::vector<std::string> jobs;
-    for (int submission = 1;; ++submission) {
-      const std::vector<int> missing = missingSelfplayShards(dir.string(), chunks, shards);
-      if (missing.empty()) break;
-      if (submission > m_c.slurmSubmissions)
-        throw Error(fmt::format("rl: generation {} self-play: shards {} of {} still lack chunks after {} Slurm "
-                                "submissions; the tasks' logs are in {}",
-                                gen, joined(missing, ","), shards, m_c.slurmSubmissions, (dir / "slurm-logs").string()));
-      std::vector<std::string> argv = {sbatch,
-                                       "--parsable",
-                                       "--array=" + joined(missing, ","),
-                                       fmt::format("--job-name=janus-rl-gen{:03d}", gen),
-                                       fmt::format("--cpus-per-task={}", sc.threads),
-                                       "--output=" + (dir / "slurm-logs" / "%A_%a.log").string()};
-      argv.insert(argv.end(), m_c.sbatchArgs.begin(), m_c.sbatchArgs.end());
-      argv.push_back("--wrap=" + command);
-      const auto [status, output] = runCaptured(argv, dir / "sbatch.out");
-      // sbatch --parsable prints "jobid" or "jobid;cluster" as its last line.
-      std::string job;
-      std::istringstream lines(output);
-      for (std::string line; std::getline(lines, line);)
-        if (!line.empty()) job = line.substr(0, line.find(';'));
-      if (status != 0 || job.empty() || !std::all_of(job.begin(), job.end(), ::isdigit))
-        throw Error(fmt::format("rl: generation {} self-play: sbatch failed (exit {}): {}", gen, status, output));
-      writeAtomically(jobFile.string(), job + "\n");
-      m_out << fmt::format("rl: generation {} selfplay: Slurm array job {} (shards {} of {})\n", gen, job,
-                           joined(missing, ","), shards)
+  /// Step 1 of the alpha-beta face: generation `gen`'s chunked datagen run of the best network,
+  /// with a progress line about once a minute (chunks, positions/s, games/h, ETA). Returns the
+  /// rate for the step's line.
+  std::string datagenSteps(int gen) {
+    const datagen::DatagenConfig d = abDatagenConfig(m_c, m_s.best, gen);
+    const fs::path dir = genData() / "data";
+    double lastLine = now();
+    const auto onProgress = [&](const datagen::DatagenProgress& p) {
+      if (now() - lastLine < 60 && p.gamesDone < p.gamesTotal) return;
+      lastLine = now();
+      const double rate = p.seconds > 0 ? double(p.positions) / p.seconds : 0.0;
+      const double eta = p.gamesDone > 0 ? p.seconds * double(p.gamesTotal - p.gamesDone) / p.gamesDone : 0.0;
+      m_out << fmt::format("rl: generation {} selfplay: chunks {}/{} (+{} kept), games {}/{}, positions {} ({:.0f}/s, "
+                           "{:.0f} games/h), ETA {:.0f} min\n",
+                           gen, p.chunksDone, p.chunksTotal, p.chunksSkipped, p.gamesDone, p.gamesTotal, p.positions,
+                           rate, p.seconds > 0 ? p.gamesDone * 3600.0 / p.seconds : 0.0, eta / 60)
             << std::flush;
-      waitForJob(job, dir);
-      jobs.push_back(job);
-    }
-    std::string list;
-    for (const std::string& j : jobs) {
-      if (!list.empty()) list += ",";
-      list += j;
-    }
-    return fmt::format("Slurm, {} shards, {} submission(s){}", shards, jobs.size(), jobs.empty() ? "" : " (jobs " + list + ")");
+    };
+    const datagen::DatagenProgress p = datagen::generateChunks(d, {dir.string(), m_c.chunkGames, 1, 1, true}, onProgress);
+    return fmt::format("datagen seed {}, {} nodes a move, {:.0f} games/h, {:.1f} positions/s this session", d.seed,
+                       d.nodes, p.seconds > 0 ? p.gamesDone * 3600.0 / p.seconds : 0.0,
+                       p.seconds > 0 ? double(p.positions) / p.seconds : 0.0);
   }
 
-  /// Whether Slurm job `job` is still pending or running (squeue). A job squeue no longer knows
-  /// has ended; any other squeue failure is an error.
-  bool jobQueued(const std::string& job, const fs::path& dir) const {
-    const std::string squeue = findProgram("squeue");
-    const auto [status, output] = runCaptured({squeue, "-h", "-j", job, "-o", "%i"}, dir / "squeue.out");
-    if (status != 0) {
-      if (output.find("Invalid job id") != std::string::npos) return false;
-      throw Error(fmt::format("rl: squeue -j {} failed (exit {}): {}", job, status, output));
-    }
-    return output.find_first_not_of(" \n") != std::string::npos;
-  }
-
-  void waitForJob(const std::string& job, const fs::path& dir) const {
-    while (jobQueued(job, dir))
-      std::this_thread::sleep_for(std::chrono::duration<double>(m_c.slurmPollSeconds));
-  }
-
-  /// Step 2: janus-train-az on the window's records, from the best network's weights.
+  /// Step 2: the trainer on the window's records, from the best network's weights:
+  /// janus-train-az (mcts) or janus train-nnue (ab). The candidate is the newest network the
+  /// trainer exported, copied to netsDir when there is one.
   void train(Generation& g) {
     const int gen = g.number;
-    std::vector<std::string> argv = {m_c.trainer, "--data"};
-    for (const std::string& f : trainingWindow(m_c.dir, gen, m_c.window)) argv.push_back(f);
-    const fs::path trainDir = genDir() / "train";
-    argv.insert(argv.end(), {"--out-dir", trainDir.string(), "--description", fmt::format("rl gen {}", gen)});
-    if (fs::exists(trainDir / "checkpoint.pt")) argv.push_back("--resume");
-    else if (!m_s.best.empty()) argv.insert(argv.end(), {"--init", m_s.best});
-    argv.insert(argv.end(), m_c.trainArgs.begin(), m_c.trainArgs.end());
+    const fs::path trainDir = genData() / "train";
+    const std::vector<std::string> data =
+        trainingWindow((m_c.dataDir.empty() ? fs::path(m_c.dir) : fs::path(m_c.dataDir)).string(), gen, m_c.window,
+                       recordsSub());
+    if (data.empty()) throw Error(fmt::format("rl: generation {}: no self-play records to train on", gen));
+    std::vector<std::string> argv;
+    if (ab()) {
+      argv = abTrainCommand(m_c, m_s.best, data, trainDir.string(), gen);
+    } else {
+      argv = {m_c.trainer, "--data"};
+      argv.insert(argv.end(), data.begin(), data.end());
+      argv.insert(argv.end(), {"--out-dir", trainDir.string(), "--description", fmt::format("rl gen {}", gen)});
+      if (fs::exists(trainDir / "checkpoint.pt")) argv.push_back("--resume");
+      else if (!m_s.best.empty()) argv.insert(argv.end(), {"--init", m_s.best});
+      argv.insert(argv.end(), m_c.trainArgs.begin(), m_c.trainArgs.end());
+    }
+    fs::create_directories(genData());
     const double t0 = now();
-    const std::string logPath = (genDir() / "train.log").string();
+    const std::string logPath = (genData() / "train.log").string();
     const int status = runLogged(argv, logPath);
     g.trainSeconds += now() - t0;
     if (status != 0) throw Error(fmt::format("rl: generation {}: the trainer failed (exit {}); see {}", gen, status, logPath));
-    // The candidate: the newest network the trainer exported.
+    const std::string extension = ab() ? ".jnn" : ".jpv";
     fs::path newest;
     fs::file_time_type newestTime{};
     for (const auto& e : fs::directory_iterator(trainDir))
-      if (e.path().extension() == ".jpv" && (newest.empty() || e.last_write_time() > newestTime)) {
+      if (e.path().extension() == extension && (newest.empty() || e.last_write_time() > newestTime)) {
         newest = e.path();
         newestTime = e.last_write_time();
       }
     if (newest.empty())
-      throw Error(fmt::format("rl: generation {}: the trainer wrote no .jpv network into {}", gen, trainDir.string()));
-    (void)mcts::pvnet::PvNetwork::fromFile(newest.string());
-    g.candidate = fs::absolute(newest).string();
-    m_out << fmt::format("rl: generation {} train: {} in {:.0f} s (log {})\n", gen, shortNet(g.candidate), g.trainSeconds,
-                         logPath)
+      throw Error(fmt::format("rl: generation {}: the trainer wrote no {} network into {}", gen, extension, trainDir.string()));
+    if (!m_c.netsDir.empty()) {
+      fs::create_directories(m_c.netsDir);
+      const fs::path copy = fs::path(m_c.netsDir) / newest.filename();
+      fs::copy_file(newest, copy, fs::copy_options::overwrite_existing);
+      newest = copy;
+    }
+    if (ab()) (void)nnue::Network::fromFile(newest.string());
+    else (void)mcts::pvnet::PvNetwork::fromFile(newest.string());
+    g.candidate = storedPath(newest.string());
+    // The training curve beside the state: metrics.csv is small and the run's folder is not kept.
+    if (fs::exists(trainDir / "metrics.csv"))
+      fs::copy_file(trainDir / "metrics.csv", genDir() / "train-metrics.csv", fs::copy_options::overwrite_existing);
+    m_out << fmt::format("rl: generation {} train: {} on {} files in {:.0f} s (log {})\n", gen, shortNet(g.candidate),
+                         data.size(), g.trainSeconds, logPath)
           << std::flush;
-    if (!m_c.heldout.empty()) g.heldout = evaluateHeldout(gen, g.candidate);
+    if (!ab() && !m_c.heldout.empty()) g.heldout = evaluateHeldout(gen, g.candidate);
     m_s.step = "gate";
     saveState(m_c.dir, m_s);
   }
@@ -550,8 +453,8 @@ class Loop {
     std::string log;
     const double t0 = now();
     const match::MatchResult r =
-        play(mctsMatchEngine(m_c, fmt::format("gen{}-{}", gen, shortNet(g.candidate)), g.candidate),
-             mctsMatchEngine(m_c, fmt::format("best-{}", shortNet(m_s.best)), m_s.best), gateNodes(), m_c.gateGames,
+        play(gen, engine(fmt::format("gen{}-{}", gen, shortNet(g.candidate)), g.candidate),
+             engine(fmt::format("best-{}", shortNet(m_s.best)), m_s.best), gateNodes(), m_c.gateGames,
              m_c.gateSprt, genDir() / "gate.pgn", &log);
     g.gateSeconds = now() - t0;
     writeAtomically((genDir() / "gate.txt").string(), log);
@@ -589,8 +492,8 @@ class Loop {
       g.gen0Losses = same->gen0Losses;
     } else if (g.net != zero.net) {
       const match::MatchResult r =
-          play(mctsMatchEngine(m_c, fmt::format("gen{}-{}", gen, shortNet(g.net)), g.net),
-               mctsMatchEngine(m_c, fmt::format("gen0-{}", shortNet(zero.net)), zero.net), gateNodes(), m_c.gen0Games,
+          play(gen, engine(fmt::format("gen{}-{}", gen, shortNet(g.net)), g.net),
+               engine(fmt::format("gen0-{}", shortNet(zero.net)), zero.net), gateNodes(), m_c.gen0Games,
                std::nullopt, genDir() / "gen0.pgn");
       const match::EloEstimate e = record(r, g.gen0Wins, g.gen0Draws, g.gen0Losses, g.gen0Elo, g.gen0Error);
       m_out << fmt::format("rl: generation {} vs generation 0: {} vs {}: +{} ={} -{}, Elo {}\n", gen, shortNet(g.net),
@@ -609,7 +512,7 @@ class Loop {
   /// `net` against the outside anchor at the anchor's clock; the result goes into `g`.
   void anchorMatch(Generation& g, const std::string& net) {
     const match::EngineConfig anchor = match::parseEngineSpec(m_c.anchor);
-    const match::MatchResult r = play(mctsMatchEngine(m_c, "janus-" + shortNet(net), net), anchor,
+    const match::MatchResult r = play(g.number, engine("janus-" + shortNet(net), net), anchor,
                                       match::TimeControl::parse(m_c.anchorTc), m_c.anchorGames, std::nullopt,
                                       genDir(g.number) / "anchor.pgn");
     const match::EloEstimate e = record(r, g.anchorWins, g.anchorDraws, g.anchorLosses, g.anchorElo, g.anchorError);

@@ -1,5 +1,6 @@
 #pragma once
-// `janus rl`: the AlphaZero reinforcement-learning loop of the MCTS face (docs/rl.md), after
+// `janus rl`: the reinforcement-learning loop of both faces (docs/rl.md). For the MCTS face
+// (--face mcts, the default) the AlphaZero loop, after
 // Silver et al. 2017 ("Mastering the game of Go without human knowledge": self-play, training,
 // evaluation gating against the best network) and 2018 (AlphaZero), with KataGo's playout cap
 // randomisation in the self-play (selfplay/selfplay.h).
@@ -25,6 +26,18 @@
 // "uniform" backend (equal priors, material value) when none is given: training then starts
 // from random weights, as AlphaZero did.
 //
+// For the alpha-beta face (--face ab, rl/ab_face.h) the same four steps with its own tools:
+// selfplay is a chunked `janus datagen` run of the best NNUE network at fixed nodes, train is
+// `janus train-nnue --init BEST` on the data of the window's generations still on the machine, and
+// the matches play alpha-beta engines with EvalFile = the network at gateNodes nodes a move.
+//
+// What lasts and what does not: the state, the report, the plot and the matches' PGNs are in
+// `dir` (small: meant to be committed, so that a new machine resumes a gate from its PGN); the
+// data and the trainer's runs are in `dataDir` (disposable; a lost generation's data is played
+// again from its seed); with `netsDir` every candidate network is copied there (e.g. nets/, where
+// it is committed). Paths in the state are relative to the working directory when they are inside
+// it, so a committed state works in any clone run from its root.
+//
 // Every generation's networks stay on disk with their content hash and their parent's
 // (rl-state.json). RUN/rl-report.md (a table) and RUN/rl-elo.svg (gating Elo per generation,
 // Elo against generation 0, Elo against the anchor) are rewritten after every step.
@@ -35,6 +48,7 @@
 #include <string>
 #include <vector>
 
+#include "datagen/generator.h"
 #include "match/engine_config.h"
 #include "match/stats.h"
 #include "selfplay/selfplay.h"
@@ -42,18 +56,32 @@
 namespace janus::rl {
 
 struct RlConfig {
-  std::string dir;                  ///< run directory
+  std::string face = "mcts";        ///< "mcts" (pvnet self-play, janus-train-az) or "ab" (datagen, train-nnue)
+  std::string dir;                  ///< run directory: state, report, plot, match PGNs (small, committable)
+  std::string dataDir;              ///< self-play data and training runs ("" = dir); disposable
+  std::string netsDir;              ///< "" = candidates stay where the trainer wrote them; else copied here
+  double hours = 0;                 ///< > 0: no step starts after this many hours (a resumed run goes on)
   int generations = 5;              ///< generations to reach (a resumed run continues up to it)
   int gamesPerGeneration = 200;     ///< self-play games per generation
   int chunkGames = 50;              ///< games per self-play chunk file
   selfplay::SelfplayConfig selfplay;  ///< visits, temperature, resignation...; weights set per generation
-  std::string initNet;              ///< generation 0's network (.jpv); "" = the uniform backend
+  std::string initNet;              ///< generation 0's network (.jpv; ab: .jnn, required); "" = the uniform backend
+  /// ab: the data of a generation (nodes a move, book, random plies, threads, hash; the seed of
+  /// generation g is datagen.seed * 1000003 + g and the evaluation is the best network).
+  datagen::DatagenConfig datagen;
+  /// ab: the train-nnue recipe after --init/--data/--seed/--threads/--out-dir: the fine-tuning
+  /// steps of the default network's chain (tools/finetune-net.sh, steps d-g): lambda 0.3, sigmoid
+  /// scale 187 cp, mirrored boards, 20 superbatches of 1M positions, cosine lr 0.0005 -> 1e-5, QAT.
+  std::vector<std::string> nnueTrainArgs = {"--lambda", "0.3", "--sigmoid-scale", "187", "--mirror", "--superbatches",
+                                            "20", "--lr", "0.0005", "--lr-final", "0.00001", "--qat"};
   int window = 4;                   ///< generations of self-play records the trainer sees
   std::string trainer;              ///< path of janus-train-az
   std::vector<std::string> trainArgs;  ///< more trainer arguments (sizes, epochs, lr, ...)
   std::string janus;                ///< path of the janus binary for the match engines
   int gateGames = 100;              ///< most games of a gating match
-  int gateVisits = 200;             ///< playouts per move in gating matches
+  int gateVisits = 200;             ///< mcts: playouts per move in gating and generation-0 matches
+  u64 gateNodes = 25000;            ///< ab: nodes per move in gating and generation-0 matches
+  u64 matchSeed = 1;                ///< ab: the book order of generation g's matches is shuffled with matchSeed + g
   match::SprtConfig gateSprt{0.0, 30.0, 0.05, 0.05};
   int gen0Games = 100;              ///< games of each new best network against generation 0
   std::string anchor;               ///< engine spec of the outside anchor ("" = none)
@@ -143,9 +171,15 @@ void writeAtomically(const std::string& path, const std::string& text);
 [[nodiscard]] std::string reportMarkdown(const std::vector<Generation>& history);
 
 /// The self-play files the trainer sees in generation `generation`: the chunk files
-/// (RUN/gen-NNN/selfplay/chunk-*.zst) of generations max(1, generation - window + 1) ..
-/// generation, oldest generation first, each generation's chunks in order.
-[[nodiscard]] std::vector<std::string> trainingWindow(const std::string& dir, int generation, int window);
+/// (DIR/gen-NNN/<sub>/chunk-*.zst, sub = "selfplay" for mcts, "data" for ab) of generations
+/// max(1, generation - window + 1) .. generation that exist, oldest generation first, each
+/// generation's chunks in order.
+[[nodiscard]] std::vector<std::string> trainingWindow(const std::string& dir, int generation, int window,
+                                                      const std::string& sub = "selfplay");
+
+/// How the state names file `path`: relative to the working directory when it is inside it
+/// (a committed state then works in any clone run from its root), else absolute; "" stays "".
+[[nodiscard]] std::string storedPath(const std::string& path);
 
 /// The Slurm launcher's task command: `janus selfplay` with the settings of `sc`, writing the
 /// chunked run `dir` (--resume, --quiet), without --shard (each array task adds its own). The

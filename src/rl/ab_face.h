@@ -1,0 +1,48 @@
+#pragma once
+// The alpha-beta face's generation steps of `janus rl --face ab` (rl_loop.h, docs/rl.md): the
+// self-play data of the current default NNUE network (a chunked `janus datagen` run at fixed
+// nodes), its fine-tuning (`janus train-nnue --init BEST`) on the generations' data still on the
+// machine, and the engine of the gates (EvalFile = the network). The loop's state, gate, direct
+// match against generation 0 and report are the MCTS face's (one mechanism for both faces).
+//
+// The chain of fine-tunings on the network's own newest self-play is how the default network was
+// grown (docs/nnue-runs.md: nn-5c75 -> ... -> nn-cd95, each step an SPRT H1); Lc0 and Monty train
+// each net on the recent self-play of the nets before it in the same way.
+
+#include <string>
+#include <vector>
+
+#include "datagen/generator.h"
+#include "match/engine_config.h"
+#include "rl/rl_loop.h"
+
+namespace janus::rl {
+
+/// The datagen settings of generation `gen`: c.datagen with the evaluation `net` (a .jnn file)
+/// and the seed c.datagen.seed * 1000003 + gen (every generation plays other games; the same
+/// command replays the same chunks byte for byte, datagen/generator.h), c.gamesPerGeneration
+/// games in chunks of c.chunkGames.
+[[nodiscard]] datagen::DatagenConfig abDatagenConfig(const RlConfig& c, const std::string& net, int gen);
+
+/// Games and positions (JANUSDAT records) in the chunk files of a datagen run directory; 0 and 0
+/// when it does not exist. Throws janus::Error naming a file that cannot be read.
+struct DataCount {
+  u64 games = 0;      ///< records whose gameEnd field marks a game's last position
+  u64 positions = 0;  ///< records
+  u64 chunks = 0;     ///< chunk files
+};
+[[nodiscard]] DataCount countDatagenRun(const std::string& dir);
+
+/// The command line that fine-tunes `best` (a .jnn file) into `outDir`: c.janus train-nnue
+/// --init best --data <files> --seed 1 --threads <c.datagen.threads> --out-dir outDir
+/// --description "rl-ab gen <gen>" followed by c.nnueTrainArgs (the recipe: loss, learning-rate
+/// schedule, superbatches, QAT), and --resume when outDir holds a checkpoint.
+[[nodiscard]] std::vector<std::string> abTrainCommand(const RlConfig& c, const std::string& best,
+                                                      const std::vector<std::string>& data, const std::string& outDir,
+                                                      int gen);
+
+/// The alpha-beta engine of the loop's matches for network `net` (a .jnn file; the path made
+/// absolute): c.janus with EvalFile = net, Threads 1, Hash 64 MiB (as tools/sprt-net.sh).
+[[nodiscard]] match::EngineConfig abMatchEngine(const RlConfig& c, const std::string& name, const std::string& net);
+
+}  // namespace janus::rl

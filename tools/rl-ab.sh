@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The alpha-beta face's self-play generations (issue 74, docs/rl.md "The alpha-beta face"): the
+# recipe of `janus rl --face ab` whose state is committed in runs/ab, so that any session on any
+# machine continues it from the repository alone:
+#
+#   tools/rl-ab.sh [--generations G] [--hours H] [--janus BIN]
+#
+# Generation g: 30,000 games (300 chunks of 100, about 3.6M positions) of self-play data played by
+# the best network at 5,000 nodes a move (the 8moves_v3 book, 4-5 random plies; seed 7 * 1000003 + g;
+# data/rl/ab/gen-NNN/data, disposable: a lost chunk is played again byte for byte from its seed by
+# a binary with the same Bench), then `train-nnue --init BEST` on the data of generations g-3..g
+# still on the machine (20 superbatches of 1M, cosine lr 0.0005 -> 1e-5, QAT; the chain's steps
+# d-g), the candidate copied to nets/, then the gate: SPRT(0, 10) against the best at 25,000
+# nodes a move (the book in the order of seed 1 + g, at most 4,000 games, 2 at a time) and, for a
+# promoted candidate, 400 games against generation 0 (nn-cd95) at the same nodes.
+#
+# Resumable at every step: datagen keeps its finished chunks, training continues from its
+# checkpoint, a gate or generation-0 match continues from the PGN in runs/ab/gen-NNN/ (commit it
+# at the end of a session: the next one resumes the match from the repository). The binary is
+# copied to data/rl/janus-<hash> so that a rebuild of build/janus during the run changes nothing.
+# Log: data/rl/ab/rl.log (also on the terminal).
+#
+# A promoted network is the loop's best from then on; it becomes the engine's default (nets/default.txt,
+# a new Bench) in a commit of its own, with its row in docs/nnue-runs.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+generations=1
+hours=0
+janus=build/janus
+while (($#)); do
+  case "$1" in
+    --generations) generations=$2; shift 2 ;;
+    --hours) hours=$2; shift 2 ;;
+    --janus) janus=$2; shift 2 ;;
+    *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
+  esac
+done
+[ -x "$janus" ] || { echo "no engine binary at $janus (run ./dev.sh main or cmake --build build)" >&2; exit 1; }
+mkdir -p data/rl/ab
+copy=data/rl/janus-$(sha256sum "$janus" | cut -c1-12)
+[ -x "$copy" ] || cp "$janus" "$copy"
+
+"$copy" rl --face ab --dir runs/ab --data-dir data/rl/ab --nets-dir nets \
+  --init-net nets/nn-cd9597845822c91a.jnn --generations "$generations" --hours "$hours" \
+  --games-per-gen 30000 --chunk-games 100 --threads 2 --nodes 5000 \
+  --data-book data/openings/8moves_v3.epd.zst --seed 7 --window 4 \
+  --gate-nodes 25000 --gate-games 4000 --gen0-games 400 --concurrency 2 --match-seed 1 2>&1 | tee -a data/rl/ab/rl.log
