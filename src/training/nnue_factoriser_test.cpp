@@ -11,6 +11,7 @@
 #include "nnue/nnue_evaluator.h"
 #include "training/nnue_export.h"
 #include "training/nnue_model.h"
+#include "training/quantised_reference.h"
 #include "training/test_support.h"
 #include "util/test_error.h"
 
@@ -125,6 +126,47 @@ TEST(NetExpansion, EveryBucketStartsAsTheNetworkWithoutKingBuckets) {
   EXPECT_NE(errorOf([&] { (void)withKingBuckets(expanded, 4, true); }).find("not one without king buckets"),
             std::string::npos);
   EXPECT_NE(errorOf([&] { (void)withKingBuckets(net, 3, false); }), "");
+}
+
+TEST(NetExpansion, AWiderNetworkComputesTheSameFunction) {
+  const NetworkShape plain{32, 4, nnue::Activation::kSCReLU, 1};
+  std::mt19937_64 rng(33);
+  const FloatNetwork net = test::randomTrainedLikeNetwork(plain, rng, 0.8);
+  const FloatNetwork wide = withHidden(net, 64, 5);
+  EXPECT_EQ(describeShape(wide.shape), "768x2->64->4 SCReLU");
+  // New neurons: random feature-transformer weights (so their activations give their output
+  // weights a gradient), zero bias and zero output weights; old neurons unchanged.
+  double newRows = 0;
+  for (int f = 0; f < nnue::kInputs; ++f) {
+    for (int j = 0; j < 32; ++j) ASSERT_EQ(wide.ftRow(f)[j], net.ftRow(f)[j]);
+    for (int j = 32; j < 64; ++j) newRows += std::abs(wide.ftRow(f)[j]);
+  }
+  EXPECT_GT(newRows, 0.0);
+  for (int b = 0; b < 4; ++b)
+    for (int j = 32; j < 64; ++j) {
+      ASSERT_EQ(wide.outWeights(b)[j], 0.0f);
+      ASSERT_EQ(wide.outWeights(b)[64 + j], 0.0f);
+    }
+  const QuantisedNetwork qNet = quantise(net, "narrow"), qWide = quantise(wide, "wide");
+  for (const char* fen : {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                          "2k5/pp1r4/2n5/8/4P3/2N5/PPP2PPP/1K1R4 w - - 0 1", "6k1/5ppp/4r3/8/3P4/5N2/PPP2PPP/5RK1 b - - 0 1",
+                          "8/8/4k3/8/8/3K4/6Q1/8 b - - 0 1"}) {
+    const Sample s = sampleFromPosition(Position::fromFen(fen));
+    EXPECT_NEAR(networkOutput(wide, s), networkOutput(net, s), 1e-5f) << fen;
+    PieceSquare pieces[32];
+    const int n = samplePieces(s, pieces);
+    const std::span<const PieceSquare> ps(pieces, std::size_t(n));
+    EXPECT_EQ(evaluateQuantised(qWide, ps, s.stm), evaluateQuantised(qNet, ps, s.stm)) << fen;  // the engine's eval too
+  }
+  // With king buckets and the factoriser: the same function as the narrower expanded net.
+  const FloatNetwork expanded = withKingBuckets(net, 4, true);
+  const FloatNetwork wideExpanded = withHidden(expanded, 48, 5);
+  const Sample east = sampleFromPosition(Position::fromFen("6k1/5ppp/4r3/8/3P4/5N2/PPP2PPP/5RK1 b - - 0 1"));
+  EXPECT_NEAR(networkOutput(wideExpanded, east), networkOutput(expanded, east), 1e-5f);
+  for (int f = 4 * nnue::kInputs; f < 5 * nnue::kInputs; ++f)
+    for (int j = 32; j < 48; ++j) ASSERT_EQ(wideExpanded.ftRow(f)[j], 0.0f);  // factoriser rows of new neurons
+  EXPECT_NE(errorOf([&] { (void)withHidden(net, 32, 1); }).find("not wider"), std::string::npos);
+  EXPECT_NE(errorOf([&] { (void)withHidden(net, 40, 1); }), "");  // not a multiple of 16
 }
 
 }  // namespace

@@ -150,6 +150,31 @@ FloatNetwork withKingBuckets(const FloatNetwork& net, int kingBuckets, bool fact
   return withFactoriser(out, factoriser);
 }
 
+FloatNetwork withHidden(const FloatNetwork& net, int hidden, u64 seed) {
+  if (hidden <= net.shape.hidden)
+    throw Error(fmt::format("widening: --hidden {} is not wider than the network's {} ({})", hidden, net.shape.hidden,
+                            describeShape(net.shape)));
+  NetworkShape shape = net.shape;
+  shape.hidden = hidden;
+  FloatNetwork out(shape);  // validates the hidden size
+  const std::size_t n = std::size_t(net.shape.hidden), m = std::size_t(hidden);
+  std::mt19937_64 rng(seed ^ 0x776964656e696e67ULL);
+  const double ftBound = 1.0 / std::sqrt(double(nnue::kInputs));
+  const int bucketRows = nnue::kInputs * shape.kingBuckets;
+  for (int f = 0; f < shape.inputs(); ++f) {
+    std::copy_n(net.ftRow(f), n, out.ftRow(f));
+    if (f < bucketRows)  // factoriser rows of the new neurons stay 0, as in randomNetwork
+      for (std::size_t j = n; j < m; ++j) out.ftRow(f)[j] = uniform(rng, ftBound);
+  }
+  std::copy_n(net.ftBias(), n, out.ftBias());
+  for (int b = 0; b < shape.buckets; ++b) {
+    std::copy_n(net.outWeights(b), n, out.outWeights(b));          // the side to move's half
+    std::copy_n(net.outWeights(b) + n, n, out.outWeights(b) + m);  // the other side's half
+  }
+  std::copy_n(net.outBias(), shape.buckets, out.outBias());
+  return out;
+}
+
 float networkOutput(const FloatNetwork& net, std::span<const PieceSquare> pieces, int stm) {
   return forward<float>(net, pieces, stm);
 }

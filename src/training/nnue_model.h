@@ -139,6 +139,17 @@ int activeInputs(const NetworkShape& shape, const Sample& s, int perspective, u1
 /// factoriser, or when K is not 2, 4, 8 or 16.
 [[nodiscard]] FloatNetwork withKingBuckets(const FloatNetwork& net, int kingBuckets, bool factoriser);
 
+/// A network with `hidden` (> net.shape.hidden, a multiple of 16) hidden neurons that computes
+/// the same function as `net` ("widening", Net2WiderNet of Chen, Goodfellow and Shlens 2016,
+/// "Net2Net: accelerating learning via knowledge transfer", in its simplest function-preserving
+/// form): neuron j < N keeps its feature-transformer column, bias and output weights; a new neuron
+/// gets feature-transformer weights uniform in +-1/sqrt(768) (randomNetwork's bound, from `seed`),
+/// bias 0 and output weights 0 in every bucket, so it adds nothing to the output (float or
+/// quantised) until training moves its output weights, whose gradient is its nonzero activation.
+/// Factoriser rows of new neurons are 0. Throws janus::Error when `hidden` is not larger than
+/// net.shape.hidden or not a valid hidden size (validateShape).
+[[nodiscard]] FloatNetwork withHidden(const FloatNetwork& net, int hidden, u64 seed);
+
 /// Raw output o of the float network (o * kEvalScale = centipawns, side to move's view) for
 /// `pieces` (any order, at most 32) with side to move `stm` (0 White, 1 Black). Scalar code in
 /// the order of the formula above: the reference the trainer's kernels are tested against.

@@ -58,7 +58,8 @@ void addTrainNnueOptions(CLI::App& app, TrainCli& cli) {
   app.add_option("--init", c.init,
                  "Start from these weights (fine-tuning): a network file nn-<hash>.jnn or a checkpoint.bin; the shape "
                  "options not given are the file's; a net without king buckets with --king-buckets K > 1 starts every bucket "
-                 "from its weights (net expansion; default: random weights from --seed)");
+                 "from its weights (net expansion); a larger --hidden widens it to the same function (new neurons "
+                 "with zero output weights; default: random weights from --seed)");
   app.add_flag("--qat", c.qat,
                "Quantisation-aware training: passes and validation on the network rounded as the exporter "
                "rounds it, updates to the float weights (straight-through); may be switched on at --resume");

@@ -125,8 +125,10 @@ FloatNetwork readInitNetwork(const std::string& path) {
   return net;
 }
 
-FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape) {
+FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape, u64 seed) {
   FloatNetwork net = readInitNetwork(path);
+  // Widening: a wider run starts from the same function (withHidden).
+  if (shape.hidden > net.shape.hidden) net = withHidden(net, shape.hidden, seed);
   // The factoriser is a training device, not part of what the network computes: a king-bucket
   // file with or without it starts a run with or without it (withFactoriser keeps the function).
   if (net.shape.kingBuckets > 1) net = withFactoriser(net, shape.factoriser);
@@ -152,7 +154,7 @@ TrainState initialState(const TrainConfig& config, std::span<const Sample> train
   validateConfig(config);
   TrainState s;
   s.config = config;
-  s.net = config.init.empty() ? randomNetwork(config.shape, config.seed) : initialNetwork(config.init, config.shape);
+  s.net = config.init.empty() ? randomNetwork(config.shape, config.seed) : initialNetwork(config.init, config.shape, config.seed);
   s.adamM.assign(s.net.params.size(), 0.0f);
   s.adamV.assign(s.net.params.size(), 0.0f);
   s.dataHash = hashSamples(train);

@@ -43,9 +43,10 @@ struct RunResult {
 [[nodiscard]] FloatNetwork readInitNetwork(const std::string& path);
 
 /// readInitNetwork(path), checked against `shape`: throws janus::Error naming the file and both
-/// shapes when they differ. A king-bucket file gets or loses the factoriser as `shape` says; a
-/// file without king buckets is expanded when `shape` has K > 1 (withKingBuckets).
-[[nodiscard]] FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape);
+/// shapes when they differ. A narrower file is widened to shape.hidden first (withHidden, the new
+/// neurons' weights from `seed`); a king-bucket file gets or loses the factoriser as `shape` says;
+/// a file without king buckets is expanded when `shape` has K > 1 (withKingBuckets).
+[[nodiscard]] FloatNetwork initialNetwork(const std::string& path, const NetworkShape& shape, u64 seed);
 
 /// `shape` with every field whose configuration key (configToMap: hidden, buckets, activation,
 /// king-buckets) is not in `given` taken from `file` (the shape of an --init network): a
