@@ -570,10 +570,18 @@ TEST(TrainingRun, InitStartsFromANetworkFileOrACheckpoint) {
   c.init = data;
   EXPECT_NE(errorOf([&] { (void)initialState(c, none); }).find("d.janusdat"), std::string::npos);
   c.init = trained.netPath;
-  c.shape.hidden = 32;
+  c.shape.buckets = 4;
   const std::string shapeError = errorOf([&] { (void)initialState(c, none); });
   EXPECT_NE(shapeError.find("768x2->16->2"), std::string::npos) << shapeError;
-  EXPECT_NE(shapeError.find("768x2->32->2"), std::string::npos) << shapeError;
+  EXPECT_NE(shapeError.find("768x2->16->4"), std::string::npos) << shapeError;
+  c.shape.buckets = trained.state.config.shape.buckets;
+  // A wider hidden layer widens the file's network to the same function (withHidden).
+  c.shape.hidden = 32;
+  const TrainState wide = initialState(c, none);
+  EXPECT_EQ(wide.net.shape.hidden, 32);
+  const FloatNetwork narrow = readInitNetwork(trained.netPath);
+  const Sample start = sampleFromPosition(Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"));
+  EXPECT_NEAR(networkOutput(wide.net, start), networkOutput(narrow, start), 1e-5f);
 
   // A run with --init takes the shape options it was not given from the file; a given one that
   // differs is refused with both shapes named.
@@ -587,10 +595,10 @@ TEST(TrainingRun, InitStartsFromANetworkFileOrACheckpoint) {
   EXPECT_NE(noShapeLog.str().find("a 768x2->16->2 SCReLU network"), std::string::npos) << noShapeLog.str();
   RunOptions otherShape = smallRun(data, dir.file("other-shape"));
   otherShape.config.init = trained.netPath;
-  otherShape.config.shape.hidden = 32;
-  otherShape.given = {"hidden"};
+  otherShape.config.shape.buckets = 4;
+  otherShape.given = {"buckets"};
   const std::string givenError = errorOf([&] { runTraining(otherShape, log, log); });
-  EXPECT_NE(givenError.find("768x2->32->2"), std::string::npos) << givenError;
+  EXPECT_NE(givenError.find("768x2->16->4"), std::string::npos) << givenError;
   EXPECT_NE(givenError.find("768x2->16->2"), std::string::npos) << givenError;
 
   // --king-buckets 4 --factoriser on a file without buckets: net expansion (every bucket starts
