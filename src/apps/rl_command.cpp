@@ -76,6 +76,10 @@ void addRlCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--data-book", c.datagen.openings, "ab: opening book of the self-play data (default: the shipped one)");
   cmd->add_option("--gate-nodes", c.gateNodes, "ab: nodes a move in the gates and the matches against generation 0")
       ->check(CLI::Range(u64(1), u64(1) << 40));
+  cmd->add_option("--speed-runs", c.speedRuns,
+                  "ab: bench runs of each network that measure the speed of a candidate of another shape than its "
+                  "parent (e.g. --hidden 512 in --train-args); its matches then give it nodes in proportion")
+      ->check(CLI::Range(1, 100));
   cmd->add_option("--match-seed", c.matchSeed, "ab: generation g's matches play the book in the order of seed match-seed + g");
   cmd->add_option("--generations", c.generations, "Generations to reach (a resumed run continues up to it)")
       ->check(CLI::Range(1, 100000));

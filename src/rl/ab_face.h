@@ -9,6 +9,7 @@
 // grown (docs/nnue-runs.md: nn-5c75 -> ... -> nn-cd95, each step an SPRT H1); Lc0 and Monty train
 // each net on the recent self-play of the nets before it in the same way.
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,25 @@ struct DataCount {
 [[nodiscard]] std::vector<std::string> abTrainCommand(const RlConfig& c, const std::string& best,
                                                       const std::vector<std::string>& data, const std::string& outDir,
                                                       int gen);
+
+/// Whether two network files have the same shape (hidden size, output buckets, king buckets,
+/// activation):
+/// networks of one shape search at the same speed. Throws janus::Error for a file that does not load.
+[[nodiscard]] bool abSameShape(const std::string& a, const std::string& b);
+
+/// The search speed of network `net` relative to `reference`: the median over `runs` runs each
+/// (alternating, `reference` first) of `janus bench --evalfile` nodes per CPU second (user +
+/// system time of the bench process, not wall time, so that other jobs on the machine bias it
+/// less; docs/lab/nnue-runs-log.md found wall-clock nps of a loaded machine too noisy), net's
+/// over reference's. The bench output goes to `log`. Prints one line per run to `out`. Throws
+/// janus::Error when a bench fails or prints no node count.
+[[nodiscard]] double abRelativeSpeed(const RlConfig& c, const std::string& net, const std::string& reference, int runs,
+                                     const std::string& log, std::ostream& out);
+
+/// The node limit of a network of relative speed `speed` in a match whose reference plays
+/// `nodes` a move: nodes x speed, rounded, at least 1 (equal time in nodes: a network at 92% of
+/// the speed gets 92% of the nodes, as tools/sprt-net.sh --nps-scaled).
+[[nodiscard]] u64 abScaledNodes(u64 nodes, double speed);
 
 /// The alpha-beta engine of the loop's matches for network `net` (a .jnn file; the path made
 /// absolute): c.janus with EvalFile = net, Threads 1, Hash 64 MiB (as tools/sprt-net.sh).

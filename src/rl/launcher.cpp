@@ -3,6 +3,7 @@
 #include "rl/launcher.h"
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,7 +24,7 @@ namespace janus::rl {
 
 namespace fs = std::filesystem;
 
-int runLogged(const std::vector<std::string>& argv, const std::string& logPath) {
+ChildRun runMeasured(const std::vector<std::string>& argv, const std::string& logPath) {
   const int fd = ::open(logPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) throw Error(fmt::format("cannot open '{}': {}", logPath, std::strerror(errno)));
   std::vector<char*> args;
@@ -44,10 +45,15 @@ int runLogged(const std::vector<std::string>& argv, const std::string& logPath) 
   }
   ::close(fd);
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  struct rusage usage {};
+  while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  auto seconds = [](const timeval& t) { return double(t.tv_sec) + double(t.tv_usec) * 1e-6; };
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+          seconds(usage.ru_utime) + seconds(usage.ru_stime)};
 }
+
+int runLogged(const std::vector<std::string>& argv, const std::string& logPath) { return runMeasured(argv, logPath).status; }
 
 std::string findProgram(const std::string& name) {
   const char* path = std::getenv("PATH");

@@ -16,6 +16,15 @@ namespace janus::rl {
 /// status (128 + the signal when it was killed). Throws janus::Error if it cannot be started.
 int runLogged(const std::vector<std::string>& argv, const std::string& logPath);
 
+/// A finished child process: its exit status and the CPU time it used.
+struct ChildRun {
+  int status = 0;          ///< exit status (128 + the signal when it was killed)
+  double cpuSeconds = 0;   ///< user + system seconds of the child (wait4's rusage)
+};
+
+/// runLogged, also returning the child's CPU time.
+ChildRun runMeasured(const std::vector<std::string>& argv, const std::string& logPath);
+
 /// The absolute path of program `name` found in PATH, "" if it is not there.
 [[nodiscard]] std::string findProgram(const std::string& name);
 

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "match/match.h"
+#include "match/openings.h"
 #include "mcts/pvnet.h"
 #include "nnue/network.h"
 #include "rl/ab_face.h"
@@ -69,6 +70,16 @@ void checkConfig(const RlConfig& c) {
     if (c.initNet.empty()) throw fail("--face ab needs --init-net, the NNUE network (.jnn) of generation 0");
     (void)nnue::Network::fromFile(c.initNet);  // throws naming what is wrong
     if (c.datagen.nodes < 1 || c.datagen.threads < 1) throw fail("--nodes and --threads must be at least 1");
+    // Fixed-node alpha-beta games are deterministic: a match longer than twice its book replays
+    // the same games (the SPRT that promoted nn-cd95 held 600 distinct games in 1156, docs/rl.md).
+    const std::string book = c.openings.empty() ? match::defaultOpeningBook() : c.openings;
+    const std::size_t positions = match::loadOpenings(book, false).openings.size();
+    const int longest = std::max(c.gateGames, c.gen0Games);
+    if (2 * positions < std::size_t(longest))
+      throw fail(fmt::format("the match book '{}' has {} positions: a match of {} games at fixed nodes replays identical "
+                             "games after {} (each opening twice, colours swapped); give --openings a book of at least {} "
+                             "positions (e.g. data/openings/8moves_v3.epd.zst, 34,700)",
+                             book, positions, longest, 2 * positions, (longest + 1) / 2));
   } else {
     if (c.trainer.empty() || ::access(c.trainer.c_str(), X_OK) != 0)
       throw fail(fmt::format("the trainer '{}' is not an executable (janus-train-az is built with libtorch)", c.trainer));
@@ -190,9 +201,21 @@ class Loop {
   /// The subfolder of a generation's self-play records.
   [[nodiscard]] const char* recordsSub() const { return ab() ? "data" : "selfplay"; }
 
-  /// The engine of the loop's matches for network `net`: the face the self-play played.
-  [[nodiscard]] match::EngineConfig engine(const std::string& name, const std::string& net) const {
-    return ab() ? abMatchEngine(m_c, name, net) : mctsMatchEngine(m_c, name, net);
+  /// The engine of the loop's matches for network `net`: the face the self-play played. An
+  /// alpha-beta network of `speed` relative to the other side's plays gateNodes x speed nodes.
+  [[nodiscard]] match::EngineConfig engine(const std::string& name, const std::string& net, double speed = 1) const {
+    if (!ab()) return mctsMatchEngine(m_c, name, net);
+    match::EngineConfig e = abMatchEngine(m_c, name, net);
+    if (speed != 1) e.nodes = abScaledNodes(m_c.gateNodes, speed);
+    return e;
+  }
+
+  /// ab: the search speed of `net` relative to generation 0's network (Generation::candidateSpeed).
+  [[nodiscard]] double speedOf(const std::string& net) const {
+    if (net == m_s.history.front().net) return 1;
+    for (const Generation& h : m_s.history)
+      if (h.candidate == net) return h.candidateSpeed;
+    return m_s.current.candidate == net ? m_s.current.candidateSpeed : 1;
   }
 
   void advance(const std::string& step) {
@@ -436,6 +459,7 @@ class Loop {
     if (ab()) (void)nnue::Network::fromFile(newest.string());
     else (void)mcts::pvnet::PvNetwork::fromFile(newest.string());
     g.candidate = storedPath(newest.string());
+    if (ab()) measureSpeed(g);
     // The training curve beside the state: metrics.csv is small and the run's folder is not kept.
     if (fs::exists(trainDir / "metrics.csv"))
       fs::copy_file(trainDir / "metrics.csv", genDir() / "train-metrics.csv", fs::copy_options::overwrite_existing);
@@ -447,13 +471,29 @@ class Loop {
     saveState(m_c.dir, m_s);
   }
 
+  /// ab: the candidate's speed relative to generation 0's network: its parent's when it has the
+  /// parent's shape, else measured by bench runs (abRelativeSpeed) before the gate, so that a
+  /// resumed gate plays the same node limits.
+  void measureSpeed(Generation& g) {
+    if (abSameShape(g.candidate, m_s.best)) {
+      g.candidateSpeed = speedOf(m_s.best);
+      return;
+    }
+    const std::string& zero = m_s.history.front().net;
+    const double relative = abRelativeSpeed(m_c, g.candidate, zero, m_c.speedRuns, (genData() / "speed.log").string(), m_out);
+    g.candidateSpeed = relative;
+    m_out << fmt::format("rl: generation {} speed: {} searches at {:.1f}% of {}'s speed (a network of another shape)\n",
+                         g.number, shortNet(g.candidate), 100 * relative, shortNet(zero))
+          << std::flush;
+  }
+
   /// Step 3: the candidate against the best by SPRT; promoted only on H1.
   void gate(Generation& g) {
     const int gen = g.number;
     std::string log;
     const double t0 = now();
     const match::MatchResult r =
-        play(gen, engine(fmt::format("gen{}-{}", gen, shortNet(g.candidate)), g.candidate),
+        play(gen, engine(fmt::format("gen{}-{}", gen, shortNet(g.candidate)), g.candidate, g.candidateSpeed / speedOf(m_s.best)),
              engine(fmt::format("best-{}", shortNet(m_s.best)), m_s.best), gateNodes(), m_c.gateGames,
              m_c.gateSprt, genDir() / "gate.pgn", &log);
     g.gateSeconds = now() - t0;
@@ -492,7 +532,7 @@ class Loop {
       g.gen0Losses = same->gen0Losses;
     } else if (g.net != zero.net) {
       const match::MatchResult r =
-          play(gen, engine(fmt::format("gen{}-{}", gen, shortNet(g.net)), g.net),
+          play(gen, engine(fmt::format("gen{}-{}", gen, shortNet(g.net)), g.net, speedOf(g.net)),
                engine(fmt::format("gen0-{}", shortNet(zero.net)), zero.net), gateNodes(), m_c.gen0Games,
                std::nullopt, genDir() / "gen0.pgn");
       const match::EloEstimate e = record(r, g.gen0Wins, g.gen0Draws, g.gen0Losses, g.gen0Elo, g.gen0Error);

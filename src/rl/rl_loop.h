@@ -80,7 +80,8 @@ struct RlConfig {
   std::string janus;                ///< path of the janus binary for the match engines
   int gateGames = 100;              ///< most games of a gating match
   int gateVisits = 200;             ///< mcts: playouts per move in gating and generation-0 matches
-  u64 gateNodes = 25000;            ///< ab: nodes per move in gating and generation-0 matches
+  u64 gateNodes = 25000;            ///< ab: nodes per move in gating and generation-0 matches (of the slower side's reference)
+  int speedRuns = 3;                ///< ab: bench runs of each network when a candidate's shape differs from its parent's
   u64 matchSeed = 1;                ///< ab: the book order of generation g's matches is shuffled with matchSeed + g
   match::SprtConfig gateSprt{0.0, 30.0, 0.05, 0.05};
   int gen0Games = 100;              ///< games of each new best network against generation 0
@@ -119,6 +120,10 @@ struct Generation {
   std::string net;        ///< this generation's best network after gating ("" = uniform)
   std::string candidate;  ///< the trained candidate (may be rejected)
   std::string parent;     ///< the best network the candidate started from and played
+  /// ab: the candidate's search speed relative to generation 0's network (abRelativeSpeed;
+  /// 1 for generation 0, the parent's for a candidate of the parent's shape). The matches give a
+  /// network gateNodes x its speed (relative to the other side's) nodes a move: equal time.
+  double candidateSpeed = 1;
   u64 selfplayGames = 0, selfplayPositions = 0, selfplayTargets = 0;
   /// Positions made within selfplaySeconds: a self-play step killed before its end loses its
   /// seconds and these positions alike, so selfplayTimedPositions / selfplaySeconds is the rate

@@ -29,6 +29,7 @@ json toJson(const Generation& g) {
             {"net", g.net},
             {"candidate", g.candidate},
             {"parent", g.parent},
+            {"candidate_speed", g.candidateSpeed},
             {"selfplay_games", g.selfplayGames},
             {"selfplay_positions", g.selfplayPositions},
             {"selfplay_targets", g.selfplayTargets},
@@ -76,6 +77,7 @@ Generation fromJson(const json& j) {
   g.net = j.at("net").get<std::string>();
   g.candidate = j.at("candidate").get<std::string>();
   g.parent = j.at("parent").get<std::string>();
+  g.candidateSpeed = j.value("candidate_speed", 1.0);  // states before the field: networks of one shape
   g.selfplayGames = j.at("selfplay_games").get<u64>();
   g.selfplayPositions = j.at("selfplay_positions").get<u64>();
   g.selfplayTargets = j.at("selfplay_targets").get<u64>();
@@ -157,7 +159,9 @@ std::string reportMarkdown(const std::vector<Generation>& history) {
   for (const Generation& g : history) {
     const bool zero = g.number == 0;
     t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", g.number, shortNet(g.net),
-                     zero ? "-" : shortNet(g.candidate),
+                     zero               ? "-"
+                     : g.candidateSpeed != 1 ? fmt::format("{} ({:.0f}% speed)", shortNet(g.candidate), 100 * g.candidateSpeed)
+                                             : shortNet(g.candidate),
                      zero ? "-" : fmt::format("{} / {} / {}", g.selfplayGames, g.selfplayPositions, g.selfplayTargets),
                      zero ? "-"
                           : fmt::format("{:.0f} ({:.1f})", g.selfplaySeconds,

@@ -4,6 +4,7 @@
 // tests/integration (rl_loop_test.cpp), with the slurm launcher in tests/slurm/slurm_test.sh.
 
 #include "rl/rl_loop.h"
+#include "rl/ab_face.h"
 
 #include <gtest/gtest.h>
 
@@ -337,6 +338,36 @@ TEST(RlConfig, AnUnknownLauncherIsAnError) {
     EXPECT_NE(std::string(e.what()).find("kubernetes"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(fs::exists(dir.dir() / "rl-state.json"));
+}
+
+TEST(RlAbSpeed, TheRelativeSpeedIsNodesPerCpuSecondOfBenchRuns) {
+  // A stand-in for `janus bench --evalfile FILE`: the same CPU work for both files, twice the
+  // nodes for "fast.jnn", so the first is measured at about twice the speed.
+  TempDir dir;
+  const fs::path bench = dir.dir() / "bench.sh";
+  std::ofstream(bench) << "#!/bin/sh\n"
+                          "i=0; while [ $i -lt 40000 ]; do i=$((i+1)); done\n"
+                          "case \"$3\" in *fast.jnn) echo '2000000 nodes 1 nps' ;; *) echo '1000000 nodes 1 nps' ;; esac\n";
+  fs::permissions(bench, fs::perms::owner_all);
+  RlConfig c;
+  c.janus = bench.string();
+  std::ostringstream out;
+  const double speed = abRelativeSpeed(c, "fast.jnn", "slow.jnn", 3, (dir.dir() / "speed.log").string(), out);
+  EXPECT_GT(speed, 1.3) << out.str();
+  EXPECT_LT(speed, 3.0) << out.str();
+  EXPECT_NE(out.str().find("speed run 3/3"), std::string::npos) << out.str();
+  EXPECT_NE(std::ifstream(dir.dir() / "speed.log").peek(), EOF);
+  // Equal time in nodes: 92% of the speed, 92% of the nodes.
+  EXPECT_EQ(abScaledNodes(25000, 0.92), 23000u);
+  EXPECT_EQ(abScaledNodes(10, 0.01), 1u);
+  // A bench that prints no node count is an error naming the log.
+  std::ofstream(bench) << "#!/bin/sh\necho nothing\n";
+  try {
+    (void)abRelativeSpeed(c, "fast.jnn", "slow.jnn", 1, (dir.dir() / "bad.log").string(), out);
+    ADD_FAILURE() << "a bench without a node count was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("bad.log"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
