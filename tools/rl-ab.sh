@@ -11,7 +11,8 @@
 # a binary with the same Bench), then `train-nnue --init BEST` on the data of generations g-3..g
 # still on the machine (20 superbatches of 1M, cosine lr 0.0005 -> 1e-5, QAT; the chain's steps
 # d-g), the candidate copied to nets/, then the gate: SPRT(0, 10) against the best at 25,000
-# nodes a move (the book in the order of seed 1 + g, at most 4,000 games, 2 at a time) and, for a
+# nodes a move (8moves_v3, 34,700 positions, in the order of seed 1 + g: fixed-node games repeat
+# when a book runs out; at most 4,000 games, 2 at a time) and, for a
 # promoted candidate, 400 games against generation 0 (nn-cd95) at the same nodes.
 #
 # Resumable at every step: datagen keeps its finished chunks, training continues from its
@@ -45,4 +46,5 @@ copy=data/rl/janus-$(sha256sum "$janus" | cut -c1-12)
   --init-net nets/nn-cd9597845822c91a.jnn --generations "$generations" --hours "$hours" \
   --games-per-gen 30000 --chunk-games 100 --threads 2 --nodes 5000 \
   --data-book data/openings/8moves_v3.epd.zst --seed 7 --window 4 \
-  --gate-nodes 25000 --gate-games 4000 --gen0-games 400 --concurrency 2 --match-seed 1 2>&1 | tee -a data/rl/ab/rl.log
+  --openings data/openings/8moves_v3.epd.zst --gate-nodes 25000 --gate-games 4000 --gen0-games 400 \
+  --concurrency 2 --match-seed 1 2>&1 | tee -a data/rl/ab/rl.log

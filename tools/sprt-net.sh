@@ -3,7 +3,7 @@
 # evaluation (HCE). One command for every step of the network chain (docs/nnue.md), resumable.
 #
 #   tools/sprt-net.sh CANDIDATE.jnn BASE.jnn|hce [--tc 10+0.1 | --nodes N [--nps-scaled | --candidate-nodes M]]
-#                     [--games 2000] [--elo0 0] [--elo1 10] [--seed 7] [--concurrency 2] [--janus BIN]
+#                     [--games 2000] [--elo0 0] [--elo1 10] [--seed 7] [--concurrency 2] [--janus BIN] [--book FILE]
 #
 # --nodes N plays N nodes a move instead of a clock: the result does not depend on the machine's
 # load, so it can run beside the data run, but a slower network gets its nodes for free. With
@@ -19,8 +19,10 @@
 # Both sides run the same binary: a copy of BIN (default build/janus) at data/nnue/janus-sprt-<hash
 # of the binary>, so that rebuilding build/janus while the match runs changes nothing. The
 # candidate plays with option.EvalFile=CANDIDATE; the base with option.EvalFile=BASE, or, for
-# `hce`, with 'option.Use NNUE=false'. Hash 64 MiB each; openings of the shipped book in the
-# random order of --seed, each played twice with colours swapped; GSPRT with the pentanomial
+# `hce`, with 'option.Use NNUE=false'. Hash 64 MiB each; openings of --book FILE (default
+# data/openings/8moves_v3.epd.zst, 34,700 positions: fixed-node games are a function of their
+# opening, and with the shipped 300-position book used before 2026-12-07 every SPRT past game 600
+# replayed the same games) in the random order of --seed, each played twice with colours swapped; GSPRT with the pentanomial
 # model (janus match, src/match/stats.h), alpha = beta = 0.05.
 #
 # Output: results/sprt-<candidate>-vs-<base>-<tc, nN or nN-scaled>.pgn and .log (results/ is not in git). If the
@@ -47,6 +49,7 @@ elo1=10
 seed=7
 concurrency=2
 janus=build/janus
+book=data/openings/8moves_v3.epd.zst
 while (($#)); do
   case "$1" in
     --tc) tc=$2; shift 2 ;;
@@ -59,6 +62,7 @@ while (($#)); do
     --seed) seed=$2; shift 2 ;;
     --concurrency) concurrency=$2; shift 2 ;;
     --janus) janus=$2; shift 2 ;;
+    --book) book=$2; shift 2 ;;
     *) echo "unknown argument: $1" >&2; usage ;;
   esac
 done
@@ -139,5 +143,5 @@ if [ -n "$nodes" ]; then
 fi
 echo "$(date -u +%FT%TZ) $candName ($candidate) vs $baseName ($base), $limit, SPRT [$elo0, $elo1], binary $copy${resume[*]:+, resuming}" | tee -a "$log"
 "$bin" match --engine "${candSpec/BIN/$bin}$candLimit" --engine "${baseSpec/BIN/$bin}$baseLimit" "${limits[@]}" \
-  --games "$games" --concurrency "$concurrency" --random-opening --seed "$seed" --sprt "$elo0" "$elo1" --pgnout "$pgn" \
+  --games "$games" --concurrency "$concurrency" --openings "$book" --random-opening --seed "$seed" --sprt "$elo0" "$elo1" --pgnout "$pgn" \
   "${resume[@]}" 2>&1 | tee -a "$log"

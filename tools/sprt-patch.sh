@@ -5,7 +5,7 @@
 # unpacked, and the match resumes from whatever games exist (docs/lab/search-sprts.md, the end of the page).
 #
 #   tools/sprt-patch.sh NAME PATCH [--base REV] [--seed S] [--nodes 25000] [--games 10000]
-#                       [--elo0 0] [--elo1 8] [--concurrency 1] [--hash 16]
+#                       [--elo0 0] [--elo1 8] [--concurrency 1] [--hash 16] [--book FILE]
 #
 # 1. The base: REV (default HEAD) built in the worktree ../wt-base-<hash> (Release, target janus),
 #    copied to data/bin/janus-main-<hash>; reused when that file exists.
@@ -17,8 +17,10 @@
 # 4. The PGN is data/matches/sprt-NAME-main-n<nodes/1000>k.pgn; when docs/ladder/ holds the same
 #    name as .pgn.zst with more games than the file in data/matches/, the snapshot is unpacked
 #    first. With games in it the match goes on with --resume (same seed, same openings order).
-# 5. janus match: the candidate and the base, Hash 16 MiB each, --nodes N a move, the shipped
-#    opening book in the random order of --seed, GSPRT(elo0, elo1) with the pentanomial model,
+# 5. janus match: the candidate and the base, Hash 16 MiB each, --nodes N a move, the book
+#    (--book FILE, default data/openings/8moves_v3.epd.zst, 34,700 positions; before 2026-12-07
+#    the shipped 300-position book, whose fixed-node games repeated after game 600) in the
+#    random order of --seed, GSPRT(elo0, elo1) with the pentanomial model,
 #    alpha = beta = 0.05; the log is data/matches/sprt-NAME.log (appended).
 #
 # Run it with nohup for a long test; to pause, kill the match and give the same command again
@@ -35,6 +37,7 @@ name=$1
 patch=$(realpath "$2")
 shift 2
 base=HEAD seed=1 nodes=25000 games=10000 elo0=0 elo1=8 concurrency=1 hash=16
+book=data/openings/8moves_v3.epd.zst
 while (($#)); do
   case "$1" in
     --base) base=$2; shift 2 ;;
@@ -45,6 +48,7 @@ while (($#)); do
     --elo1) elo1=$2; shift 2 ;;
     --concurrency) concurrency=$2; shift 2 ;;
     --hash) hash=$2; shift 2 ;;
+    --book) book=$2; shift 2 ;;
     *) echo "unknown argument: $1" >&2; usage ;;
   esac
 done
@@ -106,4 +110,4 @@ resume=()
 echo "match log: data/matches/sprt-$name.log, PGN: $pgn"
 exec "$baseBin" match --engine "name=$name cmd=$candBin" --engine "name=main cmd=$baseBin" \
   --each "option.Hash=$hash" --nodes "$nodes" --games "$games" --concurrency "$concurrency" \
-  --random-opening --seed "$seed" --sprt "$elo0" "$elo1" --pgnout "$pgn" "${resume[@]}" >>"data/matches/sprt-$name.log" 2>&1
+  --openings "$book" --random-opening --seed "$seed" --sprt "$elo0" "$elo1" --pgnout "$pgn" "${resume[@]}" >>"data/matches/sprt-$name.log" 2>&1

@@ -5,11 +5,17 @@
 // Pairs: janus match plays each opening twice with colours swapped as rounds 2k-1 and 2k, so the
 // games of one run with those Round tags form one pentanomial pair when both are present. A Round
 // seen again in the same file starts a new run (files made by concatenating match PGNs).
+//
+// Repeated games: a game with the same players, start (FEN tag), moves and result as an earlier one is a
+// replay, which single-threaded engines at a fixed node or depth limit produce whenever a match is
+// longer than twice its book; the first line counts them, and --distinct scores each game once
+// (issue 74: the fixed-node SPRTs of 2026-11/12 held 600 distinct games however long they ran).
 
 #include <cmath>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -25,10 +31,20 @@ namespace {
 struct ScoreArgs {
   std::string engine;
   std::vector<std::string> files;
+  bool distinct = false;  ///< score only the first of identical games
 };
 
+/// What makes two games the same game: players, start, moves, result and how it ended.
+std::string gameKey(const PgnGame& g) {
+  std::string key = g.tag("White") + '\n' + g.tag("Black") + '\n' + g.tag("FEN") + '\n' + g.result + '\n' +
+                    g.tag("Termination") + '\n';
+  for (Move m : g.moves) key += fmt::format("{:04x}", m.raw());
+  return key;
+}
+
 int runScore(const ScoreArgs& a) {
-  int wins = 0, draws = 0, losses = 0, skipped = 0;
+  int wins = 0, draws = 0, losses = 0, skipped = 0, repeated = 0;
+  std::set<std::string> seen;
   match::Pentanomial pairs{};
   std::map<std::string, int> opponents;
   std::map<std::string, int> lostBy;  // Termination tag of the games the engine lost, e.g. "time forfeit"
@@ -55,6 +71,10 @@ int runScore(const ScoreArgs& a) {
         ++skipped;
         continue;
       }
+      if (!seen.insert(gameKey(g)).second) {
+        ++repeated;
+        if (a.distinct) continue;
+      }
       double p = white == a.engine ? whitePoints : 1 - whitePoints;
       ++opponents[white == a.engine ? black : white];
       (p == 1 ? wins : p == 0 ? losses : draws)++;
@@ -77,6 +97,9 @@ int runScore(const ScoreArgs& a) {
   std::cout << fmt::format("{} games of {} in {} file(s) against {}", n, a.engine, a.files.size(), against);
   if (skipped) std::cout << fmt::format("; {} other or unfinished games skipped", skipped);
   std::cout << "\n";
+  if (repeated)
+    std::cout << fmt::format("{} game(s) repeat an earlier game move for move (fixed limits and a short book?); {}\n",
+                             repeated, a.distinct ? "scored once each (--distinct)" : "--distinct scores each game once");
   std::cout << fmt::format("Score of {}: +{} -{} ={} [{:.3f}] {}\n", a.engine, wins, losses, draws,
                            (wins + 0.5 * draws) / n, n);
   std::cout << fmt::format("Elo difference: {} (95%, per game)", match::formatEloEstimate(match::trinomialElo(wins, draws, losses)));
@@ -102,6 +125,8 @@ void addScoreCommand(CLI::App& app, Commands& out) {
       "score", "W/D/L and Elo with 95% error bars (per game and pentanomial) of one player over match PGN files");
   sub->add_option("--engine", args->engine, "Player name as in the White/Black tags (e.g. Janus)")->required();
   sub->add_option("files", args->files, "PGN files written by janus match (.pgn or .pgn.zst)")->required();
+  sub->add_flag("--distinct", args->distinct,
+                "Score a game that repeats an earlier one move for move (same players and start) only once");
   out.push_back({sub, [args] { return runScore(*args); }});
 }
 

@@ -171,6 +171,18 @@ MatchResult Match::run() {
                          c.openingStart > 1 ? fmt::format(" from {}", c.openingStart) : "",
                          m_chess960 ? ", Chess960" : "");
     for (const auto& e : m_book.errors) m_out << "  skipped opening: " << e << "\n";
+    // A fixed node or depth limit on both sides makes a game a function of its opening: past
+    // twice the book (colours swapped), the games repeat and add nothing to the statistics
+    // (issue 74 found fixed-node SPRTs of 3,273 games that held 600 distinct ones).
+    auto fixedLimit = [](const TimeControl& t) { return !t.hasClock() && t.moveTimeMs == 0 && (t.nodes > 0 || t.depth > 0); };
+    const std::size_t distinct = m_book.openings.size() * (c.repeat ? 2 : 1);
+    if (fixedLimit(m_settings.timeControl[0]) && fixedLimit(m_settings.timeControl[1]) && std::size_t(c.games) > distinct) {
+      std::string w = fmt::format("{} games at a fixed node or depth limit from {} openings: single-threaded engines "
+                                  "replay the same games after game {}; give a book of at least {} positions",
+                                  c.games, m_book.openings.size(), distinct, (std::size_t(c.games) + 1) / (c.repeat ? 2 : 1));
+      m_out << "  warning: " << w << "\n";
+      m_result.warnings.push_back(std::move(w));
+    }
     if (c.sprt)
       m_out << fmt::format("  SPRT: elo0 {} elo1 {} alpha {} beta {} (LLR bounds {:.2f}, {:.2f})\n", c.sprt->elo0,
                            c.sprt->elo1, c.sprt->alpha, c.sprt->beta, m_result.sprtBounds->lower,

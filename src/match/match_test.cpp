@@ -414,3 +414,26 @@ TEST(Match, StockfishSelfPlay) {
   EXPECT_EQ(points2, 2 * r.wins + r.draws);
   std::filesystem::remove(pgn);
 }
+
+TEST(Match, FixedLimitMatchesLongerThanTwiceTheBookAreWarnedOf) {
+  // A one-opening book: games 1 and 2 are its two colourings; at fixed nodes game 3 can only
+  // replay one of them.
+  const std::string book = tempPath("one-opening.epd");
+  std::ofstream(book) << "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n";
+  auto warned = [&](const TimeControl& tc, int games) {
+    MatchConfig c = baseConfig(fake("R1", {"--seed", "11"}), fake("R2", {"--seed", "12"}), games);
+    c.timeControl = tc;
+    c.openingsPath = book;
+    std::ostringstream out;
+    const MatchResult r = Match(c, out).run();
+    for (const std::string& w : r.warnings)
+      if (w.find("replay the same games after game 2") != std::string::npos) return out.str().find("warning:") != std::string::npos;
+    return false;
+  };
+  TimeControl nodes;
+  nodes.nodes = 500;
+  EXPECT_TRUE(warned(nodes, 4));
+  EXPECT_FALSE(warned(nodes, 2));                         // within the book
+  EXPECT_FALSE(warned(TimeControl::parse("5+0.05"), 4));  // a clock: games differ
+  std::filesystem::remove(book);
+}

@@ -331,6 +331,13 @@ TEST(JanusBinary, ScoreSummarisesMatchPgns) {
   EXPECT_NE(out.find("Lost by time forfeit: 1"), std::string::npos) << out;
   EXPECT_NE(out.find("Won by adjudication: 1"), std::string::npos) << out;
   EXPECT_NE(out.find("Won by normal: 3"), std::string::npos) << out;
+  // The appended run's first game repeats the first run's move for move: counted, and scored
+  // once with --distinct (its pair then lacks a game).
+  EXPECT_NE(out.find("1 game(s) repeat an earlier game move for move"), std::string::npos) << out;
+  std::tie(code, out) = runCli("score --distinct --engine Janus " + path);
+  EXPECT_EQ(code, "exit 0") << out;
+  EXPECT_NE(out.find("Score of Janus: +3 -1 =1 [0.700] 5"), std::string::npos) << out;
+  EXPECT_NE(out.find("pentanomial over 2 pairs"), std::string::npos) << out;
   std::tie(code, out) = runCli("score --engine Nobody " + path);
   EXPECT_EQ(code, "exit 1");
   EXPECT_NE(out.find("no finished game of 'Nobody'"), std::string::npos) << out;
