@@ -33,6 +33,44 @@ double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+/// The output of a match of the loop, line by line: the per-game progress lines of janus match
+/// ("[12/400] Game 12: ... Elo ... | LLR ...") go to `progress` with a prefix, at most one a minute
+/// (and the first), the rest (header and summary) to `summary`.
+class ProgressRouter : public std::streambuf {
+ public:
+  ProgressRouter(std::ostream& summary, std::ostream& progress, std::string prefix)
+      : m_summary(summary), m_progress(progress), m_prefix(std::move(prefix)) {}
+
+ protected:
+  int overflow(int ch) override {
+    if (ch == traits_type::eof()) return 0;
+    if (ch != '\n') {
+      m_line += char(ch);
+      return ch;
+    }
+    if (m_line.starts_with("[")) {
+      if (now() - m_last >= 60) {
+        m_last = now();
+        m_progress << m_prefix << m_line << "\n" << std::flush;
+      }
+    } else {
+      m_summary << m_line << "\n";
+    }
+    m_line.clear();
+    return ch;
+  }
+  int sync() override {
+    if (!m_line.empty()) overflow('\n');
+    return 0;
+  }
+
+ private:
+  std::ostream& m_summary;
+  std::ostream& m_progress;
+  std::string m_prefix, m_line;
+  double m_last = -1e9;
+};
+
 
 /// The self-play chunk files of generation g (in its folder `sub`: selfplay or data).
 std::vector<std::string> selfplayFiles(const std::string& dir, int g, const std::string& sub = "selfplay") {
@@ -242,12 +280,15 @@ class Loop {
       m.seed = m_c.matchSeed + u64(gen);
     }
     m.sprt = sprt;
-    m.quiet = true;
+    m.quiet = false;  // its per-game lines feed the progress lines (ProgressRouter)
     m.pgnOut = pgn.string();
     m.resume = true;  // a resumed match keeps the games it finished
     fs::create_directories(pgn.parent_path());
     std::ostringstream text;
-    const match::MatchResult r = match::Match(m, text).run();
+    ProgressRouter router(text, m_out, fmt::format("rl: generation {} {}: ", gen, pgn.stem().string()));
+    std::ostream routed(&router);
+    const match::MatchResult r = match::Match(m, routed).run();
+    routed.flush();
     if (log) *log = text.str();
     return r;
   }
