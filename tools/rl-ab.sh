@@ -3,9 +3,10 @@
 # recipe of `janus rl --face ab` whose state is committed in runs/ab, so that any session on any
 # machine continues it from the repository alone:
 #
-#   tools/rl-ab.sh [--generations G] [--hours H] [--janus BIN]
+#   tools/rl-ab.sh [--generations G] [--hours H] [--games-per-gen N] [--janus BIN]
 #
-# Generation g: 30,000 games (300 chunks of 100, about 3.6M positions) of self-play data played by
+# Generation g: 30,000 games (--games-per-gen, a multiple of 100; 300 chunks of 100, about 3.6M
+# positions, about 70 minutes of both cores of an idle 2-core machine) of self-play data played by
 # the best network at 5,000 nodes a move (the 8moves_v3 book, 4-5 random plies; seed 7 * 1000003 + g;
 # data/rl/ab/gen-NNN/data, disposable: a lost chunk is played again byte for byte from its seed by
 # a binary with the same Bench), then `train-nnue --init BEST` on the data of generations g-3..g
@@ -21,6 +22,11 @@
 # copied to data/rl/janus-<hash> so that a rebuild of build/janus during the run changes nothing.
 # Log: data/rl/ab/rl.log (also on the terminal).
 #
+# A generation's size can be cut while its self-play runs: stop the script and give a smaller
+# --games-per-gen (a multiple of 100, at least 100 x (the highest chunk number + 1), so that every
+# chunk on disk belongs to the run; chunks are played in order and missing ones below it are played),
+# and the run trains on what exists; the state records the generation's games.
+#
 # A promoted network is the loop's best from then on; it becomes the engine's default (nets/default.txt,
 # a new Bench) in a commit of its own, with its row in docs/nnue-runs.md.
 set -euo pipefail
@@ -28,11 +34,13 @@ cd "$(dirname "$0")/.."
 
 generations=1
 hours=0
+gamesPerGen=30000
 janus=build/janus
 while (($#)); do
   case "$1" in
     --generations) generations=$2; shift 2 ;;
     --hours) hours=$2; shift 2 ;;
+    --games-per-gen) gamesPerGen=$2; shift 2 ;;
     --janus) janus=$2; shift 2 ;;
     *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
   esac
@@ -44,7 +52,7 @@ copy=data/rl/janus-$(sha256sum "$janus" | cut -c1-12)
 
 "$copy" rl --face ab --dir runs/ab --data-dir data/rl/ab --nets-dir nets \
   --init-net nets/nn-cd9597845822c91a.jnn --generations "$generations" --hours "$hours" \
-  --games-per-gen 30000 --chunk-games 100 --threads 2 --nodes 5000 \
+  --games-per-gen "$gamesPerGen" --chunk-games 100 --threads 2 --nodes 5000 \
   --data-book data/openings/8moves_v3.epd.zst --seed 7 --window 4 \
   --openings data/openings/8moves_v3.epd.zst --gate-nodes 25000 --gate-games 4000 --gen0-games 400 \
   --concurrency 2 --match-seed 1 2>&1 | tee -a data/rl/ab/rl.log
