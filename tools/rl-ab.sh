@@ -10,8 +10,8 @@
 # the best network at 5,000 nodes a move (the 8moves_v3 book, 4-5 random plies; seed 7 * 1000003 + g;
 # data/rl/ab/gen-NNN/data, disposable: a lost chunk is played again byte for byte from its seed by
 # a binary with the same Bench), then `train-nnue --init BEST` on the data of generations g-3..g
-# still on the machine (20 superbatches of 1M, cosine lr 0.0005 -> 1e-5, QAT; the chain's steps
-# d-g), the candidate copied to nets/, then the gate: SPRT(0, 10) against the best at 25,000
+# still on the machine (10 superbatches of 1M: about 3 passes over 3.6M positions; cosine lr
+# 0.0005 -> 1e-5, QAT; the chain's steps d-g), the candidate copied to nets/, then the gate: SPRT(0, 10) against the best at 25,000
 # nodes a move (8moves_v3, 34,700 positions, in the order of seed 1 + g: fixed-node games repeat
 # when a book runs out; at most 4,000 games, 2 at a time) and, for a
 # promoted candidate, 400 games against generation 0 (nn-cd95) at the same nodes.

@@ -110,7 +110,7 @@ void addRlCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--train-args", a->trainArgs,
                   "mcts: more janus-train-az arguments, e.g. \"--epochs 4 --hidden 256\"; ab: the train-nnue recipe after "
                   "--init/--data/--seed/--threads/--out-dir, replacing the default \"--lambda 0.3 --sigmoid-scale 187 "
-                  "--mirror --superbatches 20 --lr 0.0005 --lr-final 0.00001 --qat\"");
+                  "--mirror --superbatches 10 --lr 0.0005 --lr-final 0.00001 --qat\"");
   cmd->add_option("--gate-games", c.gateGames, "Most games of a gating match");
   cmd->add_option("--gate-visits", c.gateVisits, "Playouts per move in gating matches");
   cmd->add_option("--gate-sprt", a->sprt,

@@ -71,9 +71,10 @@ struct RlConfig {
   datagen::DatagenConfig datagen;
   /// ab: the train-nnue recipe after --init/--data/--seed/--threads/--out-dir: the fine-tuning
   /// steps of the default network's chain (tools/finetune-net.sh, steps d-g): lambda 0.3, sigmoid
-  /// scale 187 cp, mirrored boards, 20 superbatches of 1M positions, cosine lr 0.0005 -> 1e-5, QAT.
+  /// scale 187 cp, mirrored boards, 10 superbatches of 1M positions (about 3 passes over a
+  /// 30,000-game generation), cosine lr 0.0005 -> 1e-5, QAT.
   std::vector<std::string> nnueTrainArgs = {"--lambda", "0.3", "--sigmoid-scale", "187", "--mirror", "--superbatches",
-                                            "20", "--lr", "0.0005", "--lr-final", "0.00001", "--qat"};
+                                            "10", "--lr", "0.0005", "--lr-final", "0.00001", "--qat"};
   int window = 4;                   ///< generations of self-play records the trainer sees
   std::string trainer;              ///< path of janus-train-az
   std::vector<std::string> trainArgs;  ///< more trainer arguments (sizes, epochs, lr, ...)
