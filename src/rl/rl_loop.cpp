@@ -502,14 +502,39 @@ class Loop {
     g.candidate = storedPath(newest.string());
     if (ab()) measureSpeed(g);
     // The training curve beside the state: metrics.csv is small and the run's folder is not kept.
-    if (fs::exists(trainDir / "metrics.csv"))
+    if (fs::exists(trainDir / "metrics.csv")) {
       fs::copy_file(trainDir / "metrics.csv", genDir() / "train-metrics.csv", fs::copy_options::overwrite_existing);
+      if (ab()) readLosses(trainDir / "metrics.csv", g);
+    }
     m_out << fmt::format("rl: generation {} train: {} on {} files in {:.0f} s (log {})\n", gen, shortNet(g.candidate),
                          data.size(), g.trainSeconds, logPath)
           << std::flush;
     if (!ab() && !m_c.heldout.empty()) g.heldout = evaluateHeldout(gen, g.candidate);
     m_s.step = "gate";
     saveState(m_c.dir, m_s);
+  }
+
+  /// ab: the last superbatch's train and validation loss and the first one's validation loss
+  /// from train-nnue's metrics.csv (superbatch,positions,train_loss,val_loss,lr,seconds).
+  static void readLosses(const fs::path& csv, Generation& g) {
+    std::ifstream in(csv);
+    std::string line;
+    std::getline(in, line);
+    bool first = true;
+    while (std::getline(in, line)) {
+      std::vector<std::string> f;
+      std::stringstream fields(line);
+      for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+      if (f.size() < 4) continue;
+      try {
+        g.trainLoss = std::stod(f[2]);
+        g.valLoss = std::stod(f[3]);  // "nan" reads as NaN
+        if (first) g.firstValLoss = g.valLoss;
+        first = false;
+      } catch (const std::exception&) {
+        continue;  // a malformed row is skipped: the losses are for the report only
+      }
+    }
   }
 
   /// ab: the candidate's speed relative to generation 0's network: its parent's when it has the

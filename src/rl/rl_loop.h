@@ -125,6 +125,9 @@ struct Generation {
   /// 1 for generation 0, the parent's for a candidate of the parent's shape). The matches give a
   /// network gateNodes x its speed (relative to the other side's) nodes a move: equal time.
   double candidateSpeed = 1;
+  /// ab: the trainer's losses after its last superbatch (metrics.csv: train_loss, val_loss on the
+  /// 2% of the training games it holds out), and val_loss after its first superbatch.
+  std::optional<double> trainLoss, valLoss, firstValLoss;
   u64 selfplayGames = 0, selfplayPositions = 0, selfplayTargets = 0;
   /// Positions made within selfplaySeconds: a self-play step killed before its end loses its
   /// seconds and these positions alike, so selfplayTimedPositions / selfplaySeconds is the rate

@@ -21,8 +21,12 @@ namespace {
 
 constexpr const char* kStateFile = "rl-state.json";
 
-/// An Elo value that may be infinite (a match won or lost game for game): JSON has no infinity.
-json eloJson(double v) { return std::isfinite(v) ? json(v) : json(v > 0 ? "inf" : "-inf"); }
+/// A number that may be infinite (an Elo of a match won or lost game for game) or NaN (a loss
+/// without validation data): JSON has neither, so they are written as "inf", "-inf" and "nan".
+json eloJson(double v) {
+  if (std::isnan(v)) return "nan";
+  return std::isfinite(v) ? json(v) : json(v > 0 ? "inf" : "-inf");
+}
 
 json toJson(const Generation& g) {
   json j = {{"number", g.number},
@@ -53,6 +57,9 @@ json toJson(const Generation& g) {
   if (g.anchorError) j["anchor_error"] = eloJson(*g.anchorError);
   if (g.gen0Elo) j["gen0_elo"] = eloJson(*g.gen0Elo);
   if (g.gen0Error) j["gen0_error"] = eloJson(*g.gen0Error);
+  if (g.trainLoss) j["train_loss"] = eloJson(*g.trainLoss);
+  if (g.valLoss) j["val_loss"] = eloJson(*g.valLoss);
+  if (g.firstValLoss) j["first_val_loss"] = eloJson(*g.firstValLoss);
   if (g.heldout)
     j["heldout"] = {{"policy_ce", g.heldout->policyCe},
                     {"top1", g.heldout->top1},
@@ -66,6 +73,7 @@ double number(const json& v) {
     const std::string s = v.get<std::string>();
     if (s == "inf") return INFINITY;
     if (s == "-inf") return -INFINITY;
+    if (s == "nan") return NAN;
     throw Error("'" + s + "' is not a number");
   }
   return v.get<double>();
@@ -103,6 +111,9 @@ Generation fromJson(const json& j) {
   g.gen0Losses = j.value("gen0_losses", 0);
   if (j.contains("gen0_elo")) g.gen0Elo = number(j.at("gen0_elo"));
   if (j.contains("gen0_error")) g.gen0Error = number(j.at("gen0_error"));
+  if (j.contains("train_loss")) g.trainLoss = number(j.at("train_loss"));
+  if (j.contains("val_loss")) g.valLoss = number(j.at("val_loss"));
+  if (j.contains("first_val_loss")) g.firstValLoss = number(j.at("first_val_loss"));
   if (j.contains("heldout")) {
     const json& h = j.at("heldout");
     g.heldout = HeldoutFigures{h.at("policy_ce").get<double>(), h.at("top1").get<double>(), h.at("value_ce").get<double>(),
@@ -152,7 +163,7 @@ void saveState(const std::string& dir, const RlState& s) {
 
 std::string reportMarkdown(const std::vector<Generation>& history) {
   std::string t =
-      "| gen | best network | candidate | self-play games / positions / targets | self-play s (positions/s) | train s | gate W/D/L | "
+      "| gen | best network | candidate | self-play games / positions / targets | self-play s (positions/s) | train s (ab: losses) | gate W/D/L | "
       "gate Elo | promoted | vs gen 0 W/D/L | Elo vs gen 0 | vs anchor W/D/L | anchor Elo | held-out policy CE / top-1 / "
       "value CE |\n"
       "| ---: | --- | --- | --- | ---: | ---: | --- | ---: | --- | --- | ---: | --- | ---: | --- |\n";
@@ -166,7 +177,10 @@ std::string reportMarkdown(const std::vector<Generation>& history) {
                      zero ? "-"
                           : fmt::format("{:.0f} ({:.1f})", g.selfplaySeconds,
                                         g.selfplaySeconds > 0 ? double(g.selfplayTimedPositions) / g.selfplaySeconds : 0.0),
-                     zero ? "-" : fmt::format("{:.0f}", g.trainSeconds),
+                     zero        ? "-"
+                     : g.valLoss ? fmt::format("{:.0f} (loss {:.6f} / val {:.6f} -> {:.6f})", g.trainSeconds,
+                                               g.trainLoss.value_or(NAN), g.firstValLoss.value_or(NAN), *g.valLoss)
+                                 : fmt::format("{:.0f}", g.trainSeconds),
                      zero ? "-" : fmt::format("{}/{}/{}", g.gateWins, g.gateDraws, g.gateLosses),
                      zero ? "-" : eloText(g.gateElo, g.gateError), zero ? "-" : (g.promoted ? "yes" : "no"),
                      g.gen0Elo ? fmt::format("{}/{}/{}", g.gen0Wins, g.gen0Draws, g.gen0Losses) : "-",

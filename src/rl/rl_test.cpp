@@ -58,6 +58,10 @@ TEST(RlState, RoundTripKeepsEveryField) {
   s.current.candidate = "/nets/pv-3.jpv";
   s.current.selfplayPositions = 12345;
   s.current.selfplayTimedPositions = 2345;
+  s.history[1].candidateSpeed = 0.92;  // ab: a wider candidate
+  s.history[1].trainLoss = 0.0121;
+  s.history[1].valLoss = 0.0125;
+  s.history[1].firstValLoss = NAN;  // no validation data after the first superbatch
   saveState(dir.path(), s);
   const auto t = loadState(dir.path());
   ASSERT_TRUE(t);
@@ -82,6 +86,15 @@ TEST(RlState, RoundTripKeepsEveryField) {
   EXPECT_EQ(t->current.selfplayPositions, 12345u);
   EXPECT_EQ(t->current.selfplayTimedPositions, 2345u);
   EXPECT_EQ(t->current.candidate, "/nets/pv-3.jpv");
+  EXPECT_DOUBLE_EQ(t->history[1].candidateSpeed, 0.92);
+  EXPECT_DOUBLE_EQ(t->history[2].candidateSpeed, 1);
+  EXPECT_DOUBLE_EQ(*t->history[1].trainLoss, 0.0121);
+  EXPECT_DOUBLE_EQ(*t->history[1].valLoss, 0.0125);
+  EXPECT_TRUE(std::isnan(*t->history[1].firstValLoss));
+  EXPECT_FALSE(t->history[2].valLoss);
+  const std::string report = reportMarkdown(t->history);
+  EXPECT_NE(report.find("(92% speed)"), std::string::npos) << report;
+  EXPECT_NE(report.find("val nan -> 0.012500"), std::string::npos) << report;
   EXPECT_FALSE(loadState((dir.dir() / "none").string()));
 }
 

@@ -94,6 +94,8 @@ TEST(RlAbLoop, ATinyGenerationKeepsStateAndNetsApartFromItsData) {
   EXPECT_TRUE(fs::exists(candidate));
   EXPECT_EQ(g["gate_wins"].get<int>() + g["gate_draws"].get<int>() + g["gate_losses"].get<int>(), 4);
   EXPECT_EQ(g["net"], g["promoted"].get<bool>() ? g["candidate"] : g["parent"]);
+  EXPECT_DOUBLE_EQ(g["candidate_speed"].get<double>(), 1.0);  // the parent's shape: not measured
+  EXPECT_TRUE(g.contains("train_loss") && g.contains("val_loss")) << g.dump();
   if (g["promoted"].get<bool>()) {
     EXPECT_EQ(g["gen0_wins"].get<int>() + g["gen0_draws"].get<int>() + g["gen0_losses"].get<int>(), 2) << g.dump();
   }
