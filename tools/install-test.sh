@@ -72,7 +72,7 @@ python=${JANUS_PYTHON:-/usr/bin/python3}
 check_python_module() {
   local site=$1 bin=$2
   [ -f "$site/janus/__init__.py" ] && ls "$site"/janus/_janus*.so > /dev/null 2>&1 || fail "the Python module is not installed in $site"
-  "$bin" datagen --games 1 --nodes 200 --max-plies 30 --seed 1 --output "$tmp/py.janusdat" --quiet
+  "$bin" datagen --games 1 --nodes 200 --max-plies 30 --seed 1 --output "$tmp/py.janusdat" --quiet > /dev/null
   env -u PYTHONPATH PYTHONPATH="$site" PYTHONDONTWRITEBYTECODE=1 "$python" - "$site" "$tmp/py.janusdat" <<'EOF' || fail "the installed Python module does not work"
 import sys, janus
 site, data = sys.argv[1:]
