@@ -87,6 +87,39 @@ std::string result(const Board& b) {
   return b.pos.sideToMove() == kBlack ? "1-0" : "0-1";
 }
 
+/// perft(pos, depth) with Python's signal handlers run every few hundred milliseconds: subtrees of
+/// up to 6 plies are counted by core/perft.h without the GIL, deeper ones move by move with
+/// PyErr_CheckSignals() in between (KeyboardInterrupt on Ctrl-C). Called with the GIL.
+u64 perftWithSignals(Position& pos, int depth) {
+  if (depth <= 6) {
+    py::gil_scoped_release release;
+    return perft(pos, depth);
+  }
+  u64 n = 0;
+  for (Move mv : legalMoves(pos)) {
+    pos.makeMove(mv);
+    n += perftWithSignals(pos, depth - 1);
+    pos.unmakeMove(mv);
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  }
+  return n;
+}
+
+/// (root move, perft(depth - 1) below it) for every legal move (depth >= 1; depth 0: one entry with
+/// Move::none() and 1), each by perftWithSignals().
+std::vector<std::pair<Move, u64>> perftByRootMove(const Board& b, int depth) {
+  if (depth == 0) return {{Move::none(), 1}};
+  Position pos = b.pos;
+  std::vector<std::pair<Move, u64>> out;
+  for (Move mv : legalMoves(pos)) {
+    pos.makeMove(mv);
+    out.emplace_back(mv, perftWithSignals(pos, depth - 1));
+    pos.unmakeMove(mv);
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  }
+  return out;
+}
+
 py::object toChess(const Board& b) {
   py::module_ chess = py::module_::import("chess");  // ImportError without python-chess
   py::object board = chess.attr("Board")(b.rootFen, py::arg("chess960") = b.pos.isChess960());
@@ -219,28 +252,22 @@ parse_san(), is_check(), is_checkmate(), is_game_over(), outcome(), result().)do
           "perft",
           [](const Board& b, int depth) {
             if (depth < 0 || depth > kMaxPerftSuiteDepth)
-              throw py::value_error("perft depth " + std::to_string(depth) + " is outside 0.." +
-                                    std::to_string(kMaxPerftSuiteDepth));
-            Position pos = b.pos;
-            py::gil_scoped_release release;
-            return perft(pos, depth);
+              throw py::value_error("perft depth " + std::to_string(depth) + " is outside 0..20");
+            u64 total = 0;
+            for (const auto& [mv, n] : perftByRootMove(b, depth)) total += n;
+            return total;
           },
           py::arg("depth"),
           "Leaf nodes of the legal move tree `depth` plies deep (int; depth 0 = 1), by the engine's perft "
-          "(core/perft.h, bulk-counted last ply). Runs without the GIL. ValueError for depth outside 0..20.")
+          "(core/perft.h, bulk-counted last ply) without the GIL, in subtrees of at most 6 plies; between them "
+          "Ctrl-C raises KeyboardInterrupt. ValueError for depth outside 0..20.")
       .def(
           "divide",
           [](const Board& b, int depth) {
             if (depth < 1 || depth > kMaxPerftSuiteDepth)
               throw py::value_error("divide depth " + std::to_string(depth) + " is outside 1..20");
-            Position pos = b.pos;
-            std::vector<std::pair<Move, u64>> split;
-            {
-              py::gil_scoped_release release;
-              split = divide(pos, depth);
-            }
             py::dict d;
-            for (auto [mv, n] : split) d[py::str(b.uci(mv))] = n;
+            for (const auto& [mv, n] : perftByRootMove(b, depth)) d[py::str(b.uci(mv))] = n;
             return d;
           },
           py::arg("depth"), "Perft split by root move: {UCI move: leaf count at depth - 1 below it}.")

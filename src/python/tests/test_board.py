@@ -160,3 +160,14 @@ def test_python_chess_round_trip():
     assert b.fen() == cb.fen() and b.move_stack == [m.uci() for m in cb.move_stack]
     assert sorted(b.legal_moves) == sorted(m.uci() for m in cb.legal_moves)
     assert b.to_chess().fen() == cb.fen()
+
+
+def test_ctrl_c_interrupts_a_long_perft():
+    import signal
+    import threading
+    import time
+    threading.Timer(0.3, signal.raise_signal, args=(signal.SIGINT,)).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        janus.Board().perft(8)  # 84,998,978,956 leaves: minutes
+    assert time.monotonic() - start < 5.0
