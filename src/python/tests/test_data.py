@@ -1,4 +1,6 @@
 """JANUSDAT and JANUSSP files as numpy arrays, batch iterators and PyTorch datasets."""
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -16,6 +18,15 @@ def test_read_janusdat(janusdat):
         assert b.turn == (stm == 0)
         assert played == "" or played in b.legal_moves
     assert len(janus.read_janusdat(str(janusdat), limit=5)["fen"]) == 5
+
+
+def test_zstd_janusdat_reads_as_plain(janusdat, tmp_path):
+    zst = tmp_path / "games.janusdat.zst"
+    subprocess.run(["zstd", "-q", "-o", str(zst), str(janusdat)], check=True)
+    plain, packed = janus.read_janusdat(str(janusdat)), janus.read_janusdat(str(zst))
+    assert packed["fen"] == plain["fen"] and np.array_equal(packed["score"], plain["score"])
+    assert [len(b["score"]) for b in janus.NnueBatches(zst, batch_size=64)] == \
+        [len(b["score"]) for b in janus.NnueBatches(janusdat, batch_size=64)]
 
 
 def test_nnue_batches_filter_as_the_trainer(janusdat):
@@ -66,7 +77,6 @@ def test_truncated_and_wrong_data_files_raise_os_error(janusdat, janussp, tmp_pa
 
 
 def _zstd_decompress(data):
-    import subprocess
     return subprocess.run(["zstd", "-dc"], input=data, check=True, capture_output=True).stdout
 
 
