@@ -86,7 +86,13 @@ class PyEngine {
       cv.notify_all();
     });
     m_engine.setPosition(b.pos);
-    m_engine.go(limits);
+    try {
+      m_engine.go(limits);
+    } catch (...) {  // the callbacks refer to this frame
+      m_engine.onInfo(nullptr);
+      m_engine.onBestMove(nullptr);
+      throw;
+    }
     bool interrupted = false;
     {
       py::gil_scoped_release noGil;
