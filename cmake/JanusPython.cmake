@@ -7,10 +7,10 @@
 # A Python module is a shared object, so every Janus library it links must be position
 # independent: with the module on, CMAKE_POSITION_INDEPENDENT_CODE is ON for the whole build (the
 # janus program is a PIE on Debian anyway) and -fno-semantic-interposition keeps GCC inlining and
-# calling functions of the same library directly as it does in a PIE (without it, -fPIC makes
-# every call to an exported function go through the PLT, since another object could interpose
-# it). One copy of each library then serves the program and the module (the CI budget has no room
-# for a second build of the engine).
+# calling a file's own exported functions directly as it does in a PIE (with -fPIC alone it must
+# assume that another object may replace them). One copy of each library then serves the program
+# and the module (the CI budget has no room for a second build of the engine); docs/python.md has
+# the bench comparison.
 #
 # The interpreter: Debian's /usr/bin/python3 when it exists (the one whose dist-packages the
 # module installs into and whose numpy it needs; a pyenv or venv python3 earlier on PATH usually
