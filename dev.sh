@@ -18,6 +18,7 @@ APT_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libcli11-dev libzstd-dev zstd
   libcpp-httplib-dev nlohmann-json3-dev libgaviotatb-dev gaviotatb libfathom-dev gnuchess-book libtorch-dev
   libopenblas0-openmp
+  python3-dev pybind11-dev python3-pybind11 python3-numpy python3-torch python3-pytest jupyter-nbconvert python3-ipykernel
   stockfish ethereal-chess toga2 glaurung phalanx gnuchess
   chromium
   slurm-wlm munge
@@ -90,6 +91,8 @@ THREADED_TESTS='^(TaskThread|WorkerPool|AlphaBeta|Engine|Uci|TranspositionTable|
 THREADED_TEST_TARGETS=(util_tests core_tests search_tests engine_tests uci_tests match_tests mcts_tests integration_tests)
 
 run_tests() {
+  # CTest also runs the Python module's pytest suite (python_tests) and executes the example
+  # notebook at toy size (python_notebook): src/python/CMakeLists.txt, docs/python.md.
   log "unit and integration tests (Release)"
   ctest --test-dir build --output-on-failure -j "$JOBS"
   log "browser tests (Chromium headless, playwright-core)"

@@ -6,7 +6,11 @@
 #   <prefix>/share/janus/nets/           the committed networks (nets/*.jnn, *.jpv), when there are any
 #   <prefix>/share/man/man6/janus.6      the man page, written from the binary's own help at install
 #                                        time (tools/make-manpage.py)
-#   <prefix>/share/doc/janus/            README.md and docs/gui.md
+#   <prefix>/share/doc/janus/            README.md, docs/gui.md and docs/python.md
+#   <prefix>/lib/python3/dist-packages/janus/
+#                                        the Python module (when built: cmake/JanusPython.cmake;
+#                                        JANUS_PYTHON_INSTALL_DIR), where Debian's python3 finds it
+#                                        under /usr (the .deb); for another prefix see docs/python.md
 #   <prefix>/bin/janus-torch, janus-train-az, janus-train-torch
 #                                        the libtorch programs (built when CMake finds libtorch:
 #                                        cmake/JanusTorch.cmake): the engine with the "torch" MCTS
@@ -74,7 +78,7 @@ install(CODE "
   file(INSTALL \"${CMAKE_BINARY_DIR}/janus.6\" DESTINATION \"\${_man}\")
 " COMPONENT engine)
 
-install(FILES "${CMAKE_SOURCE_DIR}/README.md" "${CMAKE_SOURCE_DIR}/docs/gui.md" DESTINATION "${CMAKE_INSTALL_DOCDIR}"
+install(FILES "${CMAKE_SOURCE_DIR}/README.md" "${CMAKE_SOURCE_DIR}/docs/gui.md" "${CMAKE_SOURCE_DIR}/docs/python.md" DESTINATION "${CMAKE_INSTALL_DOCDIR}"
         COMPONENT engine)
 
 # Debian packages: cd build && cpack -G DEB  ->  janus_<version>_<arch>.deb (and, with libtorch,
@@ -95,6 +99,10 @@ set(CPACK_DEBIAN_PACKAGE_SUGGESTS "chromium | firefox-esr")
 # Syzygy tablebases: libfathom is loaded with dlopen on the first SyzygyPath (src/tb/syzygy.h), so
 # dpkg-shlibdeps cannot see it.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libfathom1")
+# The Python module (src/python) needs python3 and numpy; the engine does not, so they are not Depends.
+if(JANUS_PYTHON_ENABLED)
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libfathom1, python3-numpy")
+endif()
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL engine)

@@ -28,6 +28,7 @@ if(Torch_FOUND)
   target_link_libraries(janus_torch_pch PRIVATE janus_flags ${TORCH_LIBRARIES})
   target_compile_options(janus_torch_pch PRIVATE -Wno-shadow -Wno-unused-parameter)
   target_precompile_headers(janus_torch_pch PRIVATE <torch/torch.h>)
+  set_target_properties(janus_torch_pch PROPERTIES POSITION_INDEPENDENT_CODE OFF)  # see janus_torch_target()
   # Not compiled: with the precompiled header, compiling even an empty file costs ~10 s of CPU
   # (SKIP_PRECOMPILE_HEADERS instead would leave CMake 3.25 no PCH for REUSE_FROM).
   set_source_files_properties(${CMAKE_BINARY_DIR}/janus_torch_pch.cpp PROPERTIES HEADER_FILE_ONLY ON)
@@ -45,6 +46,11 @@ function(janus_torch_target target)
   cmake_parse_arguments(T "" "" "NO_PCH" ${ARGN})
   target_compile_options(${target} PRIVATE -Wno-shadow -Wno-unused-parameter)
   target_precompile_headers(${target} REUSE_FROM janus_torch_pch)
+  # GCC uses a precompiled header only with the -fpic/-fpie setting it was built with, and CMake
+  # builds the header without the target's -fPIC/-fPIE: so with the Python module's position
+  # independent libraries (cmake/JanusPython.cmake) the torch targets stay at the compiler's default
+  # (none of them is linked into the module).
+  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE OFF)
   if(T_NO_PCH)
     set_source_files_properties(${T_NO_PCH} PROPERTIES SKIP_PRECOMPILE_HEADERS ON)
   endif()

@@ -4,7 +4,11 @@
 # without the build tree: it finds its page next to itself (<prefix>/share/janus/web), the man page
 # is there and renders, a missing page answers with how to build it, and the browser tests (the
 # feature walkthrough's first test and the phone test) pass against `<prefix>/bin/janus gui` started
-# with no --web-dir. With --deb, also builds the Debian package with CPack and checks its contents.
+# with no --web-dir. When the build has the Python module (src/python), it is imported from the
+# installed package folder (<prefix>/lib/python3/dist-packages/janus) by Debian's python3 and runs a
+# search, encodes a batch and reads a data file written by the installed janus.
+# With --deb, also builds the Debian package with CPack and checks its contents (the module from the
+# unpacked package as well).
 #
 #   tools/install-test.sh [--deb] [BUILD_DIR]      (default build; web/dist must be built)
 #
@@ -62,6 +66,32 @@ if [ -x "$build/janus-torch" ]; then
   echo "ok: janus-torch, janus-train-az and janus-train-torch installed; janus train-az runs the installed trainer"
 fi
 
+# check_python_module <dist-packages> <janus>: Debian's python3 imports janus from <dist-packages>
+# (not from the build tree) and uses it on a data file that <janus> writes.
+python=${JANUS_PYTHON:-/usr/bin/python3}
+check_python_module() {
+  local site=$1 bin=$2
+  [ -f "$site/janus/__init__.py" ] && ls "$site"/janus/_janus*.so > /dev/null 2>&1 || fail "the Python module is not installed in $site"
+  "$bin" datagen --games 1 --nodes 200 --max-plies 30 --seed 1 --output "$tmp/py.janusdat" --quiet > /dev/null
+  env -u PYTHONPATH PYTHONPATH="$site" PYTHONDONTWRITEBYTECODE=1 "$python" - "$site" "$tmp/py.janusdat" <<'EOF' || fail "the installed Python module does not work"
+import sys, janus
+site, data = sys.argv[1:]
+assert janus.__file__.startswith(site), janus.__file__
+r = janus.Engine().search(janus.Board(), depth=4)
+assert r["best"] in janus.Board().legal_moves, r
+planes = janus.encode_planes([janus.STARTING_FEN] * 3)
+assert planes.shape == (3, 119, 8, 8), planes.shape
+rows = janus.read_janusdat(data)
+assert len(rows["fen"]) > 0
+print(f"ok: import janus from {site}: search {r['best']} ({r['nodes']} nodes), planes {planes.shape}, "
+      f"{len(rows['fen'])} records read")
+EOF
+  rm -f "$tmp/py.janusdat"
+}
+if ls "$build"/python/janus/_janus*.so > /dev/null 2>&1; then
+  check_python_module "$prefix/lib/python3/dist-packages" "$prefix/bin/janus"
+fi
+
 # The installed binary, run from the moved prefix, finds its page next to itself.
 env -u JANUS_WEB_DIR "$prefix/bin/janus" gui --port 0 --no-browser --data-dir "$tmp/data" > "$tmp/gui.out" 2>&1 &
 server_pid=$!
@@ -110,6 +140,11 @@ if [ "$deb" = 1 ]; then
   for f in ./usr/bin/janus ./usr/share/janus/web/index.html ./usr/share/man/man6/janus.6; do
     grep -q " $f\$" <<< "$contents" || fail "$(basename "$pkg") lacks $f"
   done
+  if ls "$build"/python/janus/_janus*.so > /dev/null 2>&1; then
+    grep -q " ./usr/lib/python3/dist-packages/janus/__init__.py\$" <<< "$contents" || fail "$(basename "$pkg") lacks the Python module"
+    dpkg-deb -x "$pkg" "$tmp/unpacked"
+    check_python_module "$tmp/unpacked/usr/lib/python3/dist-packages" "$tmp/unpacked/usr/bin/janus"
+  fi
   ! grep -q "janus-torch\|janus-train" <<< "$contents" || fail "$(basename "$pkg") holds libtorch programs"
   ! dpkg-deb -f "$pkg" Depends | grep -q libtorch || fail "$(basename "$pkg") depends on libtorch"
   # Syzygy's Fathom is loaded with dlopen (src/tb/syzygy.h): dpkg-shlibdeps cannot see it, the package names it.

@@ -35,7 +35,7 @@ out=$(cd "$out" && pwd)
 profile=$out/profile
 
 rm -rf "$profile"
-cmake -S . -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release -DJANUS_TORCH=OFF \
+cmake -S . -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release -DJANUS_TORCH=OFF -DJANUS_PYTHON=OFF \
   -DCMAKE_CXX_FLAGS="-fprofile-generate=$profile -fprofile-update=atomic" > "$out/pgo-configure.log"
 cmake --build "$out" -j "$jobs" --target janus
 genNodes=$("$out/janus" bench 2>&1 | awk '/nodes .* nps/ {print $1}')
