@@ -36,6 +36,6 @@ bin=data/bin/janus-$(sha256sum "$janus" | cut -c1-12)
 resume=()
 [[ -f $out/state.json ]] && resume=(--resume)
 "$bin" spsa run --params tools/spsa/mcts-puct.txt \
-  --engine "cmd=$bin option.Search=mcts option.Hash=16" \
+  --engine "cmd=$bin arg=--show-hidden option.Search=mcts option.Hash=16" \
   --iterations "$iterations" --nodes "$nodes" --concurrency 2 --seed "$seed" --adjudicate \
   --state "$out/state.json" --pgnout "$out/games.pgn" "${resume[@]}" 2>&1 | tee -a "$out/spsa.log"

@@ -155,7 +155,7 @@ void addBenchCommand(CLI::App& app, Commands& out) {
       ->check(CLI::Range(0, 100'000'000));
   cmd->add_option("--threads", args->threads, "MCTS: search threads (default 1)")->check(CLI::Range(1, 256));
   cmd->add_option("--option", args->options,
-                  "Engine option NAME=VALUE (repeatable, set after the others), e.g. --option \"MCTS Defer One-Ply=true\"");
+                  "Engine option NAME=VALUE (repeatable, set after the others), e.g. --option \"MCTS QS Depth=4\"");
   out.push_back({cmd, [args] { return runBench(*args); }});
 }
 

@@ -29,6 +29,7 @@ void addDatagenCommand(CLI::App& app, Commands& out);  // datagen (datagen_comma
 void addTuneCommand(CLI::App& app, Commands& out);     // tune (tune_command.cpp)
 void addCecpCommand(CLI::App& app, Commands& out);     // cecp (cecp_command.cpp)
 void addScoreCommand(CLI::App& app, Commands& out);    // score (score_command.cpp)
+void addOptionsCommand(CLI::App& app, Commands& out);  // options (options_command.cpp)
 void addRelabelCommand(CLI::App& app, Commands& out);  // relabel (relabel_command.cpp)
 void addTrainNnueCommand(CLI::App& app, Commands& out);  // train-nnue (train_nnue_command.cpp)
 void addSelfplayCommand(CLI::App& app, Commands& out);   // selfplay (selfplay_command.cpp)

@@ -24,18 +24,22 @@ int main(int argc, char** argv) {
   apps::addTuneCommand(app, commands);
   apps::addCecpCommand(app, commands);
   apps::addScoreCommand(app, commands);
+  apps::addOptionsCommand(app, commands);
   apps::addRelabelCommand(app, commands);
   apps::addTrainNnueCommand(app, commands);
   apps::addSelfplayCommand(app, commands);
   apps::addRlCommand(app, commands);
   apps::addTrainAzCommand(app, commands);
+  bool showHidden = false;
+  app.add_flag("--show-hidden", showHidden,
+               "UCI: list the tuning options too (the MCTS face's constants; settable with setoption either way)");
   CLI11_PARSE(app, argc, argv);
 
   try {
     for (auto& c : commands)
       if (c.app->parsed()) return c.run();
     Engine engine;
-    UciProtocol uci(engine, std::cout);
+    UciProtocol uci(engine, std::cout, showHidden);
     uci.loop(std::cin);
     return 0;
   } catch (const Error& e) {

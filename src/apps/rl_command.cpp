@@ -24,6 +24,7 @@ struct RlArgs {
   std::vector<std::string> sprt;  ///< elo0 elo1 [alpha beta]
   std::string trainArgs;          ///< one string, split at blanks (quotes group)
   std::string sbatchArgs;         ///< the same for the slurm launcher's sbatch options
+  std::vector<std::string> mctsOptions;  ///< --mcts-option NAME=VALUE
 };
 
 int runRl(RlArgs& a) {
@@ -38,6 +39,7 @@ int runRl(RlArgs& a) {
   if (!a.sbatchArgs.empty()) c.sbatchArgs = match::splitQuoted(a.sbatchArgs);
   // The alpha-beta face's networks differ by a few Elo a step (docs/nnue-runs.md): SPRT(0, 10).
   if (c.face == "ab") c.gateSprt.elo1 = 10;
+  mcts::applyFaceAssignments(c.selfplay.face, a.mctsOptions);  // an unknown name or a bad value throws, naming it
   if (!a.sprt.empty()) {
     if (a.sprt.size() != 2 && a.sprt.size() != 4) throw Error("rl: --gate-sprt takes elo0 elo1 [alpha beta]");
     c.gateSprt.elo0 = std::stod(a.sprt[0]);
@@ -100,10 +102,9 @@ void addRlCommand(CLI::App& app, Commands& out) {
                   "it) or nnue (the engine's default: NNUE one-ply and quiescence searches, the network gives the priors)")
       ->check(CLI::IsMember({"net", "nnue"}));
   cmd->add_option("--eval-file", sp.evalFile, "--value nnue: the NNUE network (.jnn; default: the embedded one)");
-  cmd->add_option("--hint-visits", sp.leaf.hintVisits,
-                  "--value nnue: visits at which a node asks alpha-beta for a hint, in self-play and every match (as "
-                  "MCTS Hint Visits; 0: no hints)")
-      ->check(CLI::Range(0, 1000000000));
+  cmd->add_option("--mcts-option", a->mctsOptions,
+                  "A tuning setting of the MCTS face for self-play and every match, NAME=VALUE with the engine's option "
+                  "name (repeatable), e.g. --mcts-option \"MCTS Hint Visits=0\"; default: the engine's default face");
   cmd->add_option("--seed", sp.seed, "Seed of the self-play (generation g uses a seed derived from it and g)");
   cmd->add_option("--window", c.window, "Generations of self-play records the trainer sees");
   cmd->add_option("--trainer", c.trainer, "janus-train-az (default: next to this janus)");

@@ -25,6 +25,7 @@ struct SelfplayArgs {
   std::string shard = "1/1";
   std::string tbPath;
   double policyTemperature = 1.0;
+  std::vector<std::string> mctsOptions;  ///< --mcts-option NAME=VALUE
   bool quiet = false;
 };
 
@@ -44,6 +45,7 @@ int runSelfplay(SelfplayArgs& a) {
   auto& c = a.config;
   std::tie(a.run.shard, a.run.shards) = records::parseShard(a.shard);
   c.backendParams["policy-temperature"] = fmt::format("{}", a.policyTemperature);
+  mcts::applyFaceAssignments(c.face, a.mctsOptions);  // an unknown name or a bad value throws, naming it
   GaviotaTablebases tb;
   if (!a.tbPath.empty()) {
     if (!tb.init(a.tbPath, 32)) throw Error("selfplay: no Gaviota tablebase files found in '" + a.tbPath + "'");
@@ -107,19 +109,10 @@ void addSelfplayCommand(CLI::App& app, Commands& out) {
                   "one-ply and quiescence searches, as MCTS Value nnue; the network gives the priors)")
       ->check(CLI::IsMember({"net", "nnue"}));
   cmd->add_option("--eval-file", c.evalFile, "--value nnue: the NNUE network (.jnn; default: the embedded one)");
-  cmd->add_option("--qs-depth", c.leaf.maxPly, "--value nnue: plies of the leaf quiescence search (as MCTS QS Depth)")
-      ->check(CLI::Range(0, 64));
-  cmd->add_option("--prior-temperature", c.leaf.priorTemperature,
-                  "--value nnue: centipawns of the one-ply priors (as MCTS Prior Temperature; 0: no one-ply search)")
-      ->check(CLI::Range(0, 10000));
-  cmd->add_flag("--defer-one-ply", c.leaf.deferOnePly,
-                "--value nnue: the one-ply search waits for a leaf's second visit (as MCTS Defer One-Ply)");
-  cmd->add_option("--first-visit-quiets", c.leaf.firstVisitQuiets,
-                  "--defer-one-ply: quiet moves of the first visit's one-ply search (as MCTS First Visit Quiets)")
-      ->check(CLI::Range(0, 256));
-  cmd->add_option("--hint-visits", c.leaf.hintVisits,
-                  "--value nnue: visits at which a node asks alpha-beta for a hint (as MCTS Hint Visits; 0: no hints)")
-      ->check(CLI::Range(0, 1000000000));
+  cmd->add_option("--mcts-option", a->mctsOptions,
+                  "A tuning setting of the MCTS face, NAME=VALUE with the engine's option name (repeatable), e.g. "
+                  "--mcts-option \"MCTS Hint Visits=0\"; `janus --show-hidden` then `uci` lists them; default: the "
+                  "engine's default face");
   cmd->add_option("--policy-temperature", a->policyTemperature, "Softmax temperature of the priors")
       ->check(CLI::Range(0.01, 100.0));
   cmd->add_option("--visits", c.visits, "Playouts of a full search (a training target)")->check(CLI::Range(1, 10000000));

@@ -10,6 +10,7 @@
 #include "eval/hce.h"
 #include "mcts/caching_backend.h"
 #include "mcts/face.h"
+#include "mcts/face_options.h"
 #include "mcts/mcts.h"
 #include "mcts/nnue_value.h"
 #include "mcts/uniform_backend.h"
@@ -26,7 +27,6 @@ struct Engine::MctsValueSettings {
   bool nnue = false;
   mcts::LeafSearchParams leaf;
 };
-
 
 namespace {
 using Type = OptionSpec::Type;
@@ -60,48 +60,6 @@ double parseReal(const std::string& option, const std::string& v, double min, do
     throw Error("option " + option + ": " + v + " is out of range " + std::to_string(min) + ".." + std::to_string(max));
   return x;
 }
-
-/// MCTS options holding real numbers: UCI name, range, help, and where the value is kept in
-/// MctsParams (its default is the default face's, mcts/face.h).
-struct RealOption {
-  const char* name;
-  double min, max;
-  const char* help;
-  double (*get)(const mcts::MctsParams&);
-  void (*apply)(mcts::MctsParams&, double);
-  [[nodiscard]] std::string defaultValue() const { return fmt::format("{}", get(mcts::defaultFaceParams())); }
-};
-#define JANUS_PUCT_FIELD(f) \
-  [](const mcts::MctsParams& p) { return p.puct.f; }, [](mcts::MctsParams& p, double v) { p.puct.f = v; }
-const RealOption kMctsReals[] = {
-    {"MCTS CPuct", 0, 100, "PUCT exploration c_init (AlphaZero 1.25 on a [0,1] value scale = 2.5; SPSA-tuned)",
-     JANUS_PUCT_FIELD(cpuctInit)},
-    {"MCTS CPuct Base", 1, 1e9, "PUCT c_base: c grows by CPuct Factor * ln((N + base) / base)",
-     JANUS_PUCT_FIELD(cpuctBase)},
-    {"MCTS CPuct Factor", 0, 100, "PUCT c_factor (AlphaZero 1 on a [0,1] value scale = 2; SPSA-tuned)",
-     JANUS_PUCT_FIELD(cpuctFactor)},
-    {"MCTS CPuct Var Weight", 0, 10,
-     "Variance-scaled exploration: c is multiplied by 1 + this * (sigma(Q) / CPuct Var Scale - 1); 0: off",
-     JANUS_PUCT_FIELD(cpuctVarWeight)},
-    {"MCTS CPuct Var Scale", 0.01, 2, "The standard deviation of Q (on [-1,1]) at which the variance factor is 1",
-     JANUS_PUCT_FIELD(cpuctVarScale)},
-    {"MCTS Minimax Weight", 0, 1,
-     "Implicit minimax backups: a visited move is selected by (1 - this) * Q + this * the minimax of the leaf "
-     "evaluations below it (Lanctot et al. 2014); 0: off. Needs move values (MCTS Value nnue with one-ply priors)",
-     JANUS_PUCT_FIELD(minimaxWeight)},
-    {"MCTS FPU Value Weight", 0, 1,
-     "An unvisited move is valued at (1 - this) * FPU + this * its one-ply value; 0: plain FPU. Needs move values "
-     "(MCTS Value nnue with one-ply priors)",
-     JANUS_PUCT_FIELD(fpuValueWeight)},
-    {"MCTS FPU Reduction", -10, 10, "First-play urgency: unvisited moves get Q(parent) - this * sqrt(visited policy)",
-     [](const mcts::MctsParams& p) { return p.puct.fpuReduction; },
-     [](mcts::MctsParams& p, double v) { p.puct.fpuReduction = p.puct.fpuReductionRoot = v; }},
-    {"MCTS Time Scale", 0.1, 10,
-     "With a clock, MCTS thinks this times alpha-beta's optimum time, scaled 0.5..2 by the best move's visit share, "
-     "its changes and a falling value",
-     [](const mcts::MctsParams& p) { return p.timeScale; }, [](mcts::MctsParams& p, double v) { p.timeScale = v; }},
-};
-#undef JANUS_PUCT_FIELD
 
 /// Collects the MultiPV lines a search reports (the lines of one iteration come together, best
 /// first: multipv 1, 2, ...) and keeps the last consistent set: lines 1..k of one depth, all
@@ -284,7 +242,7 @@ void Engine::declareMctsOptions() {
                   if (name != current) m_options.set("MCTS Backend", name);
                 });
   m_options.add({"MCTS Policy Temperature", Type::kString, "1.0", 0, 0, {},
-                 "Softmax temperature of the network's move priors (lc0's PolicyTemperature; > 1 flattens them)"},
+                 "Softmax temperature of the network's move priors (lc0's PolicyTemperature; > 1 flattens them)", true},
                 [this](const std::string& v) {
                   (void)parseReal("MCTS Policy Temperature", v, 0.01, 100);
                   mcts::BackendOptions o = m_mctsBackendOptions;
@@ -307,103 +265,34 @@ void Engine::declareMctsOptions() {
                   s.nnue = v == "nnue";
                   if (m_mcts) reinstallMctsBackend(s);
                 });
-  // The callback of a leaf search option (spin or check): reinstalls the backend with `field`
-  // set to the value being set (the options still hold the old one while the callback runs).
-  const mcts::LeafSearchParams face = mcts::defaultFaceLeaf();  // the options' defaults
-  const auto setLeafParam = [this](int mcts::LeafSearchParams::*field) {
-    return [this, field](const std::string& v) {
-      MctsValueSettings s = mctsValueSettings();
-      s.leaf.*field = int(std::stoll(v));
-      if (m_mcts) reinstallMctsBackend(s);
-    };
-  };
-  const auto setLeafFlag = [this](bool mcts::LeafSearchParams::*field) {
-    return [this, field](const std::string& v) {
-      MctsValueSettings s = mctsValueSettings();
-      s.leaf.*field = v == "true";
-      if (m_mcts) reinstallMctsBackend(s);
-    };
-  };
-  m_options.add({"MCTS QS Depth", Type::kSpin, std::to_string(face.maxPly), 0, 64, {},
-                 "Plies of captures the quiescence search at MCTS leaves looks at with MCTS Value nnue (0: static evaluation)"},
-                setLeafParam(&mcts::LeafSearchParams::maxPly));
-  m_options.add({"MCTS One-Ply Window", Type::kSpin, std::to_string(face.windowTemperatures), 1, 64, {},
-                 "With MCTS Prior Temperature > 0: the one-ply search's window below the best score so far, in "
-                 "prior temperatures (moves below it get an upper bound)"},
-                setLeafParam(&mcts::LeafSearchParams::windowTemperatures));
-  m_options.add({"MCTS QS Delta Margin", Type::kSpin, std::to_string(face.deltaMargin), 0, 10000, {},
-                 "Centipawns; > 0: delta pruning in the MCTS leaves' quiescence search (a capture that cannot lift "
-                 "the stand-pat score to alpha by the victim's value plus this is skipped)"},
-                setLeafParam(&mcts::LeafSearchParams::deltaMargin));
-  m_options.add({"MCTS QS Checks", Type::kSpin, std::to_string(face.checkPlies), 0, 16, {},
-                 "Plies of the MCTS leaves' quiescence search (the position after a one-ply move is ply 1) where "
-                 "a side whose previous move gave check also tries its quiet checks that do not lose material by "
-                 "SEE (check sequences); 0: off"},
-                setLeafParam(&mcts::LeafSearchParams::checkPlies));
-  m_options.add({"MCTS Prior Temperature", Type::kSpin, std::to_string(face.priorTemperature), 0, 10000, {},
-                 "With MCTS Value nnue: > 0 searches every move of a leaf one ply deep (NNUE and quiescence), values "
-                 "the leaf by the best and sharpens the priors by softmax(ln prior + score / this, in centipawns); 0: off"},
-                setLeafParam(&mcts::LeafSearchParams::priorTemperature));
-  m_options.add({"MCTS Defer One-Ply", Type::kCheck, face.deferOnePly ? "true" : "false", 0, 0, {},
-                 "With MCTS Value nnue and a prior temperature: a new leaf gets the policy's priors and its quiescence "
-                 "value; the one-ply search runs when a playout comes back to it (most leaves are visited once)"},
-                setLeafFlag(&mcts::LeafSearchParams::deferOnePly));
-  m_options.add({"MCTS First Visit Quiets", Type::kSpin, std::to_string(face.firstVisitQuiets), 0, 256, {},
-                 "With MCTS Defer One-Ply: > 0 values a new leaf by a one-ply search over its captures, promotions and "
-                 "this many quiet moves of highest prior (it sees threats a quiescence search misses); 0: quiescence"},
-                setLeafParam(&mcts::LeafSearchParams::firstVisitQuiets));
-  m_options.add({"MCTS Leaf Depth", Type::kSpin, std::to_string(face.depth), 0, 20, {},
-                 "With MCTS Value nnue: > 0 values each leaf by an alpha-beta search of this many plies (NNUE, "
-                 "16 MiB of TT per thread), the one-ply search then only shapes the priors; 0: off"},
-                setLeafParam(&mcts::LeafSearchParams::depth));
-  m_options.add({"MCTS Hint Visits", Type::kSpin, std::to_string(face.hintVisits), 0, 1'000'000'000, {},
-                 "With MCTS Value nnue: a node with this many visits asks an alpha-beta search of MCTS Hint Depth "
-                 "once for its best move and raises that move's prior to MCTS Hint Share; 0: off"},
-                setLeafParam(&mcts::LeafSearchParams::hintVisits));
-  m_options.add({"MCTS Hint Depth", Type::kSpin, std::to_string(face.hintDepth), 0, 20, {},
-                 "Plies of the alpha-beta search of MCTS Hint Visits (NNUE, 16 MiB of TT per thread); 0: no hints"},
-                setLeafParam(&mcts::LeafSearchParams::hintDepth));
-  m_options.add({"MCTS Hint Nodes", Type::kSpin, std::to_string(face.hintNodes), 1, 100'000'000, {},
-                 "Nodes of the alpha-beta search of MCTS Hint Visits at most (it stops there with its best move)"},
-                setLeafParam(&mcts::LeafSearchParams::hintNodes));
-  m_options.add({"MCTS Hint Share", Type::kSpin, std::to_string(face.hintSharePercent), 0, 100, {},
-                 "Percent: the prior the move of an alpha-beta hint gets at least (the others shrink in proportion)"},
-                setLeafParam(&mcts::LeafSearchParams::hintSharePercent));
-  m_options.add({"MCTS Hint Growth", Type::kSpin, std::to_string(face.hintGrowth), 0, 1024, {},
-                 ">= 2: a hinted node asks again at MCTS Hint Visits times this, its square, ... visits, each time "
-                 "with this many times the nodes and 2 more plies; 0 or 1: once"},
-                setLeafParam(&mcts::LeafSearchParams::hintGrowth));
-  m_options.add({"MCTS TT Hint Share", Type::kSpin, std::to_string(face.ttHintSharePercent), 0, 100, {},
-                 "Percent: a new leaf whose position the hints' alpha-beta TT holds with a move (draft at least MCTS "
-                 "TT Hint Depth) raises that move's prior to this at least; 0: off"},
-                setLeafParam(&mcts::LeafSearchParams::ttHintSharePercent));
-  m_options.add({"MCTS TT Hint Depth", Type::kSpin, std::to_string(face.ttHintDepth), 1, 64, {},
-                 "Plies of draft a TT entry needs to give a new leaf its move as a TT hint (MCTS TT Hint Share)"},
-                setLeafParam(&mcts::LeafSearchParams::ttHintDepth));
-  m_options.add({"MCTS TT Hint Value", Type::kCheck, face.ttHintValue ? "true" : "false", 0, 0, {},
-                 "A new leaf with a TT hint (draft at least MCTS TT Hint Depth) takes its value within the TT entry's "
-                 "bound (raised to a lower bound, lowered to an upper bound)"},
-                setLeafFlag(&mcts::LeafSearchParams::ttHintValue));
-  m_options.add({"MCTS Hint Weight", Type::kSpin, std::to_string(mcts::defaultFaceParams().hintWeight), 1, 100000, {},
-                 "Visits an alpha-beta hint's value counts for in the tree (1: one visit, like any leaf)"});
-  m_options.add({"MCTS Hint Weight Growth", Type::kSpin, std::to_string(mcts::defaultFaceParams().hintWeightGrowth), 1,
-                 1024, {},
-                 "With MCTS Hint Growth: a node's hint k (0 for its first) counts as MCTS Hint Weight times this to "
-                 "the k visits (1: every hint counts MCTS Hint Weight)"});
-  m_options.add({"MCTS Hint Minimax", Type::kCheck, mcts::defaultFaceParams().hintMinimax ? "true" : "false", 0, 0,
-                 {},
-                 "A hinted node's implicit minimax value is its latest alpha-beta hint's value, not the minimax of "
-                 "its subtree's one-ply leaves"});
-  m_options.add({"MCTS Batch", Type::kSpin, "0", 0, 1024, {},
-                 "Leaves each MCTS thread evaluates together in one backend call; 0: the backend's own choice "
-                 "(pvnet 1, torch 32)"});
-  for (const RealOption& r : kMctsReals)
-    m_options.add({r.name, Type::kString, r.defaultValue(), 0, 0, {}, r.help},
-                  [name = std::string(r.name), min = r.min, max = r.max](const std::string& v) { (void)parseReal(name, v, min, max); });
-  m_options.add({"MCTS Noise", Type::kCheck, "false", 0, 0, {},
-                 "Dirichlet noise (alpha 0.3, epsilon 0.25) on the root priors: for self-play only"});
-  m_options.add({"MCTS Smart Pruning", Type::kCheck, "true", 0, 0, {},
-                 "Stop early when the most visited move can no longer be overtaken"});
+  // The tuning settings: one hidden option per entry of the face's table (mcts/face_options.h),
+  // defaults from the default face. A setting of the leaf searches reinstalls the backend with it.
+  const mcts::FaceSettings face;
+  for (const mcts::FaceOption& o : mcts::faceOptions()) {
+    OptionSpec spec;
+    spec.name = o.name;
+    spec.help = o.help;
+    spec.hidden = true;
+    spec.defaultValue = mcts::faceOptionText(o, face);
+    switch (o.kind) {
+      case mcts::FaceOption::Kind::kBool: spec.type = Type::kCheck; break;
+      case mcts::FaceOption::Kind::kInteger:
+        spec.type = Type::kSpin;
+        spec.min = i64(o.min);
+        spec.max = i64(o.max);
+        break;
+      case mcts::FaceOption::Kind::kReal: spec.type = Type::kString; break;
+    }
+    m_options.add(spec, [this, &o](const std::string& v) {
+      mcts::FaceSettings next = faceSettings();
+      mcts::setFaceOption(next, o, v);  // a bad value throws here, naming the option
+      if (m_mcts && !(next.leaf == faceSettings().leaf)) {
+        MctsValueSettings s = mctsValueSettings();
+        s.leaf = next.leaf;
+        reinstallMctsBackend(s);
+      }
+    });
+  }
   m_options.add({"MCTS Tree MiB", Type::kSpin, "1024", 1, 1 << 20, {},
                  "Memory for the MCTS tree; when it is full the least-visited subtrees are recycled"});
 }
@@ -440,25 +329,16 @@ void Engine::selectSearch(const std::string& name) {
   m_search = m_mcts.get();
 }
 
+mcts::FaceSettings Engine::faceSettings() const {
+  mcts::FaceSettings f;
+  for (const mcts::FaceOption& o : mcts::faceOptions()) mcts::setFaceOption(f, o, m_options.value(o.name));
+  return f;
+}
+
 Engine::MctsValueSettings Engine::mctsValueSettings() const {
   MctsValueSettings s;
   s.nnue = m_options.value("MCTS Value") == "nnue";
-  s.leaf.maxPly = int(m_options.integer("MCTS QS Depth"));
-  s.leaf.deltaMargin = int(m_options.integer("MCTS QS Delta Margin"));
-  s.leaf.checkPlies = int(m_options.integer("MCTS QS Checks"));
-  s.leaf.priorTemperature = int(m_options.integer("MCTS Prior Temperature"));
-  s.leaf.windowTemperatures = int(m_options.integer("MCTS One-Ply Window"));
-  s.leaf.depth = int(m_options.integer("MCTS Leaf Depth"));
-  s.leaf.deferOnePly = m_options.boolean("MCTS Defer One-Ply");
-  s.leaf.firstVisitQuiets = int(m_options.integer("MCTS First Visit Quiets"));
-  s.leaf.hintVisits = int(m_options.integer("MCTS Hint Visits"));
-  s.leaf.hintDepth = int(m_options.integer("MCTS Hint Depth"));
-  s.leaf.hintNodes = int(m_options.integer("MCTS Hint Nodes"));
-  s.leaf.hintSharePercent = int(m_options.integer("MCTS Hint Share"));
-  s.leaf.hintGrowth = int(m_options.integer("MCTS Hint Growth"));
-  s.leaf.ttHintSharePercent = int(m_options.integer("MCTS TT Hint Share"));
-  s.leaf.ttHintDepth = int(m_options.integer("MCTS TT Hint Depth"));
-  s.leaf.ttHintValue = m_options.boolean("MCTS TT Hint Value");
+  s.leaf = faceSettings().leaf;
   return s;
 }
 
@@ -478,14 +358,11 @@ void Engine::installMctsBackend(const std::string& name, i64 cacheEntries, const
 }
 
 void Engine::applyMctsOptions() {
-  mcts::MctsParams p = m_mcts->params();
-  p.batchSize = int(m_options.integer("MCTS Batch"));
-  p.hintWeight = u32(m_options.integer("MCTS Hint Weight"));
-  p.hintWeightGrowth = u32(m_options.integer("MCTS Hint Weight Growth"));
-  for (const RealOption& r : kMctsReals) r.apply(p, parseReal(r.name, m_options.value(r.name), r.min, r.max));
-  p.noise = m_options.boolean("MCTS Noise");
-  p.smartPruning = m_options.boolean("MCTS Smart Pruning");
-  p.hintMinimax = m_options.boolean("MCTS Hint Minimax");
+  // The table's settings over the search's own (seed, tree reuse, ... stay).
+  const mcts::FaceSettings options = faceSettings();
+  mcts::FaceSettings current{m_mcts->params(), options.leaf};
+  for (const mcts::FaceOption& o : mcts::faceOptions()) o.set(current, o.get(options));
+  mcts::MctsParams p = current.params;
   p.treeMemoryMiB = size_t(m_options.integer("MCTS Tree MiB"));
   m_mcts->setParams(p);
 }

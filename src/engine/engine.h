@@ -36,6 +36,7 @@ class Network;
 }
 namespace mcts {
 class MctsSearch;
+struct FaceSettings;
 }
 
 class Engine {
@@ -128,12 +129,14 @@ class Engine {
   /// Makes `name` ("alphabeta" or "mcts") the search. Not during a search.
   void selectSearch(const std::string& name);
   /// How MCTS values its leaves: MCTS Value (`nnue`: NnueValueBackend, else the backend's value
-  /// head) and the leaf search of MCTS QS Depth, MCTS Prior Temperature and MCTS Leaf Depth.
+  /// head) and the leaf searches of the face's tuning options (mcts/face_options.h).
   /// (Defined in engine.cpp: its mcts::LeafSearchParams would pull the NNUE and alpha-beta
   /// headers into every includer of this one.)
   struct MctsValueSettings;
   /// The settings the options hold now.
   [[nodiscard]] MctsValueSettings mctsValueSettings() const;
+  /// The face's tuning settings (mcts/face_options.h) as the options hold them now.
+  [[nodiscard]] mcts::FaceSettings faceSettings() const;
   /// Creates the MCTS backend `name` with `options`, wrapped in NnueValueBackend when
   /// `value.nnue`, and in a CachingBackend of `cacheEntries` positions (0: none); if the MCTS
   /// search exists it installs it; then remembers `options`. Throws janus::Error (unknown name,

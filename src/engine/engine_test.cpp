@@ -169,36 +169,47 @@ TEST(Engine, OptionsAreDeclared) {
     EXPECT_TRUE(e.options().contains(name)) << name;
 }
 
+TEST(Engine, TuningOptionsAreHiddenAndTheDocsTableIsTheEnginesOwn) {
+  Engine e;
+  // What a player or GUI needs is shown; the MCTS face's tuning constants are hidden (settable).
+  for (const char* shown : {"Search", "MCTS Backend", "MCTS WeightsFile", "MCTS Value", "MCTS Cache", "MCTS Tree MiB", "Threads"})
+    EXPECT_FALSE(e.options().spec(shown).hidden) << shown;
+  for (const char* hidden : {"MCTS CPuct", "MCTS Hint Visits", "MCTS Hint Weight", "MCTS Batch", "MCTS Policy Temperature"})
+    EXPECT_TRUE(e.options().spec(hidden).hidden) << hidden;
+  e.setOption("MCTS CPuct", "2.5");
+  EXPECT_EQ(e.options().value("MCTS CPuct"), "2.5");
+  EXPECT_THROW(e.setOption("MCTS CPuct", "lots"), Error);
+  EXPECT_THROW(e.setOption("MCTS Hint Share", "101"), Error);
+  // docs/mcts.md's table is `janus options --prefix Search --prefix "MCTS "`, byte for byte.
+  std::ifstream in(std::string(JANUS_TEST_DATA) + "/../../docs/mcts.md");
+  ASSERT_TRUE(in) << "docs/mcts.md";
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string begin = "<!-- BEGIN janus options --prefix Search --prefix \"MCTS \" -->\n", end = "<!-- END janus options -->";
+  const size_t from = doc.find(begin), to = doc.find(end);
+  ASSERT_NE(from, std::string::npos);
+  ASSERT_NE(to, std::string::npos);
+  EXPECT_EQ(doc.substr(from + begin.size(), to - from - begin.size()), Engine().options().markdownTable({"Search", "MCTS "}))
+      << "regenerate docs/mcts.md's option table with: build/janus options --prefix Search --prefix \"MCTS \"";
+}
+
 TEST(Engine, SetOptionsTakesNameEqualsValueAssignmentsInOrder) {
   Engine e;
-  e.setOptions({"Hash=8", "MultiPV=3", "MultiPV=2", "MCTS Defer One-Ply=TRUE"});
+  e.setOptions({"Hash=8", "MultiPV=3", "MultiPV=2", "MCTS Noise=TRUE"});
   EXPECT_EQ(e.options().value("Hash"), "8");
   EXPECT_EQ(e.options().value("MultiPV"), "2");
-  EXPECT_EQ(e.options().value("MCTS Defer One-Ply"), "true");
+  EXPECT_EQ(e.options().value("MCTS Noise"), "true");
   EXPECT_THROW(e.setOptions({"Hash"}), Error);
   EXPECT_THROW(e.setOptions({"=5"}), Error);
   EXPECT_THROW(e.setOptions({"No Such Option=1"}), Error);
   EXPECT_THROW(e.setOptions({"Hash=lots"}), Error);
   EXPECT_EQ(e.options().value("Hash"), "8");
-  // The deferred one-ply search reaches the MCTS face's backend, which then refines its leaves.
+  // The leaf searches' options reach the MCTS face's backend.
   if (e.options().value("MCTS Value") != "nnue") GTEST_SKIP() << "no NNUE network built in";
   e.setOptions({"MCTS Backend=uniform", "Search=mcts", "MCTS Smart Pruning=false"});
-  EXPECT_NE(e.evaluationName().find("one-ply search at a leaf's second visit"), std::string::npos) << e.evaluationName();
-  e.setPosition("startpos", {});
-  SearchLimits l;
-  l.nodes = 300;
-  SearchResult r;
-  e.onBestMove([&](const SearchResult& res) { r = res; });
-  e.go(l);
-  e.wait();
-  EXPECT_EQ(r.nodes, 300u);
-  EXPECT_GT(e.mctsSearch()->lastStats().refinements, 0u);
-  e.setOption("MCTS First Visit Quiets", "3");
-  EXPECT_NE(e.evaluationName().find("at its first over captures and 3 quiet moves"), std::string::npos)
+  e.setOptions({"MCTS QS Depth=4", "MCTS Prior Temperature=50"});
+  EXPECT_NE(e.evaluationName().find("one-ply search (quiescence 4 plies, prior temperature 50 cp)"), std::string::npos)
       << e.evaluationName();
-  EXPECT_THROW(e.setOption("MCTS First Visit Quiets", "-1"), Error);
-  e.setOption("MCTS Defer One-Ply", "false");
-  EXPECT_EQ(e.evaluationName().find("second visit"), std::string::npos) << e.evaluationName();
+  EXPECT_THROW(e.setOption("MCTS QS Depth", "-1"), Error);
   // The TT hints' options reach the backend the same way (defaults: share 50, depth 3, value on).
   EXPECT_NE(e.evaluationName().find("TT hints at a draft of 3 plies (prior at least 50%, value within the bound)"),
             std::string::npos)

@@ -50,6 +50,32 @@ std::vector<const OptionSpec*> Options::specs() const {
   return out;
 }
 
+std::string Options::markdownTable(const std::vector<std::string>& prefixes) const {
+  std::string out = "| option | type | default | shown | meaning |\n| --- | --- | --- | --- | --- |\n";
+  for (const OptionSpec* s : specs()) {
+    if (!prefixes.empty() &&
+        std::none_of(prefixes.begin(), prefixes.end(), [&](const std::string& p) { return s->name.rfind(p, 0) == 0; }))
+      continue;
+    std::string type;
+    switch (s->type) {
+      case OptionSpec::Type::kCheck: type = "check"; break;
+      case OptionSpec::Type::kSpin: type = "spin " + std::to_string(s->min) + ".." + std::to_string(s->max); break;
+      case OptionSpec::Type::kCombo: {
+        type = "combo";
+        for (size_t i = 0; i < s->choices.size(); ++i) type += (i ? ", " : " ") + s->choices[i];
+        break;
+      }
+      case OptionSpec::Type::kButton: type = "button"; break;
+      case OptionSpec::Type::kString: type = "string"; break;
+    }
+    std::string help = s->help;
+    for (size_t at = 0; (at = help.find('|', at)) != std::string::npos; at += 2) help.replace(at, 1, "\\|");
+    out += "| `" + s->name + "` | " + type + " | " + (s->defaultValue.empty() ? "(empty)" : s->defaultValue) + " | " +
+           (s->hidden ? "no" : "yes") + " | " + help + " |\n";
+  }
+  return out;
+}
+
 void Options::set(const std::string& name, const std::string& rawValue) {
   Entry& entry = find(name);
   const OptionSpec& s = entry.spec;

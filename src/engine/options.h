@@ -22,6 +22,9 @@ struct OptionSpec {
   i64 min = 0, max = 0;              ///< spin range (inclusive)
   std::vector<std::string> choices;  ///< combo values
   std::string help;                  ///< one line for --help and the GUI
+  /// A tuning setting (lc0's hidden options): settable like any other, but UCI's "uci" lists it
+  /// only when asked to (`janus --show-hidden`) and the GUI's settings form leaves it out.
+  bool hidden = false;
 };
 
 /// The option registry: declarations plus current values. Not thread-safe; the engine
@@ -48,6 +51,12 @@ class Options {
   [[nodiscard]] const OptionSpec& spec(const std::string& name) const;
   /// Declarations in the order they were added.
   [[nodiscard]] std::vector<const OptionSpec*> specs() const;
+
+  /// A Markdown table (header and one row per option, in declaration order) of the options
+  /// whose name starts with one of `prefixes` (all options when empty): name, type and range,
+  /// default, shown (no: hidden, a tuning setting), help. docs/mcts.md holds the MCTS face's
+  /// (`janus options --markdown --prefix Search --prefix "MCTS "`); a test compares them.
+  [[nodiscard]] std::string markdownTable(const std::vector<std::string>& prefixes) const;
 
  private:
   struct Entry {

@@ -39,16 +39,6 @@
 //   * Deterministic backends should stay deterministic: the search with one thread is then
 //     reproducible (tests and `janus bench --search mcts` rely on it for the uniform backend).
 //
-// Refinement (optional; BackendAttributes::refines). A backend whose first answer for a position
-// is cheap and provisional (NnueValueBackend with LeafSearchParams::deferOnePly: the policy's
-// priors and a quiescence value) can improve it when the search comes back: the search then
-// expands a leaf with Node::expand(..., awaitRefinement = true) and, on the next playout that
-// reaches it, calls addRefinement(pos, moves, priors) with the priors it holds. The input is
-// numbered like any other; wdl(i) is then a second, deeper value of the position (the search
-// backs it up as that playout's value) and priors(i) the refined priors that replace the old
-// ones. Most leaves are never visited twice, so the expensive part is paid only where the tree
-// grows. Backends that do not refine keep the default, which throws.
-//
 // Alpha-beta hints (optional; BackendAttributes::hintVisits). A backend with an alpha-beta search
 // (NnueValueBackend with LeafSearchParams::hintVisits and hintDepth) can name the best move of a
 // position the tree has visited often: the search calls addHint(pos, moves, priors, round)
@@ -125,9 +115,6 @@ struct BackendAttributes {
   /// Batch size the backend works best with: what MCTS gathers per call when "MCTS Batch" is 0
   /// (its default); 0 or 1: no batching.
   int preferredBatch = 0;
-  /// True if the backend's first answers are provisional and BackendComputation::addRefinement
-  /// improves them (see "Refinement" above).
-  bool refines = false;
   /// > 0: a node (the root included) that has this many visits asks once for an alpha-beta
   /// hint (BackendComputation::addHint, see "Alpha-beta hints"); 0: the backend gives none.
   u32 hintVisits = 0;
@@ -155,11 +142,6 @@ class BackendComputation {
   /// Queues `pos` (with history) and its legal moves (non-empty). Reads both only during the
   /// call. Returns the input's index (0, 1, ...). Must not be called after compute().
   virtual int addInput(const Position& pos, std::span<const Move> legalMoves) = 0;
-  /// Queues a refinement (BackendAttributes::refines) of `pos`, which this backend evaluated
-  /// before: `priors` are the priors the search holds for `legalMoves` (same length, summing to
-  /// 1). Reads all three only during the call. Returns the input's index; wdl(i) and priors(i)
-  /// are then the refined value and priors. The default throws janus::Error (no refinement).
-  virtual int addRefinement(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors);
   /// Queues an alpha-beta hint (BackendAttributes::hintVisits) for `pos`, whose node holds `priors`
   /// for `legalMoves` (same length, summing to 1), within `request` (its round and time). Reads
   /// all of them only during the call. Returns the input's index; wdl(i) is then the search's
@@ -167,7 +149,7 @@ class BackendComputation {
   /// (no hints).
   virtual int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors,
                       const HintRequest& request);
-  /// Number of inputs (evaluations, refinements and hints) added so far.
+  /// Number of inputs (evaluations and hints) added so far.
   [[nodiscard]] virtual int size() const = 0;
   /// Evaluates every input. Blocks. Called once (possibly with no input).
   virtual void compute() = 0;

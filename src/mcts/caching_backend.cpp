@@ -25,12 +25,7 @@ class CachingComputation final : public BackendComputation {
     m_results.push_back(std::move(r));
     return int(m_results.size()) - 1;
   }
-  /// Refinements are not cached: the cache keeps the first, provisional answer, which a
-  /// transposition or a recycled node then refines again.
-  int addRefinement(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors) override {
-    return addUncached(m_inner->addRefinement(pos, legalMoves, priors));
-  }
-  /// Hints are not cached either: they depend on the priors the node holds.
+  /// Hints are not cached: they depend on the priors the node holds.
   int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors,
               const HintRequest& request) override {
     return addUncached(m_inner->addHint(pos, legalMoves, priors, request));
@@ -61,7 +56,7 @@ class CachingComputation final : public BackendComputation {
  private:
   struct Result {
     bool hit = false;
-    bool uncached = false;  // a refinement or a hint: never stored
+    bool uncached = false;  // a hint: never stored
     u64 key = 0;
     int innerIndex = -1;
     CachingBackend::Answer answer;  // hit

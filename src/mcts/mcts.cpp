@@ -105,7 +105,6 @@ struct MctsSearch::Playout {
   std::vector<Move> moves;  ///< the moves between them (path.size() - 1)
   std::vector<int> edges;   ///< the edge index of each move in its node
   bool newLeaf = false;     ///< the leaf is to be classified and evaluated (else: terminal)
-  bool refine = false;      ///< the leaf awaits refinement: `legal` and `priors` are its edges'
   bool hint = false;        ///< the leaf asks for an alpha-beta hint: `legal` and `priors` are its edges'
   int hintRound = 0;        ///< with `hint`: 0 for the node's first hint, k for its (k+1)-th
   // Filled by evaluate():
@@ -121,7 +120,6 @@ struct MctsSearch::Playout {
 MctsSearch::MctsSearch(std::shared_ptr<Backend> backend, MctsParams params)
     : m_backend(std::move(backend)),
       m_backendBatch(m_backend ? std::max(1, m_backend->attributes().preferredBatch) : 1),
-      m_backendRefines(m_backend && m_backend->attributes().refines),
       m_backendHintVisits(m_backend ? m_backend->attributes().hintVisits : 0),
       m_backendHintGrowth(m_backend ? m_backend->attributes().hintGrowth : 0),
       m_params(params),
@@ -150,7 +148,6 @@ void MctsSearch::newGame() {
 void MctsSearch::setBackend(std::shared_ptr<Backend> backend) {
   m_backend = std::move(backend);
   m_backendBatch = m_backend ? std::max(1, m_backend->attributes().preferredBatch) : 1;
-  m_backendRefines = m_backend && m_backend->attributes().refines;
   m_backendHintVisits = m_backend ? m_backend->attributes().hintVisits : 0;
   m_backendHintGrowth = m_backend ? m_backend->attributes().hintGrowth : 0;
   m_root.reset();
@@ -212,35 +209,20 @@ void MctsSearch::prepareTree(const Position& root) {
 }
 
 void MctsSearch::expandRoot(const Position& root) {
-  const auto visit = [&](const Wdl& wdl) {
-    m_root->addVirtualLoss();
-    m_root->finishVisit(wdl.q(), wdl.draw);
-    ++m_started;
-    ++m_stats.playouts;
-    ++m_stats.batches;
-  };
-  if (!m_root->expanded()) {
-    const MoveList list = legalMoves(root);
-    std::vector<Move> moves(list.begin(), list.end());
-    auto computation = m_backend->newComputation();
-    computation->addInput(root, moves);
-    computation->compute();
-    m_root->expand(moves, computation->priors(0), m_backendRefines, computation->moveValues(0));
-    m_treeBytes += size_t(m_root->numEdges()) * sizeof(Node::Edge);
-    ++m_stats.evaluations;
-    visit(computation->wdl(0));
-  }
-  if (m_root->awaitsRefinement()) {
-    std::vector<Move> moves;
-    std::vector<float> priors;
-    m_root->copyEdges(moves, priors);
-    auto computation = m_backend->newComputation();
-    computation->addRefinement(root, moves, priors);
-    computation->compute();
-    m_root->expand(moves, computation->priors(0), false, computation->moveValues(0));  // no child yet: nothing is lost
-    ++m_stats.refinements;
-    visit(computation->wdl(0));
-  }
+  const MoveList list = legalMoves(root);
+  std::vector<Move> moves(list.begin(), list.end());
+  auto computation = m_backend->newComputation();
+  computation->addInput(root, moves);
+  computation->compute();
+  m_root->expand(moves, computation->priors(0), computation->moveValues(0));
+  m_treeBytes += size_t(m_root->numEdges()) * sizeof(Node::Edge);
+  ++m_stats.evaluations;
+  const Wdl wdl = computation->wdl(0);
+  m_root->addVirtualLoss();
+  m_root->finishVisit(wdl.q(), wdl.draw);
+  ++m_started;
+  ++m_stats.playouts;
+  ++m_stats.batches;
 }
 
 std::optional<SearchResult> MctsSearch::probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
@@ -274,18 +256,12 @@ int MctsSearch::gather(std::vector<Playout>& batch) {
     for (;;) {
       node->addVirtualLoss();
       p.path.push_back(node);
-      p.newLeaf = p.refine = p.hint = false;
+      p.newLeaf = p.hint = false;
       if (node->isTerminal() && node != m_root.get()) break;
       if (!node->expanded()) {
         // Someone (this batch or another thread) is already evaluating this leaf.
         collision = node->inFlight() > 1;
         p.newLeaf = true;
-        break;
-      }
-      if (node->awaitsRefinement()) {  // back at a provisional leaf: refine it (it has no child yet)
-        collision = node->inFlight() > 1;
-        p.refine = true;
-        if (!collision) node->copyEdges(p.legal, p.priors);
         break;
       }
       if (hintDue(*node)) {
@@ -327,11 +303,10 @@ void MctsSearch::evaluate(std::vector<Playout>& batch, int count, Position& pos)
     p.input = -1;
     p.terminal = Terminal::kNone;
     p.kind = TerminalKind::kNone;
-    if (p.refine || p.hint) {
+    if (p.hint) {
       for (Move m : p.moves) pos.makeMove(m);
       if (!computation) computation = m_backend->newComputation();
-      p.input = p.refine ? computation->addRefinement(pos, p.legal, p.priors)
-                         : computation->addHint(pos, p.legal, p.priors, hintRequest(p.hintRound));
+      p.input = computation->addHint(pos, p.legal, p.priors, hintRequest(p.hintRound));
       for (auto it = p.moves.rbegin(); it != p.moves.rend(); ++it) pos.unmakeMove(*it);
       continue;
     }
@@ -374,13 +349,9 @@ void MctsSearch::backup(std::vector<Playout>& batch, int count) {
       leaf->makeTerminal(p.terminal, p.kind, 0);
       newlyDecided = true;
     } else if (p.newLeaf) {
-      leaf->expand(p.legal, p.priors, m_backendRefines, p.values);
+      leaf->expand(p.legal, p.priors, p.values);
       m_treeBytes += size_t(leaf->numEdges()) * sizeof(Node::Edge);
       ++m_stats.evaluations;
-      evaluated = true;
-    } else if (p.refine) {
-      leaf->expand(p.legal, p.priors, false, p.values);  // same moves, refined priors; it has no child yet
-      ++m_stats.refinements;
       evaluated = true;
     } else if (p.hint) {
       leaf->setPriors(p.priors);  // in edge order (copyEdges); children and values stay
@@ -577,7 +548,7 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
   // Step 2: the tree.
   prepareTree(root);
   m_stats.reusedVisits = m_root->visits();
-  if (!m_root->expanded() || m_root->awaitsRefinement()) expandRoot(root);
+  if (!m_root->expanded()) expandRoot(root);
   m_rootChildVisitsAtStart = rootChildVisits();
   m_allowed.assign(size_t(m_root->numEdges()), false);
   m_allowedCount = 0;

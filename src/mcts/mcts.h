@@ -98,7 +98,6 @@ struct MctsStats {
   u64 playouts = 0;       ///< visits added by this search (= SearchResult::nodes)
   u64 reusedVisits = 0;   ///< visits of the root kept from the previous search
   u64 evaluations = 0;    ///< positions sent to the backend
-  u64 refinements = 0;    ///< provisional evaluations refined (BackendAttributes::refines)
   u64 hints = 0;          ///< alpha-beta hints applied (BackendAttributes::hintVisits)
   u64 terminals = 0;      ///< playouts ended by a terminal node (rules, repetition, tablebase, proof)
   u64 collisions = 0;     ///< gathers that ran into a leaf already being evaluated
@@ -166,8 +165,8 @@ class MctsSearch final : public Search {
   /// Makes m_root the tree of `root`: the reused subtree if `root` follows from the previous
   /// root by moves whose nodes exist, else a new node.
   void prepareTree(const Position& root);
-  /// Evaluates and expands an unexpanded root (one playout) and refines a root that awaits
-  /// refinement (one more), so that the root's priors are final before the noise and the threads.
+  /// Evaluates and expands an unexpanded root (one playout), so that the root's priors are there
+  /// before the noise and the threads.
   void expandRoot(const Position& root);
   /// True when `node` is to ask for its next alpha-beta hint: its visits reached
   /// BackendAttributes::hintVisits (first hint) or hintVisits * hintGrowth^k (hint k + 1).
@@ -211,7 +210,6 @@ class MctsSearch final : public Search {
 
   std::shared_ptr<Backend> m_backend;
   int m_backendBatch = 1;  ///< the backend's preferred batch (MctsParams::batchSize 0)
-  bool m_backendRefines = false;  ///< BackendAttributes::refines of m_backend
   u32 m_backendHintVisits = 0;    ///< BackendAttributes::hintVisits of m_backend
   u32 m_backendHintGrowth = 0;    ///< BackendAttributes::hintGrowth of m_backend
   MctsParams m_params;

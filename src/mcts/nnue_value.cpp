@@ -33,8 +33,7 @@ struct Quiescence {
 
   int staticEval() { return std::clamp(eval.evaluate(pos), -kEvalMax, kEvalMax); }
 
-  /// `checked`: the side to move gave check with its previous move (its parent node was in check).
-  int search(int alpha, int beta, int ply, bool checked) {
+  int search(int alpha, int beta, int ply) {
     ++nodes;
     const bool inCheck = pos.inCheck();
     const bool frontier = ply >= params.maxPly || nodes >= u64(params.nodeLimit);
@@ -48,14 +47,6 @@ struct Quiescence {
     generateMoves(pos, moves, inCheck ? GenType::kAll : GenType::kNoisy);
     if (inCheck && moves.empty()) return matedIn(ply);
     if (inCheck && frontier) return staticEval();  // in check at the frontier: the evaluation as it is
-    const int noisy = moves.size();
-    if (checked && !inCheck && ply <= params.checkPlies) {  // a check sequence goes on: quiet checks last
-      MoveList quiets;
-      generateMoves(pos, quiets, GenType::kQuiet);
-      const CheckInfo ci = pos.checkInfo();
-      for (Move m : quiets)
-        if (pos.givesCheck(m, ci)) moves.add(m);
-    }
     // Order: best MVV-LVA first (selection sort: lists are short).
     int keys[kMaxMoves];
     for (int i = 0; i < moves.size(); ++i) keys[i] = mvvLva(pos, moves[i]);
@@ -69,8 +60,7 @@ struct Quiescence {
       const Move m = list[i];
       if (!inCheck) {
         if (m.isPromotion() && m.promotion() != kQueen) continue;
-        const bool quietCheck = i >= noisy;  // MVV-LVA keys sort the quiet checks last
-        if (params.deltaMargin > 0 && !m.isPromotion() && !quietCheck) {
+        if (params.deltaMargin > 0 && !m.isPromotion()) {
           // Delta pruning: even winning the victim outright cannot lift the score to alpha.
           const int bound = standPat + tunables::seeValue(capturedType(pos, m)) + params.deltaMargin;
           if (bound <= alpha) {
@@ -82,7 +72,7 @@ struct Quiescence {
       }
       eval.onMakeMove(pos, m);
       pos.makeMove(m);
-      const int score = -search(-beta, -alpha, ply + 1, inCheck);
+      const int score = -search(-beta, -alpha, ply + 1);
       pos.unmakeMove(m);
       eval.onUnmakeMove(pos, m);
       if (score > best) {
@@ -102,7 +92,6 @@ struct Quiescence {
 int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams& params, std::span<const Move> moves,
                std::span<int> scores, u64* nodes) {
   eval.reset(pos);
-  const bool leafInCheck = pos.inCheck();  // then each reply continues the opponent's check sequence
   int best = -kInfinite;
   u64 searched = 0;
   // Moves far below the best get almost no prior: a window of a few temperatures (8: e^-8 <
@@ -114,7 +103,7 @@ int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams&
     pos.makeMove(m);
     Quiescence q{pos, eval, params};
     const int alpha = best == -kInfinite ? -kInfinite : std::max(-kInfinite, best - window);
-    scores[i] = -q.search(-kInfinite, -alpha, 1, leafInCheck);
+    scores[i] = -q.search(-kInfinite, -alpha, 1);
     searched += q.nodes;
     pos.unmakeMove(m);
     eval.onUnmakeMove(pos, m);
@@ -127,7 +116,7 @@ int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams&
 int leafQuiescence(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams& params, u64* nodes) {
   eval.reset(pos);
   Quiescence q{pos, eval, params};
-  const int score = q.search(-kInfinite, kInfinite, 0, false);
+  const int score = q.search(-kInfinite, kInfinite, 0);
   if (nodes) *nodes += q.nodes;
   return score;
 }
@@ -204,52 +193,26 @@ class NnueValueBackend::Computation final : public BackendComputation {
     e.policyIndex = m_policy->addInput(pos, legalMoves);
     Position scratch = pos;  // the searches make moves; `pos` is the caller's
     const LeafSearchParams& params = m_owner.m_params;
-    const bool onePly = params.priorTemperature > 0 && !params.deferOnePly;
     int cp = 0;
-    if (onePly) {  // the priors' scores; their best is the value unless alpha-beta gives it
+    if (params.priorTemperature > 0) {  // the priors' scores; their best is the value
       e.sharpen = true;
       e.scoreOffset = m_scores.size();
       cp = onePlyScores(scratch, legalMoves);
       appendMoveValues(e, pos, legalMoves.size());
-    }
-    if (params.depth > 0 && !legalMoves.empty()) {
-      cp = leafAlphaBeta(pos, *m_searchers.alphaBeta, params.depth, &m_nodes).score;
-    } else if (params.deferOnePly && params.firstVisitQuiets > 0) {  // needs the priors: in compute()
-      e.pending = m_pending.size();
-      m_pending.push_back(Pending{pos, std::vector<Move>(legalMoves.begin(), legalMoves.end())});
-    } else if (!onePly) {
+    } else {
       cp = leafQuiescence(scratch, *m_searchers.eval, params, &m_nodes);
     }
     TTData tte;
     if (ttHint(pos, tte)) {
       const auto it = std::find(legalMoves.begin(), legalMoves.end(), tte.move);
       if (params.ttHintSharePercent > 0 && it != legalMoves.end()) e.ttIndex = int(it - legalMoves.begin());
-      if (params.ttHintValue && e.pending == kNotPending) {  // the value within the entry's bound
+      if (params.ttHintValue) {  // the value within the entry's bound
         const int score = scoreFromTT(tte.score, 0);
         if ((u8(tte.bound) & u8(Bound::kLower)) && cp < score) cp = score;
         if ((u8(tte.bound) & u8(Bound::kUpper)) && cp > score) cp = score;
       }
     }
     e.wdl = centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos);
-    m_entries.push_back(e);
-    return int(m_entries.size()) - 1;
-  }
-  int addRefinement(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors) override {
-    if (m_owner.m_params.priorTemperature <= 0 || !m_owner.m_params.deferOnePly)
-      throw Error("nnue value backend: refinement needs a prior temperature > 0 and a deferred one-ply search");
-    if (priors.size() != legalMoves.size() || legalMoves.empty())
-      throw Error(fmt::format("nnue value backend: a refinement needs one prior per move ({} priors, {} moves)",
-                              priors.size(), legalMoves.size()));
-    Entry e;
-    Position scratch = pos;
-    e.scoreOffset = m_scores.size();
-    const int cp = onePlyScores(scratch, legalMoves);
-    appendMoveValues(e, pos, legalMoves.size());
-    e.wdl = centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos);
-    e.priorOffset = m_priors.size();
-    e.priorCount = legalMoves.size();
-    appendSharpened(priors, std::span<const int>(m_scores).subspan(e.scoreOffset, legalMoves.size()),
-                    m_owner.m_params.priorTemperature, m_priors);
     m_entries.push_back(e);
     return int(m_entries.size()) - 1;
   }
@@ -282,30 +245,6 @@ class NnueValueBackend::Computation final : public BackendComputation {
   [[nodiscard]] int size() const override { return int(m_entries.size()); }
   void compute() override {
     m_policy->compute();
-    std::vector<Move> subset;
-    std::vector<std::pair<float, Move>> quiets;
-    std::vector<int> subsetScores;
-    for (Entry& e : m_entries) {
-      if (e.pending == kNotPending) continue;
-      // The first visit's value: captures, promotions and the quiet moves of highest prior.
-      Pending& leaf = m_pending[e.pending];
-      const std::span<const float> p = m_policy->priors(e.policyIndex);
-      subset.clear();
-      quiets.clear();
-      for (size_t k = 0; k < leaf.moves.size(); ++k) {
-        if (leaf.pos.isNoisy(leaf.moves[k]))
-          subset.push_back(leaf.moves[k]);
-        else
-          quiets.emplace_back(p[k], leaf.moves[k]);
-      }
-      const size_t take = std::min(quiets.size(), size_t(m_owner.m_params.firstVisitQuiets));
-      std::partial_sort(quiets.begin(), quiets.begin() + std::ptrdiff_t(take), quiets.end(),
-                        [](const auto& a, const auto& b) { return a.first > b.first; });
-      for (size_t k = 0; k < take; ++k) subset.push_back(quiets[k].second);
-      subsetScores.resize(subset.size());
-      const int cp = leafOnePly(leaf.pos, *m_searchers.eval, m_owner.m_params, subset, subsetScores, &m_nodes);
-      e.wdl = centipawnsToWdl(std::clamp(cp, -kMate, kMate), leaf.pos);
-    }
     // Sharpen the policy's priors with the one-ply scores (LeafSearchParams::priorTemperature),
     // then raise a TT hint's move (LeafSearchParams::ttHintSharePercent).
     for (Entry& e : m_entries) {
@@ -335,11 +274,9 @@ class NnueValueBackend::Computation final : public BackendComputation {
   }
 
  private:
-  static constexpr size_t kNotPending = size_t(-1);
-  /// One input: an evaluation (policyIndex >= 0) or a refinement.
+  /// One input: an evaluation (policyIndex >= 0) or a hint.
   struct Entry {
     int policyIndex = -1;
-    size_t pending = kNotPending;  ///< m_pending index: its value is searched in compute()
     bool sharpen = false;    ///< compute() sharpens the policy's priors with the one-ply scores
     size_t scoreOffset = 0;  ///< one-ply scores at m_scores[scoreOffset, + moves)
     size_t priorOffset = 0;  ///< own priors at m_priors[priorOffset, + priorCount); none: the policy's
@@ -380,14 +317,7 @@ class NnueValueBackend::Computation final : public BackendComputation {
   NnueValueBackend& m_owner;
   std::unique_ptr<BackendComputation> m_policy;
   Searchers m_searchers;
-  /// A first visit whose one-ply search (LeafSearchParams::firstVisitQuiets) waits for the
-  /// policy's priors.
-  struct Pending {
-    Position pos;
-    std::vector<Move> moves;
-  };
   std::vector<Entry> m_entries;
-  std::vector<Pending> m_pending;
   std::vector<int> m_scores;
   std::vector<float> m_priors;
   std::vector<float> m_values;
@@ -400,18 +330,17 @@ NnueValueBackend::NnueValueBackend(std::shared_ptr<Backend> policy, std::shared_
   if (!m_policy) throw Error("nnue value backend: no policy backend");
   if (!m_net) throw Error("nnue value backend: no NNUE network (this build embeds none: set EvalFile)");
   const LeafSearchParams& p = m_params;
-  if (p.maxPly < 0 || p.nodeLimit < 1 || p.priorTemperature < 0 || p.depth < 0 || p.depth > kMaxPly / 2 ||
-      p.firstVisitQuiets < 0 || p.hintVisits < 0 || p.hintDepth < 0 || p.hintDepth > kMaxPly / 2 || p.hintNodes < 1 ||
-      p.hintGrowth < 0 || p.hintSharePercent < 0 || p.hintSharePercent > 100 || p.hashMiB < 1 || p.hashMiB > 65536 ||
-      p.ttHintSharePercent < 0 || p.ttHintSharePercent > 100 || p.ttHintDepth < 1)
+  if (p.maxPly < 0 || p.nodeLimit < 1 || p.priorTemperature < 0 || p.hintVisits < 0 || p.hintDepth < 0 ||
+      p.hintDepth > kMaxPly / 2 || p.hintNodes < 1 || p.hintGrowth < 0 || p.hintSharePercent < 0 ||
+      p.hintSharePercent > 100 || p.hashMiB < 1 || p.hashMiB > 65536 || p.ttHintSharePercent < 0 ||
+      p.ttHintSharePercent > 100 || p.ttHintDepth < 1)
     throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0, its node limit {} >= 1, the prior "
-                            "temperature {} >= 0, the leaf search depth {} and the hint depth {} 0..{}, the hint "
-                            "visits {} >= 0, its nodes {} >= 1, its growth {} >= 0, the hint share {}% 0..100, the "
-                            "hash {} MiB 1..65536, the first visit's quiet moves {} >= 0, the TT hint share {}% "
-                            "0..100 and its depth {} >= 1",
-                            p.maxPly, p.nodeLimit, p.priorTemperature, p.depth, p.hintDepth, kMaxPly / 2, p.hintVisits,
-                            p.hintNodes, p.hintGrowth, p.hintSharePercent, p.hashMiB, p.firstVisitQuiets,
-                            p.ttHintSharePercent, p.ttHintDepth));
+                            "temperature {} >= 0, the hint depth {} 0..{}, the hint visits {} >= 0, its nodes {} >= 1, "
+                            "its growth {} >= 0, the hint share {}% 0..100, the hash {} MiB 1..65536, the TT hint "
+                            "share {}% 0..100 and its depth {} >= 1",
+                            p.maxPly, p.nodeLimit, p.priorTemperature, p.hintDepth, kMaxPly / 2, p.hintVisits,
+                            p.hintNodes, p.hintGrowth, p.hintSharePercent, p.hashMiB, p.ttHintSharePercent,
+                            p.ttHintDepth));
 }
 
 NnueValueBackend::~NnueValueBackend() = default;
@@ -420,25 +349,11 @@ std::unique_ptr<BackendComputation> NnueValueBackend::newComputation() { return 
 
 BackendAttributes NnueValueBackend::attributes() const {
   BackendAttributes a = m_policy->attributes();
-  a.refines = m_params.priorTemperature > 0 && m_params.deferOnePly;
   a.hintVisits = hints() ? u32(m_params.hintVisits) : 0;
   a.hintGrowth = hints() && m_params.hintGrowth >= 2 ? u32(m_params.hintGrowth) : 0;
-  if (m_params.depth > 0)
-    a.description = fmt::format("NNUE {} alpha-beta search of depth {} ({} MiB TT per thread; priors: {}) with {} priors",
-                                m_net->name(), m_params.depth, m_params.hashMiB,
-                                m_params.priorTemperature > 0
-                                    ? fmt::format("one-ply search, temperature {} cp", m_params.priorTemperature)
-                                    : std::string("the policy's"),
-                                a.description);
-  else if (m_params.priorTemperature > 0)
-    a.description = fmt::format("NNUE {} one-ply search{} (quiescence {} plies, prior temperature {} cp) with {} priors",
-                                m_net->name(),
-                                !m_params.deferOnePly ? ""
-                                : m_params.firstVisitQuiets > 0
-                                    ? fmt::format(" at a leaf's second visit, at its first over captures and {} quiet "
-                                                  "moves", m_params.firstVisitQuiets)
-                                    : std::string(" at a leaf's second visit"),
-                                m_params.maxPly, m_params.priorTemperature, a.description);
+  if (m_params.priorTemperature > 0)
+    a.description = fmt::format("NNUE {} one-ply search (quiescence {} plies, prior temperature {} cp) with {} priors",
+                                m_net->name(), m_params.maxPly, m_params.priorTemperature, a.description);
   else
     a.description = fmt::format("NNUE {} value (quiescence {} plies) with {} priors", m_net->name(), m_params.maxPly,
                                 a.description);
@@ -448,7 +363,7 @@ BackendAttributes NnueValueBackend::attributes() const {
                                  m_params.hintDepth, m_params.hintNodes, m_params.hintVisits, m_params.hintSharePercent);
   if (a.hintGrowth)
     a.description += fmt::format(", again at {}x the visits with {}x the nodes", a.hintGrowth, a.hintGrowth);
-  if ((m_params.ttHintSharePercent > 0 || m_params.ttHintValue) && (hints() || m_params.depth > 0))
+  if ((m_params.ttHintSharePercent > 0 || m_params.ttHintValue) && hints())
     a.description += fmt::format("; TT hints at a draft of {} plies (prior at least {}%{})", m_params.ttHintDepth,
                                  m_params.ttHintSharePercent, m_params.ttHintValue ? ", value within the bound" : "");
   return a;
@@ -477,7 +392,7 @@ NnueValueBackend::Searchers NnueValueBackend::borrow() {
   }
   Searchers s;
   s.eval = std::make_unique<nnue::NnueEvaluator>(m_net);
-  if (m_params.depth > 0 || hints()) {
+  if (hints()) {
     s.alphaBeta = std::make_unique<AlphaBetaSearch>(std::make_unique<nnue::NnueEvaluator>(m_net));
     s.alphaBeta->setHashMiB(size_t(m_params.hashMiB));
   }

@@ -41,15 +41,6 @@ struct LeafSearchParams {
   /// is skipped when the stand-pat score plus the victim's value plus this margin (centipawns)
   /// cannot reach alpha; the fail-soft score is raised to that bound. 0: off.
   int deltaMargin = 0;
-  /// Check sequences in the quiescence search (chessprogramming wiki "Quiescence Search":
-  /// checks): at plies up to `checkPlies` (the leaf's own position is ply 0, the position after
-  /// a one-ply move ply 1) a side whose previous move gave check also tries its non-capturing
-  /// checks that do not lose material by SEE, exempt from delta pruning, after its captures. A
-  /// sacrifice with check followed by more checks (Rxh7+ Kxh7 Qh4#) is then scored by the
-  /// one-ply search, not only by the tree; quiet checks that start a sequence are left to the
-  /// one-ply search and the tree (searching them at every node cost 87% more leaf nodes and
-  /// lost in self-play, docs/lab/mcts-log.md). 0: captures and promotions only.
-  int checkPlies = 0;
   /// One-ply priors: every legal move of the leaf is searched (made, then the quiescence
   /// search above), the leaf's value is the best of them (a depth-1 search instead of the
   /// leaf's own quiescence), and the priors become softmax(ln(policy prior + 0.001) + score /
@@ -61,27 +52,6 @@ struct LeafSearchParams {
   /// whose score falls below it gets that upper bound (and a prior of at most e^-window of the
   /// best's). Narrower windows cut the quiescence searches of bad moves short.
   int windowTemperatures = 8;
-  /// With priorTemperature > 0: the one-ply search waits for a leaf's second visit. A new leaf
-  /// gets the policy's priors and its quiescence value (or the alpha-beta value of `depth`);
-  /// when a playout comes back to it, the backend refines it (BackendAttributes::refines): the
-  /// one-ply search sharpens the priors the node holds and its best score is that playout's
-  /// value. Most leaves of an MCTS tree are visited once, and the one-ply search of every move
-  /// is most of a playout's cost (docs/lab/mcts-log.md). False: the one-ply search runs at expansion.
-  bool deferOnePly = false;
-  /// With deferOnePly: > 0 values a new leaf by a one-ply search over its captures, promotions
-  /// and this many quiet moves of the highest prior (their best score), instead of its own
-  /// quiescence search, which cannot see that the side to move has a piece attacked (a one-ply
-  /// search sees the threat and the moves that meet it). Its priors stay the policy's until the
-  /// refinement. 0: the quiescence value.
-  int firstVisitQuiets = 0;
-  /// Plies of a full alpha-beta search (search/alphabeta.h: PVS, TT, NMP, LMR, its own
-  /// quiescence) that value the leaf instead of the quiescence or one-ply search above, whose
-  /// scores then only shape the priors: an MCTS-minimax hybrid with minimax at the leaves
-  /// (Baier and Winands 2013, "MCTS-IP-M"; Komodo MCTS searches its leaves with short alpha-beta
-  /// searches the same way). Each computation keeps its own search and TT across leaves, so
-  /// later leaves reuse what earlier ones found. The leaf's game history is dropped first, so
-  /// its value depends on the position alone (the tree decides repetitions). 0: no such search.
-  int depth = 0;
   /// Alpha-beta hints (src/mcts/backend.h): a node with this many visits asks once for the
   /// best move of a full alpha-beta search of `hintDepth` plies (BackendComputation::addHint),
   /// whose prior is raised to `hintSharePercent`; 0 (or hintDepth 0): no hints.
@@ -98,9 +68,8 @@ struct LeafSearchParams {
   /// The prior (percent) a hinted move gets at least; the other moves' priors shrink in
   /// proportion.
   int hintSharePercent = 50;
-  /// TT hints: a new leaf whose position the hints' alpha-beta searches (or the leaf searches
-  /// of `depth`) stored in their TT with a move, at a draft of at least ttHintDepth plies, gets
-  /// that move's prior raised to ttHintSharePercent (after the one-ply sharpening; appendHinted).
+  /// TT hints: a new leaf whose position the hints' alpha-beta searches stored in their TT with
+  /// a move, at a draft of at least ttHintDepth plies, gets that move's prior raised to ttHintSharePercent (after the one-ply sharpening; appendHinted).
   /// A hint's search visits the subtree below its node, so the tree's later expansions there
   /// inherit its best and refutation moves for one TT probe each, without a search of their own
   /// (the TT move as a prior: Baier and Winands, "MCTS-minimax hybrids", IEEE TCIAIG 2015,
@@ -112,9 +81,10 @@ struct LeafSearchParams {
   /// score, lowered to an upper bound's, the score of an exact entry. The deeper search's verdict
   /// replaces the leaf's static view where it has one. false: the leaf's own value.
   bool ttHintValue = false;
-  /// Transposition table of each leaf alpha-beta search (MiB; one per search thread), shared
-  /// by the leaf searches of `depth` and the hints.
+  /// Transposition table of the hints' alpha-beta search (MiB; one per search thread).
   int hashMiB = 16;
+
+  bool operator==(const LeafSearchParams&) const = default;
 };
 
 /// Centipawns (side to move's view, within +-kEvalMax, or matedIn(ply) when a checkmate is
@@ -131,7 +101,7 @@ struct LeafSearchParams {
 int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams& params, std::span<const Move> moves,
                std::span<int> scores, u64* nodes = nullptr);
 
-/// The search of `pos` by `search` to `depth` plies (LeafSearchParams::depth or hintDepth),
+/// The search of `pos` by `search` to `depth` plies (an alpha-beta hint, LeafSearchParams::hintDepth),
 /// without its game history: its score (centipawns, side to move's view; a mate score when it
 /// finds one) and best move (legal in `pos`). `nodes` (if not null) is increased by the nodes
 /// searched.
@@ -178,7 +148,7 @@ class NnueValueBackend final : public Backend {
  private:
   class Computation;
   /// What one computation searches with: the evaluator of the quiescence and one-ply searches
-  /// and, with LeafSearchParams::depth > 0 or hints(), an alpha-beta search with its TT.
+  /// and, with hints(), an alpha-beta search with its TT.
   struct Searchers {
     std::unique_ptr<nnue::NnueEvaluator> eval;
     std::unique_ptr<AlphaBetaSearch> alphaBeta;

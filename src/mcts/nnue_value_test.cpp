@@ -130,11 +130,7 @@ TEST(NnueValueBackend, PriorsFromThePolicyAndValuesFromTheNetwork) {
   EXPECT_THROW(NnueValueBackend(nullptr, net), Error);
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), nullptr), Error);
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, LeafSearchParams{-1, 10}), Error);
-  LeafSearchParams badDepth;
-  badDepth.depth = -1;
-  EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, badDepth), Error);
   LeafSearchParams badHash;
-  badHash.depth = 2;
   badHash.hashMiB = 0;
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, badHash), Error);
 }
@@ -155,31 +151,6 @@ TEST(LeafAlphaBeta, FindsAMateTheOnePlySearchCannotSee) {
   LeafSearchParams params;
   params.priorTemperature = 100;
   EXPECT_LT(leafOnePly(scratch, eval, params, moves, scores), kMateInMaxPly);
-}
-
-TEST(NnueValueBackend, LeafDepthValuesByAlphaBetaAndKeepsTheOnePlyPriors) {
-  const auto net = testNetwork();
-  LeafSearchParams params;
-  params.priorTemperature = 100000;
-  params.depth = kQuietMateIn2Depth;
-  params.hashMiB = 1;
-  NnueValueBackend backend(std::make_shared<UniformBackend>(), net, params);
-  EXPECT_NE(backend.attributes().description.find("alpha-beta search of depth 6"), std::string::npos);
-  const Position pos = Position::fromFen(kQuietMateIn2);
-  const MoveList list = legalMoves(pos);
-  const std::vector<Move> moves(list.begin(), list.end());
-  auto c = backend.newComputation();
-  c->addInput(pos, moves);
-  c->compute();
-  EXPECT_FLOAT_EQ(c->wdl(0).win, 1.0f);  // the mate in 2
-  Position scratch = pos;
-  nnue::NnueEvaluator eval(net);
-  std::vector<int> scores(moves.size());
-  (void)leafOnePly(scratch, eval, params, moves, scores);
-  const auto priors = c->priors(0);
-  ASSERT_EQ(priors.size(), moves.size());
-  for (size_t i = 1; i < moves.size(); ++i)
-    EXPECT_NEAR(std::log(priors[i] / priors[0]), double(scores[i] - scores[0]) / params.priorTemperature, 1e-4);
 }
 
 TEST(LeafOnePly, ScoresEveryMoveByTheQuiescenceSearchAfterIt) {
@@ -268,55 +239,6 @@ TEST(LeafOnePly, DeltaPruningSkipsCapturesThatCannotReachAlpha) {
   EXPECT_LT(nodesPruned, nodesOff) << "a small margin skips captures";
 }
 
-TEST(LeafQuiescence, QuietChecksOnlyContinueACheckSequence) {
-  const auto net = testNetwork();
-  nnue::NnueEvaluator eval(net);
-  // Ra8# starts no sequence (no check before it): left to the one-ply search and the tree, at
-  // any depth of check sequences (the test below finds a sequence's mate).
-  const char* fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
-  Position quiet = Position::fromFen(fen);
-  LeafSearchParams off, deep;
-  deep.checkPlies = 8;
-  u64 nodesOff = 0, nodesDeep = 0;
-  EXPECT_EQ(leafQuiescence(quiet, eval, deep, &nodesDeep), leafQuiescence(quiet, eval, off, &nodesOff));
-  EXPECT_LT(leafQuiescence(quiet, eval, deep), kMateInMaxPly);
-  EXPECT_EQ(nodesDeep, nodesOff);
-  EXPECT_EQ(quiet.fen(), fen) << "the position is restored";
-}
-
-TEST(LeafOnePly, QuietChecksScoreASacrificeThatMatesByChecks) {
-  const auto net = testNetwork();
-  // 1.Rxh7+ Kxh7 2.Qh4#: the one-ply move is a capture with check, the evasion is forced and the
-  // mate is a quiet check at the quiescence search's ply 2.
-  const char* fen = "6rk/6pp/6p1/8/8/7R/5Q2/6K1 w - - 0 1";
-  Position pos = Position::fromFen(fen);
-  const MoveList list = legalMoves(pos);
-  const std::vector<Move> moves(list.begin(), list.end());
-  const Move sacrifice = parseUci(pos, "h3h7", false);
-  const size_t at = size_t(std::find(moves.begin(), moves.end(), sacrifice) - moves.begin());
-  ASSERT_LT(at, moves.size());
-  auto scores = [&](int checkPlies, u64& nodes) {
-    nnue::NnueEvaluator eval(net);
-    LeafSearchParams params;
-    params.priorTemperature = 100;
-    params.deltaMargin = 100;  // delta pruning never skips a quiet check
-    params.checkPlies = checkPlies;
-    std::vector<int> s(moves.size());
-    const int best = leafOnePly(pos, eval, params, moves, s, &nodes);
-    EXPECT_EQ(pos.fen(), fen) << "the position is restored";
-    EXPECT_EQ(best, *std::max_element(s.begin(), s.end()));
-    return s;
-  };
-  u64 nodesOff = 0, nodes1 = 0, nodes2 = 0;
-  EXPECT_LT(scores(0, nodesOff)[at], kMateInMaxPly) << "captures only: a rook for a pawn";
-  EXPECT_LT(scores(1, nodes1)[at], kMateInMaxPly) << "ply 1 is Black's: White's mating check is at ply 2";
-  EXPECT_EQ(nodes1, nodesOff) << "White's leaf is not in check: Black has no sequence to continue at ply 1";
-  const std::vector<int> with2 = scores(2, nodes2);
-  EXPECT_EQ(with2[at], mateIn(3));
-  EXPECT_EQ(*std::max_element(with2.begin(), with2.end()), with2[at]) << "the sacrifice is the best move";
-  EXPECT_LT(nodes1, nodes2);
-}
-
 TEST(NnueValueBackend, OnePlyPriorsFollowTheScoresAndTheValueIsTheBest) {
   const auto net = testNetwork();
   LeafSearchParams params;
@@ -348,129 +270,6 @@ TEST(NnueValueBackend, OnePlyPriorsFollowTheScoresAndTheValueIsTheBest) {
   EXPECT_NEAR(*std::max_element(values.begin(), values.end()), c->wdl(0).q(), 1e-6);
 }
 
-TEST(NnueValueBackend, DeferredOnePlyGivesThePolicyFirstAndTheOnePlySearchOnRefinement) {
-  const auto net = testNetwork();
-  LeafSearchParams eager;
-  eager.priorTemperature = 100000;  // no move falls below the one-ply window: exact softmaxes
-  LeafSearchParams deferred = eager;
-  deferred.deferOnePly = true;
-  NnueValueBackend eagerBackend(std::make_shared<UniformBackend>(), net, eager);
-  NnueValueBackend deferredBackend(std::make_shared<UniformBackend>(), net, deferred);
-  EXPECT_FALSE(eagerBackend.attributes().refines);
-  EXPECT_TRUE(deferredBackend.attributes().refines);
-
-  Position pos = Position::fromFen("k7/8/8/3q4/8/8/8/3RK3 w - - 0 1");
-  const MoveList list = legalMoves(pos);
-  const std::vector<Move> moves(list.begin(), list.end());
-  // Provisional priors as a search would hold them: not uniform, so that the refinement must
-  // start from them and not from the policy.
-  std::vector<float> held(moves.size());
-  for (size_t i = 0; i < held.size(); ++i) held[i] = float(i + 1);
-  const float total = std::accumulate(held.begin(), held.end(), 0.0f);
-  for (float& p : held) p /= total;
-
-  auto c = deferredBackend.newComputation();
-  EXPECT_EQ(c->addInput(pos, moves), 0);
-  EXPECT_EQ(c->addRefinement(pos, moves, held), 1);
-  EXPECT_EQ(c->size(), 2);
-  c->compute();
-  // First visit: the policy's priors (uniform) and the leaf's own quiescence value.
-  ASSERT_EQ(c->priors(0).size(), moves.size());
-  for (float p : c->priors(0)) EXPECT_FLOAT_EQ(p, 1.0f / float(moves.size()));
-  nnue::NnueEvaluator eval(net);
-  const int quiet = leafQuiescence(pos, eval, deferred);
-  EXPECT_EQ(c->wdl(0), centipawnsToWdl(quiet, pos));
-  EXPECT_TRUE(c->moveValues(0).empty()) << "no one-ply search yet: no move values";
-  // Refinement: the held priors sharpened by the one-ply scores, valued by their best, exactly
-  // what the eager backend gives at expansion when it starts from the same priors.
-  std::vector<int> scores(moves.size());
-  const int best = leafOnePly(pos, eval, deferred, moves, scores);
-  EXPECT_EQ(c->wdl(1), centipawnsToWdl(best, pos));
-  const auto refined = c->priors(1);
-  ASSERT_EQ(refined.size(), moves.size());
-  EXPECT_NEAR(std::accumulate(refined.begin(), refined.end(), 0.0), 1.0, 1e-5);
-  for (size_t i = 1; i < moves.size(); ++i)
-    EXPECT_NEAR(std::log(refined[i] / refined[0]),
-                std::log((held[i] + 0.001) / (held[0] + 0.001)) + double(scores[i] - scores[0]) / eager.priorTemperature,
-                1e-4);
-  auto e = eagerBackend.newComputation();
-  e->addInput(pos, moves);
-  e->compute();
-  EXPECT_EQ(e->wdl(0), c->wdl(1));
-  ASSERT_EQ(c->moveValues(1).size(), moves.size());
-  EXPECT_TRUE(std::equal(c->moveValues(1).begin(), c->moveValues(1).end(), e->moveValues(0).begin()));
-
-  // Bad refinements are refused with a reason; a backend that does not refine says so.
-  auto bad = deferredBackend.newComputation();
-  EXPECT_THROW(bad->addRefinement(pos, moves, std::span<const float>(held).first(2)), Error);
-  EXPECT_THROW(eagerBackend.newComputation()->addRefinement(pos, moves, held), Error);
-  EXPECT_THROW(UniformBackend().newComputation()->addRefinement(pos, moves, held), Error);
-}
-
-/// Priors proportional to 1, 2, 3, ... in the order of the moves (the last move is the favourite).
-class RisingPriorsBackend final : public Backend {
- public:
-  std::unique_ptr<BackendComputation> newComputation() override {
-    class C final : public BackendComputation {
-     public:
-      int addInput(const Position&, std::span<const Move> moves) override {
-        std::vector<float> p(moves.size());
-        for (size_t i = 0; i < p.size(); ++i) p[i] = float(i + 1);
-        const float sum = std::accumulate(p.begin(), p.end(), 0.0f);
-        for (float& x : p) x /= sum;
-        m_priors.push_back(std::move(p));
-        return int(m_priors.size()) - 1;
-      }
-      int size() const override { return int(m_priors.size()); }
-      void compute() override {}
-      Wdl wdl(int) const override { return Wdl{}; }
-      std::span<const float> priors(int i) const override { return m_priors[size_t(i)]; }
-
-     private:
-      std::vector<std::vector<float>> m_priors;
-    };
-    return std::make_unique<C>();
-  }
-  BackendAttributes attributes() const override { return {.description = "rising priors"}; }
-};
-
-TEST(NnueValueBackend, FirstVisitQuietsSearchesTheCapturesAndTheQuietMovesOfHighestPrior) {
-  const auto net = testNetwork();
-  // White's rook on d1 is attacked by the queen: the quiescence search stands pat on it, a
-  // one-ply search sees the capture after a quiet move that leaves it.
-  Position pos = Position::fromFen("k7/8/8/3q4/8/8/8/3RK3 w - - 0 1");
-  const MoveList list = legalMoves(pos);
-  const std::vector<Move> moves(list.begin(), list.end());
-  for (const int quiets : {1, 3, 100}) {
-    LeafSearchParams params;
-    params.priorTemperature = 96;
-    params.deferOnePly = true;
-    params.firstVisitQuiets = quiets;
-    NnueValueBackend backend(std::make_shared<RisingPriorsBackend>(), net, params);
-    auto c = backend.newComputation();
-    c->addInput(pos, moves);
-    c->compute();
-    // The expected subset: every capture, then the last `quiets` quiet moves (highest priors).
-    std::vector<Move> subset, quiet;
-    for (Move m : moves) (pos.isNoisy(m) ? subset : quiet).push_back(m);
-    ASSERT_FALSE(subset.empty());
-    for (size_t k = 0; k < quiet.size() && k < size_t(quiets); ++k) subset.push_back(quiet[quiet.size() - 1 - k]);
-    nnue::NnueEvaluator eval(net);
-    std::vector<int> scores(subset.size());
-    const int best = leafOnePly(pos, eval, params, subset, scores);
-    EXPECT_EQ(c->wdl(0), centipawnsToWdl(best, pos)) << quiets << " quiet moves";
-    // The priors stay the policy's until the refinement.
-    EXPECT_FLOAT_EQ(c->priors(0).back(), float(moves.size()) / float(moves.size() * (moves.size() + 1) / 2));
-    if (quiets == 100) {  // every move: the full one-ply value
-      std::vector<int> all(moves.size());
-      EXPECT_EQ(best, leafOnePly(pos, eval, params, moves, all));
-    }
-  }
-  LeafSearchParams bad;
-  bad.firstVisitQuiets = -1;
-  EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, bad), Error);
-}
-
 /// Search parameters of the tree tests below: batches of 4, no smart pruning.
 MctsParams batchedParams(u64 seed) {
   MctsParams params;
@@ -493,75 +292,9 @@ SearchResult searchOpening(MctsSearch& search, u64 nodes, int threads, const Inf
   return search.run(opening(), limits, config, onInfo, signals);
 }
 
-/// Every expanded node of the tree below `n` awaits refinement exactly when it has one visit.
-void expectRefinedIffRevisited(const Node& n, int& provisional, int& refined) {
-  if (n.expanded() && !n.isTerminal()) {
-    EXPECT_EQ(n.awaitsRefinement(), n.visits() == 1) << "visits " << n.visits();
-    (n.awaitsRefinement() ? provisional : refined) += 1;
-    if (n.awaitsRefinement()) {
-      for (const Node::Edge& e : n.edges()) EXPECT_EQ(e.node, nullptr);
-    }
-  }
-  for (const Node::Edge& e : n.edges())
-    if (e.node) expectRefinedIffRevisited(*e.node, provisional, refined);
-}
-
-TEST(MctsRefinement, NodesAreRefinedOnTheirSecondVisitOnly) {
-  for (const int threads : {1, 2}) {
-    LeafSearchParams leaf;
-    leaf.priorTemperature = 96;
-    leaf.deferOnePly = true;
-    auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
-    MctsSearch search(backend, batchedParams(3));
-    const SearchResult r = searchOpening(search, 600, threads);
-    EXPECT_TRUE(legalMoves(opening()).contains(r.best));
-    const MctsStats& st = search.lastStats();
-    int provisional = 0, refined = 0;
-    expectRefinedIffRevisited(*search.root(), provisional, refined);
-    // The root was refined before the threads started; every refined node counts once.
-    EXPECT_FALSE(search.root()->awaitsRefinement());
-    EXPECT_EQ(u64(refined), st.refinements) << threads << " thread(s)";
-    EXPECT_GT(provisional, 0);
-    EXPECT_GT(refined, 1);
-    // Each evaluation and each refinement is one visit (terminal leaves add the rest).
-    EXPECT_EQ(st.evaluations + st.refinements + st.terminals, st.playouts);
-    EXPECT_EQ(search.root()->visits(), st.playouts);
-  }
-}
-
-TEST(MctsRefinement, ACachedProvisionalLeafIsRefinedAgainAndRefinementsAreNotCached) {
-  LeafSearchParams leaf;
-  leaf.priorTemperature = 96;
-  leaf.deferOnePly = true;
-  auto inner = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
-  auto cache = std::make_shared<CachingBackend>(inner, 1000);
-  EXPECT_TRUE(cache->attributes().refines);
-  Position pos = Position::fromFen("k7/8/8/3q4/8/8/8/3RK3 w - - 0 1");
-  const MoveList list = legalMoves(pos);
-  const std::vector<Move> moves(list.begin(), list.end());
-  const std::vector<float> uniform(moves.size(), 1.0f / float(moves.size()));
-  for (int round = 0; round < 2; ++round) {
-    auto c = cache->newComputation();
-    c->addInput(pos, moves);
-    c->addRefinement(pos, moves, uniform);
-    c->compute();
-    auto direct = inner->newComputation();
-    direct->addRefinement(pos, moves, uniform);
-    direct->compute();
-    EXPECT_EQ(c->wdl(1), direct->wdl(0));
-    EXPECT_TRUE(std::ranges::equal(c->priors(1), direct->priors(0)));
-  }
-  const CacheStats st = cache->stats();
-  EXPECT_EQ(st.entries, 1u);  // the evaluation only
-  EXPECT_EQ(st.hits, 1u);     // the second round's evaluation
-}
-
-class NnueValueBackendThreads : public ::testing::TestWithParam<int> {};
-
-TEST_P(NnueValueBackendThreads, MctsSearchesWithItOnTwoThreads) {
+TEST(NnueValueBackend, MctsSearchesWithItOnTwoThreads) {
   LeafSearchParams leaf;
   leaf.priorTemperature = 80;  // the one-ply path too
-  leaf.depth = GetParam();     // and the alpha-beta search at the leaves
   leaf.hashMiB = 1;
   auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
   MctsSearch search(backend, batchedParams(1));
@@ -573,8 +306,6 @@ TEST_P(NnueValueBackendThreads, MctsSearchesWithItOnTwoThreads) {
   ASSERT_FALSE(infos.empty());
   EXPECT_EQ(infos.back().pv.front(), r.best);
 }
-
-INSTANTIATE_TEST_SUITE_P(LeafDepth, NnueValueBackendThreads, ::testing::Values(0, 2));
 
 }  // namespace
 }  // namespace janus::mcts

@@ -78,7 +78,6 @@ size_t Node::collapse(size_t& nodesFreed) {
   // unique_ptrs, which is fine for MCTS depths (tens of plies).
   m_edges.reset();
   m_numEdges = 0;
-  m_awaitsRefinement = false;
   m_hints = 0;
   return bytes;
 }
@@ -112,8 +111,7 @@ std::optional<double> Node::bestEdgeValue() const {
   return best / Edge::kValueScale;
 }
 
-void Node::expand(std::span<const Move> moves, std::span<const float> priors, bool awaitRefinement,
-                  std::span<const float> values) {
+void Node::expand(std::span<const Move> moves, std::span<const float> priors, std::span<const float> values) {
   assert(moves.size() == priors.size() && !moves.empty() && moves.size() <= size_t(kMaxMoves));
   assert(values.empty() || values.size() == moves.size());
   std::vector<int> order(moves.size());
@@ -126,7 +124,6 @@ void Node::expand(std::span<const Move> moves, std::span<const float> priors, bo
     m_edges[i].prior = priors[size_t(order[i])];
     if (!values.empty()) m_edges[i].setMinimax(values[size_t(order[i])]);
   }
-  m_awaitsRefinement = awaitRefinement;
   m_hints = 0;
 }
 

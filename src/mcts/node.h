@@ -99,19 +99,14 @@ class Node {
   [[nodiscard]] int findEdge(Move m) const;
   /// Creates one edge per move with its prior (same length, at least one), sorted by prior,
   /// highest first (stable: equal priors keep the given order). Replaces existing edges (and
-  /// the child nodes under them). `awaitRefinement`: the priors are provisional, the search
-  /// refines them before it first selects a child (BackendAttributes::refines). `values`: the
-  /// backend's move values (Q, this node's view; same length as `moves`, or empty: none),
-  /// which become the edges' implicit minimax values.
-  void expand(std::span<const Move> moves, std::span<const float> priors, bool awaitRefinement = false,
-              std::span<const float> values = {});
+  /// the child nodes under them). `values`: the backend's move values (Q, this node's view;
+  /// same length as `moves`, or empty: none), which become the edges' implicit minimax values.
+  void expand(std::span<const Move> moves, std::span<const float> priors, std::span<const float> values = {});
   /// The best implicit minimax value among the edges (Q, own view), or nullopt if no edge has
   /// one.
   [[nodiscard]] std::optional<double> bestEdgeValue() const;
   /// Replaces `moves` and `priors` by the edges' moves and priors, in edge order.
   void copyEdges(std::vector<Move>& moves, std::vector<float>& priors) const;
-  /// True when the node was expanded with provisional priors that are not refined yet.
-  [[nodiscard]] bool awaitsRefinement() const { return m_awaitsRefinement; }
   /// True once an alpha-beta hint (BackendAttributes::hintVisits) was asked for this node's edges;
   /// false again when expand() or collapse() replaces them.
   [[nodiscard]] bool hinted() const { return m_hints > 0; }
@@ -188,7 +183,6 @@ class Node {
   Terminal m_terminal = Terminal::kNone;
   TerminalKind m_kind = TerminalKind::kNone;
   u16 m_plies = 0;
-  bool m_awaitsRefinement = false;
   u8 m_hints = 0;
   i16 m_hintValue = Edge::kNoValue;  // hintValue(), fixed point as Edge::value
 };

@@ -230,7 +230,7 @@ TEST(MctsMinimax, EdgesKeepTheMoveValuesInPriorOrderAndBackUpTheChildsBest) {
   Node n;
   const Position pos;
   const std::vector<Move> moves = {parseUci(pos, "e2e4", false), parseUci(pos, "d2d4", false), parseUci(pos, "g1f3", false)};
-  n.expand(moves, std::vector<float>{0.3f, 0.5f, 0.2f}, false, std::vector<float>{0.25f, -0.5f, 2.0f});
+  n.expand(moves, std::vector<float>{0.3f, 0.5f, 0.2f}, std::vector<float>{0.25f, -0.5f, 2.0f});
   ASSERT_EQ(toUci(n.edge(0).move, false), "d2d4");  // sorted by prior; the values go with their moves
   EXPECT_NEAR(n.edge(0).minimax(), -0.5, 1e-4);
   EXPECT_NEAR(n.edge(1).minimax(), 0.25, 1e-4);
@@ -248,7 +248,7 @@ TEST(MctsMinimax, EdgesKeepTheMoveValuesInPriorOrderAndBackUpTheChildsBest) {
   const MoveList replies = legalMoves(after);
   std::vector<float> replyValues(replies.size(), -0.3f);
   replyValues[3] = 0.6f;
-  child.expand(std::vector<Move>(replies.begin(), replies.end()), std::vector<float>(replies.size(), 0.05f), false,
+  child.expand(std::vector<Move>(replies.begin(), replies.end()), std::vector<float>(replies.size(), 0.05f),
                replyValues);
   EXPECT_TRUE(backupMinimax(n, 0));
   EXPECT_NEAR(n.edge(0).minimax(), -0.6, 1e-4);
@@ -300,7 +300,7 @@ TEST(MctsPuct, FpuValueWeightBlendsTheMoveValueIntoUnvisitedChildren) {
   // Between two fresh moves the value decides, not the prior alone.
   Node fresh;
   fresh.expand(std::vector<Move>{n.edge(0).move, n.edge(1).move, n.edge(2).move}, std::vector<float>{0.5f, 0.3f, 0.2f},
-               false, std::vector<float>{-0.6f, 0.0f, 0.4f});
+               std::vector<float>{-0.6f, 0.0f, 0.4f});
   fresh.addVisits(1, 0.0);
   p.cpuctInit = 1.0;  // U = P: d2d4 0.5, e2e4 0.3, g1f3 0.2
   p.fpuValueWeight = 0.0;

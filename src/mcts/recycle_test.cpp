@@ -39,8 +39,7 @@ TEST(MctsRecycle, CollapseFreesTheSubtreeAndKeepsTheStatistics) {
   const std::vector<float> priors(moves.size(), 1.0f / float(moves.size()));
   root.expand(moves, priors);
   Node& child = root.getOrCreateChild(0);
-  child.expand(moves, priors, /*awaitRefinement=*/true);  // any moves will do for the bookkeeping
-  EXPECT_TRUE(child.awaitsRefinement());
+  child.expand(moves, priors);  // any moves will do for the bookkeeping
   child.getOrCreateChild(3).expand(moves, priors);
   child.addVisits(7, 0.25, 0.5);
   size_t nodes = 0;
@@ -48,7 +47,6 @@ TEST(MctsRecycle, CollapseFreesTheSubtreeAndKeepsTheStatistics) {
   EXPECT_EQ(nodes, 1u);
   EXPECT_EQ(bytes, 2 * moves.size() * sizeof(Node::Edge) + sizeof(Node));
   EXPECT_FALSE(child.expanded());
-  EXPECT_FALSE(child.awaitsRefinement());  // evaluated anew (and provisionally again) when reached
   EXPECT_EQ(child.visits(), 7u);
   EXPECT_DOUBLE_EQ(child.q(), 0.25);
   EXPECT_DOUBLE_EQ(child.d(), 0.5);

@@ -18,6 +18,7 @@
 
 #include <fmt/format.h>
 
+#include "mcts/face_options.h"
 #include "util/error.h"
 
 namespace janus::rl {
@@ -118,12 +119,9 @@ std::vector<std::string> selfplayTaskCommand(const selfplay::SelfplayConfig& sc,
                            std::to_string(sc.seed)});
   if (!sc.openings.empty()) argv.insert(argv.end(), {"--openings", sc.openings});
   argv.insert(argv.end(), {"--value", sc.value});
-  if (sc.value == "nnue") {
-    if (!sc.evalFile.empty()) argv.insert(argv.end(), {"--eval-file", sc.evalFile});
-    argv.insert(argv.end(), {"--qs-depth", std::to_string(sc.leaf.maxPly), "--prior-temperature",
-                             std::to_string(sc.leaf.priorTemperature), "--hint-visits",
-                             std::to_string(sc.leaf.hintVisits)});
-  }
+  if (sc.value == "nnue" && !sc.evalFile.empty()) argv.insert(argv.end(), {"--eval-file", sc.evalFile});
+  // The face's settings that differ from the default face's, by the table (mcts/face_options.h).
+  for (const auto& [name, value] : mcts::changedFaceOptions(sc.face)) argv.insert(argv.end(), {"--mcts-option", name + "=" + value});
   return argv;
 }
 

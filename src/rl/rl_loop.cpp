@@ -160,16 +160,14 @@ match::EngineConfig mctsMatchEngine(const RlConfig& c, const std::string& name, 
   match::EngineConfig e;
   e.name = name;
   e.command = c.janus;
+  e.args = {"--show-hidden"};  // declares the tuning options set below (mcts/face_options.h)
   e.options = {{"Search", "mcts"}, {"Threads", "1"}};
-  // The matches play the face the self-play played: the same leaf values and leaf searches.
+  // The matches play the face the self-play played: the same leaf values and every tuning setting
+  // of the face's table (mcts/face_options.h), each as its engine option.
   const selfplay::SelfplayConfig& sc = c.selfplay;
   e.options.emplace_back("MCTS Value", sc.value);
-  if (sc.value == "nnue") {
-    if (!sc.evalFile.empty()) e.options.emplace_back("EvalFile", fs::absolute(sc.evalFile).string());
-    e.options.emplace_back("MCTS QS Depth", std::to_string(sc.leaf.maxPly));
-    e.options.emplace_back("MCTS Prior Temperature", std::to_string(sc.leaf.priorTemperature));
-    e.options.emplace_back("MCTS Hint Visits", std::to_string(sc.leaf.hintVisits));
-  }
+  if (sc.value == "nnue" && !sc.evalFile.empty()) e.options.emplace_back("EvalFile", fs::absolute(sc.evalFile).string());
+  for (const mcts::FaceOption& o : mcts::faceOptions()) e.options.emplace_back(o.name, mcts::faceOptionText(o, sc.face));
   if (net.empty())
     e.options.emplace_back("MCTS Backend", "uniform");
   else

@@ -274,13 +274,15 @@ TEST(RlSlurm, TheTaskCommandCarriesEverySelfplaySetting) {
   // NNUE leaf values reach the tasks with their leaf searches.
   sc.value = "nnue";
   sc.evalFile = "/nets/nn-1.jnn";
-  sc.leaf.maxPly = 6;
-  sc.leaf.priorTemperature = 80;
-  sc.leaf.hintVisits = 150;
+  sc.face.leaf.maxPly = 6;
+  sc.face.leaf.priorTemperature = 80;
+  sc.face.leaf.hintVisits = 150;
   const auto nnueArgv = selfplayTaskCommand(sc, "/bin/janus", "/d", 10);
+  // The settings that differ from the default face, by the table (mcts/face_options.h).
   EXPECT_EQ(std::vector<std::string>(nnueArgv.end() - 10, nnueArgv.end()),
-            (std::vector<std::string>{"--value", "nnue", "--eval-file", "/nets/nn-1.jnn", "--qs-depth", "6",
-                                      "--prior-temperature", "80", "--hint-visits", "150"}));
+            (std::vector<std::string>{"--value", "nnue", "--eval-file", "/nets/nn-1.jnn", "--mcts-option",
+                                      "MCTS QS Depth=6", "--mcts-option", "MCTS Prior Temperature=80", "--mcts-option",
+                                      "MCTS Hint Visits=150"}));
   sc.value = "net";
   // The uniform backend of generation 0 has no network file.
   sc.weights.clear();
@@ -306,15 +308,17 @@ TEST(RlMatches, TheMatchEnginesPlayTheFaceTheSelfplayPlayed) {
   const match::EngineConfig net = mctsMatchEngine(c, "gen1", "/nets/pv-1.jpv");
   EXPECT_EQ(net.name, "gen1");
   EXPECT_EQ(net.command, "/bin/janus");
+  EXPECT_EQ(net.args, std::vector<std::string>{"--show-hidden"});  // the engine lists the tuning options it is given
   EXPECT_EQ(option(net, "Search"), "mcts");
   EXPECT_EQ(option(net, "MCTS Value"), "net");  // not the engine's default (nnue)
   EXPECT_EQ(option(net, "MCTS WeightsFile"), "/nets/pv-1.jpv");
-  EXPECT_EQ(option(net, "MCTS QS Depth"), "(absent)");
+  EXPECT_EQ(option(net, "MCTS QS Depth"), "8");  // every setting of the face's table, the default face's here
+  EXPECT_EQ(option(net, "MCTS CPuct"), "1.86");
 
   c.selfplay.value = "nnue";
   c.selfplay.evalFile = "/nets/nn-1.jnn";
-  c.selfplay.leaf.maxPly = 5;
-  c.selfplay.leaf.priorTemperature = 70;
+  c.selfplay.face.leaf.maxPly = 5;
+  c.selfplay.face.leaf.priorTemperature = 70;
   const match::EngineConfig nnue = mctsMatchEngine(c, "gen0", "");
   EXPECT_EQ(option(nnue, "MCTS Value"), "nnue");
   EXPECT_EQ(option(nnue, "EvalFile"), "/nets/nn-1.jnn");

@@ -1,5 +1,7 @@
 #include "selfplay/selfplay.h"
 
+#include <cctype>
+
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -210,12 +212,12 @@ SelfplayProgress generateSelfplay(const SelfplayConfig& config, const records::C
   for (int t = 0; t < workers; ++t) {
     std::shared_ptr<mcts::Backend> backend =
         mcts::BackendRegistry::instance().create(config.backend, {config.weights, config.backendParams});
-    if (nnueNet) backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), nnueNet, config.leaf);
+    if (nnueNet) backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), nnueNet, config.face.leaf);
     network = backend->attributes().description;
-    searches.push_back(std::make_unique<mcts::MctsSearch>(std::move(backend), mcts::defaultFaceParams()));
+    searches.push_back(std::make_unique<mcts::MctsSearch>(std::move(backend), config.face.params));
   }
 
-  const std::vector<std::pair<std::string, std::string>> settings = {
+  std::vector<std::pair<std::string, std::string>> settings = {
       {"format", std::to_string(kSelfplayVersion)},
       {"seed", std::to_string(config.seed)},
       {"chunk-games", std::to_string(run.chunkGames)},
@@ -235,6 +237,11 @@ SelfplayProgress generateSelfplay(const SelfplayConfig& config, const records::C
       {"openings-count", std::to_string(starts.size())},
       {"openings-hash", fmt::format("{:016x}", records::startPositionsHash(starts))},
       {"tablebases", config.tablebases ? "yes" : "no"}};
+  // The face's settings that differ from the default face's: "MCTS CPuct" as "mcts-cpuct".
+  for (auto [name, value] : mcts::changedFaceOptions(config.face)) {
+    for (char& ch : name) ch = ch == ' ' ? '-' : char(std::tolower(ch));
+    settings.emplace_back(name, value);
+  }
   std::string text =
       "# janus selfplay chunked run (docs/rl.md): chunk-K.janussp.zst holds games K*chunk-games to\n"
       "# (K+1)*chunk-games-1 of the run. Every shard and every --resume must use these settings.\n";

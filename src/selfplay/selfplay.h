@@ -29,6 +29,7 @@
 
 #include "records/chunked_run.h"
 #include "mcts/face.h"
+#include "mcts/face_options.h"
 #include "mcts/mcts.h"
 #include "mcts/nnue_value.h"
 #include "selfplay/record.h"
@@ -51,10 +52,11 @@ struct SelfplayConfig {
   /// priors only). The records are the same either way: visit distributions and game results.
   std::string value = "net";
   std::string evalFile;  ///< value nnue: the NNUE network (.jnn); "" = the one embedded in the build
-  /// value nnue: the leaf searches, by default the engine's default face (mcts/face.h: one-ply
-  /// priors, quiescence, alpha-beta hints). The PUCT settings are always the default face's
-  /// (defaultFaceParams), with noise on full searches and no smart pruning.
-  mcts::LeafSearchParams leaf = mcts::defaultFaceLeaf();
+  /// The face's tuning settings (mcts/face_options.h; `--mcts-option NAME=VALUE`), by default the
+  /// engine's default face (mcts/face.h): PUCT, hints and, with value nnue, the leaf searches
+  /// (one-ply priors, quiescence, alpha-beta hints). Each move's search overrides noise (on for
+  /// full searches), smart pruning (off) and the batch (`batch`).
+  mcts::FaceSettings face;
   int visits = 800;              ///< playouts of a full search
   int fastVisits = 100;          ///< playouts of a fast search
   double fullFraction = 0.25;    ///< share of moves with a full search (1 = no playout cap randomisation)

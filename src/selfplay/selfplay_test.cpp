@@ -173,8 +173,8 @@ TEST(Selfplay, NnueValueRunsTheEnginesLeafSearchesAndNamesThemInTheManifest) {
   c.maxPlies = 10;
   c.value = "nnue";
   c.evalFile = netFile;
-  c.leaf.maxPly = 4;
-  c.leaf.priorTemperature = 50;
+  c.face.leaf.maxPly = 4;
+  c.face.leaf.priorTemperature = 50;
   const SelfplayProgress nnue = generateSelfplay(c, {dir.file("nnue"), 2, 1, 1, false});
   EXPECT_EQ(nnue.gamesDone, 2u);
   EXPECT_EQ(nnue.plies, 20u);
@@ -184,7 +184,7 @@ TEST(Selfplay, NnueValueRunsTheEnginesLeafSearchesAndNamesThemInTheManifest) {
   EXPECT_NE(text.find("one-ply search (quiescence 4 plies, prior temperature 50 cp)"), std::string::npos) << text;
   // The other leaf settings are the engine's default face (mcts/face.h), alpha-beta hints included.
   EXPECT_NE(text.find("alpha-beta hints of depth 10 (at most 10000 nodes) at 300 visits"), std::string::npos) << text;
-  c.leaf.hintVisits = 0;
+  c.face.leaf.hintVisits = 0;
   (void)generateSelfplay(c, {dir.file("nohints"), 2, 1, 1, false});
   std::ifstream manifest2(dir.dir() / "nohints" / kRunManifestName);
   const std::string text2((std::istreambuf_iterator<char>(manifest2)), std::istreambuf_iterator<char>());

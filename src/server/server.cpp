@@ -89,6 +89,7 @@ GuiServer::GuiServer(ServerConfig config)
   const Options& opts = probe.options();
   Json options = Json::array();
   for (const OptionSpec* s : opts.specs()) {
+    if (s->hidden) continue;  // tuning settings (the MCTS face's constants): not a player's
     static const char* kTypes[] = {"check", "spin", "combo", "button", "string"};
     Json o = {{"name", s->name}, {"type", kTypes[int(s->type)]}, {"default", s->defaultValue}, {"help", s->help}};
     if (s->type == OptionSpec::Type::kSpin) o["min"] = s->min, o["max"] = s->max;

@@ -44,7 +44,8 @@ i64 parseNumber(const std::string& token, const std::string& param, i64 min, i64
 
 }  // namespace
 
-UciProtocol::UciProtocol(Engine& engine, std::ostream& out) : m_engine(engine), m_out(out) {
+UciProtocol::UciProtocol(Engine& engine, std::ostream& out, bool showHidden)
+    : m_engine(engine), m_out(out), m_showHidden(showHidden) {
   m_engine.onInfo([this](const SearchInfo& info) {
     send(formatInfo(info, m_engine.chess960()));
     for (const std::string& line : formatMoveStats(info, m_engine.chess960())) send(line);
@@ -154,6 +155,7 @@ void UciProtocol::cmdUci() {
   send(std::string("id name Janus ") + JANUS_VERSION);
   send("id author the Janus developers");
   for (const OptionSpec* s : m_engine.options().specs()) {
+    if (s->hidden && !m_showHidden) continue;
     std::string line = "option name " + s->name + " type ";
     switch (s->type) {
       case OptionSpec::Type::kCheck: line += "check default " + s->defaultValue; break;

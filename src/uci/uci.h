@@ -17,7 +17,8 @@ namespace janus {
 class UciProtocol {
  public:
   /// Output goes to `out` (one line per write, flushed). The engine's callbacks are set here.
-  UciProtocol(Engine& engine, std::ostream& out);
+  /// `showHidden`: "uci" lists the hidden (tuning) options too (OptionSpec::hidden).
+  UciProtocol(Engine& engine, std::ostream& out, bool showHidden = false);
 
   /// Reads commands from `in` until "quit" or end of input, then stops any search and
   /// returns (end of input behaves like quit).
@@ -45,6 +46,7 @@ class UciProtocol {
 
   Engine& m_engine;
   std::ostream& m_out;
+  bool m_showHidden = false;
   std::mutex m_outMutex;
 };
 

@@ -264,6 +264,22 @@ TEST(Uci, FormatInfoBounds) {
   EXPECT_NE(UciProtocol::formatInfo(i, false).find("score mate -2 upperbound"), std::string::npos);
 }
 
+TEST(Uci, TuningOptionsAreListedOnlyWhenAskedButSettableAlways) {
+  for (const bool showHidden : {false, true}) {
+    Engine engine;
+    std::ostringstream out;
+    UciProtocol uci(engine, out, showHidden);
+    for (const char* line : {"uci", "setoption name MCTS CPuct value 2.25", "setoption name MCTS Hint Share value 101"})
+      uci.handle(line);
+    const std::string text = out.str();
+    EXPECT_TRUE(contains(text, "option name MCTS Tree MiB type spin")) << text;
+    EXPECT_EQ(contains(text, "option name MCTS CPuct type string default 1.86\n"), showHidden) << text;
+    EXPECT_EQ(contains(text, "option name MCTS Hint Visits type spin default 300 min 0 max 1000000000\n"), showHidden);
+    EXPECT_EQ(engine.options().value("MCTS CPuct"), "2.25");
+    EXPECT_TRUE(contains(text, "info string error: option MCTS Hint Share: 101 is out of range 0..100")) << text;
+  }
+}
+
 TEST(Uci, FormatMoveStatsOfATreeSearch) {
   SearchInfo i;
   EXPECT_TRUE(UciProtocol::formatMoveStats(i, false).empty());  // alpha-beta: none

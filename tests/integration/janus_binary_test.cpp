@@ -223,11 +223,11 @@ TEST(JanusBinary, CommandLineTools) {
   EXPECT_NE(out.find("Cache hits"), std::string::npos) << out;
   // Engine options reach the MCTS bench (its "Evaluation:" line names the backend they built).
   std::tie(code, out) =
-      runCli("bench --search mcts --nodes 20 --option \"MCTS Defer One-Ply=true\" --option \"MCTS QS Depth=4\"");
+      runCli("bench --search mcts --nodes 20 --option \"MCTS Prior Temperature=50\" --option \"MCTS QS Depth=4\"");
   EXPECT_EQ(code, "exit 0");
   EXPECT_TRUE(std::regex_search(out, std::regex("\\n600 nodes [0-9]+ nps\\n$"))) << out;
   if (out.find("pvnet: NNUE nn-") != std::string::npos) {  // a build with a network: the NNUE value
-    EXPECT_NE(out.find("one-ply search at a leaf's second visit (quiescence 4 plies"), std::string::npos) << out;
+    EXPECT_NE(out.find("one-ply search (quiescence 4 plies, prior temperature 50 cp)"), std::string::npos) << out;
   }
   std::tie(code, out) = runCli("bench --search mcts --nodes 20 --option \"MCTS QS Depth\"");
   EXPECT_EQ(code, "exit 1");
@@ -369,7 +369,7 @@ TEST(JanusBinary, SpsaRunTunesAnOptionAndResumes) {
   std::filesystem::create_directories(dir);
   const std::string params = dir + "/params.txt", state = dir + "/state.json";
   std::ofstream(params) << "MCTS CPuct, float, 2.5, 0.5, 8, 0.3, 0.02\nMCTS Prior Temperature, int, 100, 20, 400, 20, 0.02\n";
-  const std::string engine = std::string("--engine \"cmd=") + JANUS_BINARY + " option.Search=mcts option.Hash=4\"";
+  const std::string engine = std::string("--engine \"cmd=") + JANUS_BINARY + " arg=--show-hidden option.Search=mcts option.Hash=4\"";
   const std::string common = "spsa run --params " + params + " " + engine + " --nodes 64 --concurrency 2 --maxmoves 30 --state " + state;
   auto [code, out] = runCli(common + " --iterations 2");
   ASSERT_EQ(code, "exit 0") << out;
