@@ -49,7 +49,7 @@ for net in nets/*.jnn nets/*.jpv; do
 done
 grep -q '^\.SS gui$' "$prefix/share/man/man6/janus.6" || fail "the man page has no 'gui' subcommand"
 if command -v man > /dev/null; then
-  man -l "$prefix/share/man/man6/janus.6" 2> /dev/null | grep -q 'Serve the web GUI' || fail "the man page does not render"
+  grep -q 'Serve the web GUI' <<< "$(man -l "$prefix/share/man/man6/janus.6" 2> /dev/null)" || fail "the man page does not render"
 fi
 echo "installed: $(cd "$prefix" && find . -type f | sort | tr '\n' ' ')"
 
@@ -146,9 +146,12 @@ if [ "$deb" = 1 ]; then
     check_python_module "$tmp/unpacked/usr/lib/python3/dist-packages" "$tmp/unpacked/usr/bin/janus"
   fi
   ! grep -q "janus-torch\|janus-train" <<< "$contents" || fail "$(basename "$pkg") holds libtorch programs"
-  ! dpkg-deb -f "$pkg" Depends | grep -q libtorch || fail "$(basename "$pkg") depends on libtorch"
+  # The fields are read first: `dpkg-deb ... | grep -q` under pipefail fails when grep exits at its
+  # first match before dpkg-deb has written everything (SIGPIPE).
+  fields=$(dpkg-deb -f "$pkg" Recommends Depends)
+  ! grep -q libtorch <<< "$(dpkg-deb -f "$pkg" Depends)" || fail "$(basename "$pkg") depends on libtorch"
   # Syzygy's Fathom is loaded with dlopen (src/tb/syzygy.h): dpkg-shlibdeps cannot see it, the package names it.
-  dpkg-deb -f "$pkg" Recommends Depends | grep -q libfathom1 ||
+  grep -q libfathom1 <<< "$fields" ||
     fail "$(basename "$pkg") neither depends on nor recommends libfathom1 (Syzygy tablebases)"
   echo "ok: $(basename "$pkg"): $(dpkg-deb -f "$pkg" Package Version Architecture Depends Recommends | tr '\n' ' ')"
   if [ -x "$build/janus-torch" ]; then
