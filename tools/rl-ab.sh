@@ -4,6 +4,7 @@
 # machine continues it from the repository alone:
 #
 #   tools/rl-ab.sh [--generations G] [--hours H] [--games-per-gen N] [--janus BIN]
+#   tools/rl-ab.sh --snapshot     (before a commit: every match PGN of runs/ab as its .pgn.zst)
 #
 # Generation g: 30,000 games (--games-per-gen, a multiple of 100; 300 chunks of 100, about 3.6M
 # positions, about 70 minutes of both cores of an idle 2-core machine) of self-play data played by
@@ -17,8 +18,10 @@
 # promoted candidate, 400 games against generation 0 (nn-cd95) at the same nodes.
 #
 # Resumable at every step: datagen keeps its finished chunks, training continues from its
-# checkpoint, a gate or generation-0 match continues from the PGN in runs/ab/gen-NNN/ (commit it
-# at the end of a session: the next one resumes the match from the repository). The binary is
+# checkpoint, a gate or generation-0 match continues from the PGN in runs/ab/gen-NNN/. Git keeps
+# its zstd snapshot gate.pgn.zst (written when a match ends, or by --snapshot while one runs: do
+# that and commit runs/ab and the candidate in nets/ at the end of a session); in a new clone the
+# loop unpacks the snapshot and the match resumes from its games. The binary is
 # copied to data/rl/janus-<hash> so that a rebuild of build/janus during the run changes nothing.
 # Log: data/rl/ab/rl.log (also on the terminal).
 #
@@ -38,6 +41,9 @@ gamesPerGen=30000
 janus=build/janus
 while (($#)); do
   case "$1" in
+    --snapshot)
+      for f in runs/ab/gen-*/*.pgn; do [ -f "$f" ] && zstd -q -19 -f "$f" -o "$f.zst" && echo "snapshot: $f.zst"; done
+      exit 0 ;;
     --generations) generations=$2; shift 2 ;;
     --hours) hours=$2; shift 2 ;;
     --games-per-gen) gamesPerGen=$2; shift 2 ;;

@@ -282,13 +282,37 @@ class Loop {
     m.pgnOut = pgn.string();
     m.resume = true;  // a resumed match keeps the games it finished
     fs::create_directories(pgn.parent_path());
+    restorePgn(pgn);
     std::ostringstream text;
     ProgressRouter router(text, m_out, fmt::format("rl: generation {} {}: ", gen, pgn.stem().string()));
     std::ostream routed(&router);
     const match::MatchResult r = match::Match(m, routed).run();
     routed.flush();
+    snapshotPgn(pgn);
     if (log) *log = text.str();
     return r;
+  }
+
+  /// A match PGN is committed as its zstd snapshot PGN.zst (a quarter of the size; git ignores
+  /// the plain file): a plain PGN missing beside its snapshot (a new clone) is unpacked from it,
+  /// so the match resumes with the snapshot's games.
+  static void restorePgn(const fs::path& pgn) {
+    const fs::path zst = pgn.string() + ".zst";
+    if (fs::exists(pgn) || !fs::exists(zst)) return;
+    const std::unique_ptr<std::istream> in = openInputFile(zst.string());
+    std::ostringstream text;
+    text << in->rdbuf();
+    writeAtomically(pgn.string(), text.str());
+  }
+
+  /// Writes PGN.zst from the PGN (atomically); also run at a session's end before a commit
+  /// (tools/rl-ab.sh --snapshot), since a match killed midway writes none.
+  static void snapshotPgn(const fs::path& pgn) {
+    if (!fs::exists(pgn)) return;
+    std::ifstream in(pgn, std::ios::binary);
+    OutputFile out(pgn.string() + ".zst", true, 19);
+    out << in.rdbuf();
+    out.commit();
   }
 
   /// The gates' and generation-0 matches' limit: playouts (mcts) or nodes (ab) per move.

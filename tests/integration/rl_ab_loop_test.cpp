@@ -108,6 +108,24 @@ TEST(RlAbLoop, ATinyGenerationKeepsStateAndNetsApartFromItsData) {
   EXPECT_TRUE(fs::exists(data / "gen-001" / "train" / "checkpoint.bin"));
   EXPECT_NE(slurp(data / "gen-001" / "train.log").find("superbatch"), std::string::npos) << slurp(data / "gen-001" / "train.log");
 
+  // The gate's PGN has its zstd snapshot (what git keeps). In a new clone only the snapshot is
+  // there: a run resumed in the gate unpacks it and counts its games instead of playing them.
+  const fs::path pgn = state / "gen-001" / "gate.pgn";
+  ASSERT_TRUE(fs::exists(pgn.string() + ".zst"));
+  ASSERT_EQ(run({"/usr/bin/zstd", "-q", "-d", "-c", (pgn.string() + ".zst")}, root / "unpacked.pgn"), 0);
+  EXPECT_EQ(slurp(root / "unpacked.pgn"), slurp(pgn));
+  nlohmann::json rewound = s;
+  rewound["step"] = "gate";
+  rewound["generation"] = 1;
+  rewound["current"] = g;
+  rewound["history"].erase(1);
+  std::ofstream(state / "rl-state.json") << rewound.dump(2);
+  fs::remove(pgn);
+  ASSERT_EQ(run(args, root / "resumed.log"), 0) << slurp(root / "resumed.log");
+  EXPECT_NE(slurp(state / "gen-001" / "gate.txt").find("resumed: 4 games counted"), std::string::npos)
+      << slurp(state / "gen-001" / "gate.txt");
+  EXPECT_EQ(slurp(pgn), slurp(root / "unpacked.pgn"));
+
   // The generation's data are those of `janus datagen` with seed 5 * 1000003 + 1 (rl_loop.h).
   const fs::path direct = root / "direct";
   ASSERT_EQ(run({JANUS_BINARY, "datagen", "--output-dir", direct.string(), "--games", "4", "--chunk-games", "2", "--nodes",
