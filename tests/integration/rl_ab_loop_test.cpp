@@ -5,7 +5,6 @@
 // stops before a step and the same command resumes.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -14,6 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "child_process.h"
+
+namespace janus {
 namespace {
 
 namespace fs = std::filesystem;
@@ -25,23 +27,7 @@ std::string slurp(const fs::path& p) {
 
 /// Runs `args` in the folder of `log` with stdout and stderr into `log`; returns the exit status.
 int run(const std::vector<std::string>& args, const fs::path& log) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    if (::chdir(log.parent_path().c_str()) != 0) ::_exit(126);
-    FILE* f = std::fopen(log.c_str(), "w");
-    if (f) {
-      ::dup2(::fileno(f), 1);
-      ::dup2(::fileno(f), 2);
-    }
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return test::waitProgram(test::startProgram(args, log, log.parent_path()));
 }
 
 /// The repository's default network (nets/default.txt names it).
@@ -142,3 +128,4 @@ TEST(RlAbLoop, ATinyGenerationKeepsStateAndNetsApartFromItsData) {
 }
 
 }  // namespace
+}  // namespace janus

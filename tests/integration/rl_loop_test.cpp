@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include "child_process.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -32,28 +34,9 @@ std::vector<std::string> tinyArgs(const fs::path& dir, int generations, int game
           JANUS_TRAIN_AZ, "--train-args", "--epochs 1 --hidden 32 --value-hidden 8 --batch 64 --threads 1 --val-fraction 0"};
 }
 
-pid_t start(const std::vector<std::string>& args, const fs::path& log) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    FILE* f = std::fopen(log.c_str(), "w");
-    if (f) {
-      ::dup2(::fileno(f), 1);
-      ::dup2(::fileno(f), 2);
-    }
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    ::_exit(127);
-  }
-  return pid;
-}
+pid_t start(const std::vector<std::string>& args, const fs::path& log) { return janus::test::startProgram(args, log); }
 
-int wait(pid_t pid) {
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
+int wait(pid_t pid) { return janus::test::waitProgram(pid); }
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p);
