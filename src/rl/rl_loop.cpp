@@ -230,9 +230,8 @@ class Loop {
   [[nodiscard]] fs::path genDir(int gen) const { return fs::path(m_c.dir) / fmt::format("gen-{:03d}", gen); }
   [[nodiscard]] fs::path genDir() const { return genDir(m_s.generation); }
   /// Generation `gen`'s data and training runs (disposable): under dataDir, or dir without one.
-  [[nodiscard]] fs::path genData(int gen) const {
-    return fs::path(m_c.dataDir.empty() ? m_c.dir : m_c.dataDir) / fmt::format("gen-{:03d}", gen);
-  }
+  [[nodiscard]] fs::path dataRoot() const { return m_c.dataDir.empty() ? m_c.dir : m_c.dataDir; }
+  [[nodiscard]] fs::path genData(int gen) const { return dataRoot() / fmt::format("gen-{:03d}", gen); }
   [[nodiscard]] fs::path genData() const { return genData(m_s.generation); }
   /// The subfolder of a generation's self-play records.
   [[nodiscard]] const char* recordsSub() const { return ab() ? "data" : "selfplay"; }
@@ -402,7 +401,7 @@ class Loop {
       const DataCount n = countDatagenRun((genData(gen) / "data").string());
       return {n.games, n.positions, n.positions};
     }
-    for (const std::string& f : selfplayFiles(genData(gen).parent_path().string(), gen)) {
+    for (const std::string& f : selfplayFiles(dataRoot().string(), gen)) {
       selfplay::SelfplayReader reader(f);
       selfplay::SelfplayGame game;
       while (reader.next(game)) {
@@ -483,7 +482,7 @@ class Loop {
     const int gen = g.number;
     const fs::path trainDir = genData() / "train";
     const std::vector<std::string> data =
-        trainingWindow((m_c.dataDir.empty() ? fs::path(m_c.dir) : fs::path(m_c.dataDir)).string(), gen, m_c.window,
+        trainingWindow(dataRoot().string(), gen, m_c.window,
                        recordsSub());
     if (data.empty()) throw Error(fmt::format("rl: generation {}: no self-play records to train on", gen));
     std::vector<std::string> argv;
