@@ -3,7 +3,7 @@
 # recipe of `janus rl --face ab` whose state is committed in runs/ab, so that any session on any
 # machine continues it from the repository alone:
 #
-#   tools/rl-ab.sh [--generations G] [--hours H] [--games-per-gen N] [--janus BIN]
+#   tools/rl-ab.sh [--generations G] [--hours H] [--games-per-gen N] [--train-args "..."] [--janus BIN]
 #   tools/rl-ab.sh --snapshot     (before a commit: every match PGN of runs/ab as its .pgn.zst)
 #
 # Generation g: 30,000 games (--games-per-gen, a multiple of 100; 300 chunks of 100, about 3.6M
@@ -11,8 +11,10 @@
 # the best network at 5,000 nodes a move (the 8moves_v3 book, 4-5 random plies; seed 7 * 1000003 + g;
 # data/rl/ab/gen-NNN/data, disposable: a lost chunk is played again byte for byte from its seed by
 # a binary with the same Bench), then `train-nnue --init BEST` on the data of generations g-3..g
-# still on the machine (10 superbatches of 1M: about 3 passes over 3.6M positions; cosine lr
-# 0.0005 -> 1e-5, QAT; the chain's steps d-g), the candidate copied to nets/, then the gate: SPRT(0, 10) against the best at 25,000
+# still on the machine (--train-args; from generation 2: 60 superbatches of 1M, cosine lr 0.001 -> 1e-5,
+# QAT, about 11 passes over two generations' 5.6M kept positions, the passes of step h, the chain's
+# last step, +23; generation 1 used the loop's default, 10 superbatches at lr 0.0005 -> 1e-5, the
+# chain's steps d-g, and its candidate lost -7.8 +- 13.5), the candidate copied to nets/, then the gate: SPRT(0, 10) against the best at 25,000
 # nodes a move (8moves_v3, 34,700 positions, in the order of seed 1 + g: fixed-node games repeat
 # when a book runs out; at most 4,000 games, 2 at a time) and, for a
 # promoted candidate, 400 games against generation 0 (nn-cd95) at the same nodes.
@@ -39,6 +41,7 @@ generations=1
 hours=0
 gamesPerGen=30000
 janus=build/janus
+trainArgs="--lambda 0.3 --sigmoid-scale 187 --mirror --superbatches 60 --lr 0.001 --lr-final 0.00001 --qat"
 while (($#)); do
   case "$1" in
     --snapshot)
@@ -48,6 +51,7 @@ while (($#)); do
     --hours) hours=$2; shift 2 ;;
     --games-per-gen) gamesPerGen=$2; shift 2 ;;
     --janus) janus=$2; shift 2 ;;
+    --train-args) trainArgs=$2; shift 2 ;;
     *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
   esac
 done
@@ -58,7 +62,7 @@ copy=data/rl/janus-$(sha256sum "$janus" | cut -c1-12)
 
 "$copy" rl --face ab --dir runs/ab --data-dir data/rl/ab --nets-dir nets \
   --init-net nets/nn-cd9597845822c91a.jnn --generations "$generations" --hours "$hours" \
-  --games-per-gen "$gamesPerGen" --chunk-games 100 --threads 2 --nodes 5000 \
+  --games-per-gen "$gamesPerGen" --train-args "$trainArgs" --chunk-games 100 --threads 2 --nodes 5000 \
   --data-book data/openings/8moves_v3.epd.zst --seed 7 --window 4 \
   --openings data/openings/8moves_v3.epd.zst --gate-nodes 25000 --gate-games 4000 --gen0-games 400 \
   --concurrency 2 --match-seed 1 2>&1 | tee -a data/rl/ab/rl.log

@@ -150,8 +150,19 @@ void Match::fail(const std::string& message) {
   m_stop = true;
 }
 
+namespace {
+/// CPU seconds (user + system, all threads) this process has used so far (getrusage(2)).
+double processCpuSeconds() {
+  rusage usage{};
+  if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0.0;
+  return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+}  // namespace
+
 MatchResult Match::run() {
   m_start = std::chrono::steady_clock::now();
+  m_cpuStart = processCpuSeconds();
   {
     const auto& c = m_config;
     m_out << fmt::format("Match: {} vs {}, {} game{}, {} at once\n", c.engines[0].name, c.engines[1].name, c.games,
@@ -194,10 +205,7 @@ MatchResult Match::run() {
   for (int i = 0; i < workers; ++i) threads.emplace_back([this, i] { worker(i + 1); });
   for (auto& t : threads) t.join();
   m_result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count();
-  rusage usage{};
-  if (::getrusage(RUSAGE_SELF, &usage) == 0)
-    m_result.runnerCpuSeconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-                                double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+  m_result.runnerCpuSeconds = processCpuSeconds() - m_cpuStart;
   if (m_fatal) throw Error(*m_fatal);
   if (m_result.gamesPlayed < m_result.gamesPlanned && m_result.stopReason.empty()) m_result.stopReason = "stopped";
   m_out << "\n" << formatSummary(m_config, m_result);

@@ -90,7 +90,7 @@ struct MatchResult {
   std::string stopReason;               ///< why the match ended before gamesPlanned ("" if it did not)
   int gamesRestored = 0;                ///< games counted from the PGN file by --resume
   double seconds = 0;                   ///< wall time of this run (restored games not included)
-  double runnerCpuSeconds = 0;          ///< CPU time of the runner process itself (all threads, no engines)
+  double runnerCpuSeconds = 0;          ///< CPU seconds of the runner process during run() (all threads, no engines)
   u64 seed = 0;                         ///< seed used for the opening order
   int openingCount = 0;
 };
@@ -141,6 +141,7 @@ class Match {
   std::atomic<size_t> m_nextGame{0};   // next entry of m_pending
   std::atomic<bool> m_stop{false};
   std::chrono::steady_clock::time_point m_start;
+  double m_cpuStart = 0;  ///< the process's CPU seconds when run() started (runnerCpuSeconds counts from it)
 
   std::mutex m_mutex;  // guards everything below and the output stream
   MatchResult m_result;

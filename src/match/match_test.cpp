@@ -1,5 +1,6 @@
 #include "match/match.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -436,4 +437,22 @@ TEST(Match, FixedLimitMatchesLongerThanTwiceTheBookAreWarnedOf) {
   EXPECT_FALSE(warned(nodes, 2));                         // within the book
   EXPECT_FALSE(warned(TimeControl::parse("5+0.05"), 4));  // a clock: games differ
   std::filesystem::remove(book);
+}
+
+TEST(Match, RunnerCpuTimeCountsOnlyTheMatch) {
+  // `janus rl` plays its gates in the process that generated the data: the runner's CPU time
+  // must start at run(), not at the process's start.
+  auto cpu = [] {
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  };
+  const double start = cpu();
+  volatile double sink = 0;
+  while (cpu() - start < 1.0) sink = sink + 1.0;
+  std::ostringstream out;
+  const MatchResult r = Match(baseConfig(fake("R1", {"--seed", "11"}), fake("R2", {"--seed", "12"}), 2), out).run();
+  EXPECT_GE(r.runnerCpuSeconds, 0.0);
+  EXPECT_LT(r.runnerCpuSeconds, 1.0) << "the CPU burnt before the match was counted";
+  EXPECT_NE(out.str().find("Runner CPU time"), std::string::npos);
 }
