@@ -11,10 +11,10 @@
 # the best network at 5,000 nodes a move (the 8moves_v3 book, 4-5 random plies; seed 7 * 1000003 + g;
 # data/rl/ab/gen-NNN/data, disposable: a lost chunk is played again byte for byte from its seed by
 # a binary with the same Bench), then `train-nnue --init BEST` on the data of generations g-3..g
-# still on the machine (--train-args; from generation 3: 10 superbatches of 1M, cosine lr 0.0001 ->
-# 1e-6, QAT: generation 2's lr 0.001 for 60 superbatches raised the held-out loss from 0.012657 to
-# 0.013102 and lost -24.6 +- 19.6, generation 1's 10 superbatches at lr 0.0005 -> 1e-5 lost -7.8 +- 13.5;
-# on their data lr 0.0001 was the one setting tried that lowered the held-out loss, docs/lab/rl-log.md),
+# still on the machine (--train-args; from generation 3: the search score alone (lambda 0), 10
+# superbatches of 1M, cosine lr 0.0001 -> 1e-6, QAT: on generations 1-2's data that recipe made
+# nn-f3de7acacb005fae, +21.0 +- 14.5 against nn-cd95 (SPRT H1), while lambda 0.3 at lr 0.001 (generation
+# 2) and at 0.0005 (generation 1) lost; watch its centipawn scale, docs/lab/rl-log.md),
 # the candidate copied to nets/, then the gate: SPRT(0, 10) against the best at 25,000
 # nodes a move (8moves_v3, 34,700 positions, in the order of seed 1 + g: fixed-node games repeat
 # when a book runs out; at most 4,000 games, 2 at a time) and, for a
@@ -42,7 +42,7 @@ generations=1
 hours=0
 gamesPerGen=30000
 janus=build/janus
-trainArgs="--lambda 0.3 --sigmoid-scale 187 --mirror --superbatches 10 --lr 0.0001 --lr-final 0.000001 --qat"
+trainArgs="--lambda 0.0 --sigmoid-scale 187 --mirror --superbatches 10 --lr 0.0001 --lr-final 0.000001 --qat"
 while (($#)); do
   case "$1" in
     --snapshot)
