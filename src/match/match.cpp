@@ -1,6 +1,5 @@
 #include "match/match.h"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -149,16 +148,6 @@ void Match::fail(const std::string& message) {
   if (!m_fatal) m_fatal = message;
   m_stop = true;
 }
-
-namespace {
-/// CPU seconds (user + system, all threads) this process has used so far (getrusage(2)).
-double processCpuSeconds() {
-  rusage usage{};
-  if (::getrusage(RUSAGE_SELF, &usage) != 0) return 0.0;
-  return double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
-         double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-}
-}  // namespace
 
 MatchResult Match::run() {
   m_start = std::chrono::steady_clock::now();

@@ -1,6 +1,5 @@
 #include "match/match.h"
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -11,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "core/pgn.h"
+#include "util/duration.h"
 #include "util/error.h"
 
 using namespace janus;
@@ -442,14 +442,9 @@ TEST(Match, FixedLimitMatchesLongerThanTwiceTheBookAreWarnedOf) {
 TEST(Match, RunnerCpuTimeCountsOnlyTheMatch) {
   // `janus rl` plays its gates in the process that generated the data: the runner's CPU time
   // must start at run(), not at the process's start.
-  auto cpu = [] {
-    rusage u{};
-    ::getrusage(RUSAGE_SELF, &u);
-    return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-  };
-  const double start = cpu();
+  const double start = processCpuSeconds();
   volatile double sink = 0;
-  while (cpu() - start < 1.0) sink = sink + 1.0;
+  while (processCpuSeconds() - start < 1.0) sink = sink + 1.0;
   std::ostringstream out;
   const MatchResult r = Match(baseConfig(fake("R1", {"--seed", "11"}), fake("R2", {"--seed", "12"}), 2), out).run();
   EXPECT_GE(r.runnerCpuSeconds, 0.0);
