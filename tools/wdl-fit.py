@@ -16,10 +16,12 @@ Input: JANUSDAT files from `janus datagen` (docs/tuning.md: 40-byte records, 32 
 2; the first 32 bytes are the position; score White's view,
 result 0/1/2 = Black win/draw/White win). Mate and missing scores are skipped. Prints the number
 of positions, a per-material-bucket table (positions, fitted a and b, observed and model draw
-rate), the mean log-loss of the interpolated model against the data, and the C++ table for
-src/search/wdl.cpp. Pure Python: positions are binned (material, score) first.
+rate), the mean log-loss of the interpolated model against the data, the same for the table now in
+src/search/wdl.cpp (is a refit worth it?), and the C++ table for src/search/wdl.cpp. Pure Python:
+positions are binned (material, score) first.
 """
 import math
+import re
 import struct
 import subprocess
 import sys
@@ -92,6 +94,27 @@ def fit(bins, a=150.0, b=60.0):
     return a, b, best
 
 
+def interp(m, xs, ys):
+    """Linear interpolation of ys between bucket centres xs, constant beyond them."""
+    if m <= xs[0]:
+        return ys[0]
+    if m >= xs[-1]:
+        return ys[-1]
+    k = next(i for i in range(1, len(xs)) if xs[i] >= m)
+    t = (m - xs[k - 1]) / (xs[k] - xs[k - 1])
+    return ys[k - 1] + t * (ys[k] - ys[k - 1])
+
+
+def mean_loss(buckets, xs, as_, bs):
+    """Mean log-loss per position of the table (bucket centres xs, a, b) on every bucket's bins."""
+    loss, n = 0.0, 0
+    for m, bins in buckets.items():
+        k = sum(sum(v) for v in bins.values())
+        loss += nll(interp(m, xs, as_), interp(m, xs, bs), bins) * k
+        n += k
+    return loss / max(n, 1)
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -125,21 +148,13 @@ def main():
         xs.append(m)
         as_.append(a)
         bs.append(b)
-    def interp(m, ys):
-        if m <= xs[0]:
-            return ys[0]
-        if m >= xs[-1]:
-            return ys[-1]
-        k = next(i for i in range(1, len(xs)) if xs[i] >= m)
-        t = (m - xs[k - 1]) / (xs[k] - xs[k - 1])
-        return ys[k - 1] + t * (ys[k] - ys[k - 1])
-
-    loss, n = 0.0, 0
-    for m, bins in buckets.items():
-        k = sum(sum(v) for v in bins.values())
-        loss += nll(interp(m, as_), interp(m, bs), bins) * k
-        n += k
-    print(f"mean log-loss of the interpolated model: {loss / n:.4f} per position ({n} positions)")
+    print(f"mean log-loss of the interpolated model: {mean_loss(buckets, xs, as_, bs):.4f} per position ({used} positions)")
+    current = Path(__file__).resolve().parent.parent / "src" / "search" / "wdl.cpp"
+    if current.exists():
+        table = [tuple(map(float, t)) for t in re.findall(r"\{(\d+), ([\d.]+), ([\d.]+)\}", current.read_text())]
+        if table:
+            cx, ca, cb = zip(*table)
+            print(f"mean log-loss of the table in {current.name}: {mean_loss(buckets, cx, ca, cb):.4f} per position")
     print("C++ (src/search/wdl.cpp): {material, a, b}")
     print("  " + ", ".join(f"{{{m}, {a:.1f}, {b:.1f}}}" for m, a, b in zip(xs, as_, bs)))
 

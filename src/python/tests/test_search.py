@@ -39,7 +39,9 @@ def test_mcts_search_reports_root_visits():
     moves = [m for m, _, _, _ in r["visits"]]
     assert r["best"] == moves[0] and set(moves) <= set(janus.Board().legal_moves)
     visits = [v for _, v, _, _ in r["visits"]]
-    assert visits == sorted(visits, reverse=True) and sum(visits) >= 150
+    # The five most visited moves (the last report's), out of at most 200 playouts (the root's own
+    # expansion is one of them; no alpha-beta hint before 300 playouts).
+    assert visits == sorted(visits, reverse=True) and 0 < sum(visits) <= 199
     assert all(0.0 <= p <= 1.0 and -1.0 <= q <= 1.0 for _, _, p, q in r["visits"])
     assert r["wdl"] is not None and sum(r["wdl"]) == 1000
 
