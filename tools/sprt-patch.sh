@@ -5,7 +5,7 @@
 # unpacked, and the match resumes from whatever games exist (docs/lab/search-sprts.md, the end of the page).
 #
 #   tools/sprt-patch.sh NAME PATCH [--base REV] [--seed S] [--nodes 25000] [--games 10000]
-#                       [--elo0 0] [--elo1 8] [--concurrency 1] [--hash 16] [--book FILE]
+#                       [--elo0 0] [--elo1 8] [--concurrency 1] [--hash 16] [--book FILE] [--tc 10+0.1]
 #
 # 1. The base: REV (default HEAD) built in the worktree ../wt-base-<hash> (Release, target janus),
 #    copied to data/bin/janus-main-<hash>; reused when that file exists.
@@ -14,10 +14,12 @@
 # 3. Check: when PATCH's commit message has a `Bench: N` line, the candidate's `janus bench` must
 #    print N nodes; else the patch did not land on REV as it was tested (another base, a conflict
 #    resolved differently) and the script stops before playing a game.
-# 4. The PGN is data/matches/sprt-NAME-main-n<nodes/1000>k.pgn; when docs/ladder/ holds the same
+# 4. The PGN is data/matches/sprt-NAME-main-n<nodes/1000>k.pgn (sprt-NAME-main-<tc>.pgn with --tc); when docs/ladder/ holds the same
 #    name as .pgn.zst with more games than the file in data/matches/, the snapshot is unpacked
 #    first. With games in it the match goes on with --resume (same seed, same openings order).
-# 5. janus match: the candidate and the base, Hash 16 MiB each, --nodes N a move, the book
+# 5. janus match: the candidate and the base, Hash 16 MiB each, --nodes N a move (or the clock of
+#    --tc, for time management and for ideas whose verdict is at the clock: run it beside fixed-node
+#    jobs at nice 19 with --concurrency 1, which leaves one core to the two engines), the book
 #    (--book FILE, default data/openings/8moves_v3.epd.zst, 34,700 positions; before 2026-12-07
 #    the shipped 300-position book, whose fixed-node games repeated after game 600) in the
 #    random order of --seed, GSPRT(elo0, elo1) with the pentanomial model,
@@ -36,7 +38,7 @@ usage() { sed -n 7,8p "$0" | sed 's/^# *//' >&2; exit 2; }
 name=$1
 patch=$(realpath "$2")
 shift 2
-base=HEAD seed=1 nodes=25000 games=10000 elo0=0 elo1=8 concurrency=1 hash=16
+base=HEAD seed=1 nodes=25000 games=10000 elo0=0 elo1=8 concurrency=1 hash=16 tc=
 book=data/openings/8moves_v3.epd.zst
 while (($#)); do
   case "$1" in
@@ -49,12 +51,14 @@ while (($#)); do
     --concurrency) concurrency=$2; shift 2 ;;
     --hash) hash=$2; shift 2 ;;
     --book) book=$2; shift 2 ;;
+    --tc) tc=$2; shift 2 ;;
     *) echo "unknown argument: $1" >&2; usage ;;
   esac
 done
 [[ "$name" =~ ^[A-Za-z0-9_.-]+$ ]] || { echo "NAME '$name' must be letters, digits, '.', '_' or '-'" >&2; exit 2; }
 [ -f "$patch" ] || { echo "no patch file at '$patch'" >&2; exit 2; }
 [[ "$nodes" =~ ^[1-9][0-9]*$ ]] || { echo "--nodes '$nodes' is not a positive whole number" >&2; exit 2; }
+[[ -z "$tc" || "$tc" =~ ^[0-9.]+(\+[0-9.]+)?$ ]] || { echo "--tc '$tc' is not SECONDS[+INCREMENT]" >&2; exit 2; }
 rev=$(git rev-parse --short=7 --verify "$base^{commit}") || { echo "--base '$base' is not a commit" >&2; exit 2; }
 
 # build <worktree> <copy>: Release build of the target janus in the worktree, copied atomically.
@@ -94,6 +98,11 @@ fi
 echo "base $baseBin (bench $(benchNodes "$baseBin")), candidate $candBin (bench $got)"
 
 pgn=data/matches/sprt-$name-main-n$((nodes / 1000))k.pgn
+limit=(--nodes "$nodes")
+if [ -n "$tc" ]; then
+  pgn=data/matches/sprt-$name-main-$tc.pgn
+  limit=(--tc "$tc")
+fi
 snapshot=docs/ladder/$(basename "$pgn").zst
 count() { grep -c '^\[Result ' "$1" 2>/dev/null || true; }
 if [ -f "$snapshot" ]; then
@@ -109,5 +118,5 @@ resume=()
 
 echo "match log: data/matches/sprt-$name.log, PGN: $pgn"
 exec "$baseBin" match --engine "name=$name cmd=$candBin" --engine "name=main cmd=$baseBin" \
-  --each "option.Hash=$hash" --nodes "$nodes" --games "$games" --concurrency "$concurrency" \
+  --each "option.Hash=$hash" "${limit[@]}" --games "$games" --concurrency "$concurrency" \
   --openings "$book" --random-opening --seed "$seed" --sprt "$elo0" "$elo1" --pgnout "$pgn" "${resume[@]}" >>"data/matches/sprt-$name.log" 2>&1
