@@ -148,6 +148,8 @@ def main():
         xs.append(m)
         as_.append(a)
         bs.append(b)
+    if not xs:
+        sys.exit("no material bucket has 2,000 positions: too few positions to fit")
     print(f"mean log-loss of the interpolated model: {mean_loss(buckets, xs, as_, bs):.4f} per position ({used} positions)")
     current = Path(__file__).resolve().parent.parent / "src" / "search" / "wdl.cpp"
     if current.exists():

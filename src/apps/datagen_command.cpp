@@ -1,6 +1,7 @@
 // janus datagen: self-play training data (src/datagen/generator.h) into one JANUSDAT file or a
 // directory of chunk files (a chunked run, sharded and resumable), or positions from PGN games
-// (src/datagen/pgn_source.h); the format is src/records/janusdat_format.h. See docs/tuning.md.
+// (src/datagen/pgn_source.h) or from the MCTS face's self-play games (src/selfplay/export.h); the
+// format is src/records/janusdat_format.h. See docs/tuning.md.
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +16,7 @@
 #include "datagen/generator.h"
 #include "datagen/pgn_source.h"
 #include "records/janusdat.h"
+#include "selfplay/export.h"
 #include "util/duration.h"
 #include "util/error.h"
 
@@ -27,6 +29,8 @@ struct DatagenArgs {
   records::ChunkedRun run;
   std::string shard = "1/1";
   std::vector<std::string> pgn;
+  std::vector<std::string> selfplay;
+  bool fullSearchesOnly = false;
   int skipPlies = 8;
   bool quiet = false;
 };
@@ -66,8 +70,27 @@ int runPgnConversion(const DatagenArgs& a) {
   return 0;
 }
 
+int runSelfplayConversion(const DatagenArgs& a) {
+  if (a.config.output.empty()) throw Error("datagen --selfplay writes one file: give --output FILE");
+  records::DataWriter out(a.config.output);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (const auto& path : a.selfplay) {
+    const selfplay::SelfplayExportStats s = selfplay::exportSelfplayPositions(
+        path, a.fullSearchesOnly, [&](const records::PackedRecord& r) { out.write(r); });
+    std::cout << fmt::format("{}: {} games (White W/D/L {}/{}/{}), {} positions\n", path, s.games,
+                             s.results[records::kWhiteWin], s.results[records::kDraw], s.results[records::kBlackWin],
+                             s.positions);
+  }
+  out.commit();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << fmt::format("wrote {} positions to {} in {:.1f} s\n", out.written(), a.config.output, seconds);
+  return 0;
+}
+
 int runDatagen(DatagenArgs& a) {
+  if (!a.pgn.empty() && !a.selfplay.empty()) throw Error("datagen: give --pgn or --selfplay, not both");
   if (!a.pgn.empty()) return runPgnConversion(a);
+  if (!a.selfplay.empty()) return runSelfplayConversion(a);
   const auto& c = a.config;
   const bool chunked = !a.run.dir.empty();
   if (chunked) std::tie(a.run.shard, a.run.shards) = records::parseShard(a.shard);
@@ -158,6 +181,12 @@ void addDatagenCommand(CLI::App& app, Commands& out) {
   cmd->add_option("--max-plies", c.adjudication.maxPlies, "Games reaching this many plies are draws");
   cmd->add_option("--pgn", a->pgn, "Instead of self-play: convert the positions of these PGN games")->delimiter(',');
   cmd->add_option("--skip-plies", a->skipPlies, "With --pgn: plies at the start of each game that are not taken");
+  cmd->add_option("--selfplay", a->selfplay,
+                  "Instead of self-play: convert the positions of these JANUSSP games of `janus selfplay` (score: the "
+                  "root Q in centipawns, src/selfplay/export.h)")
+      ->delimiter(',');
+  cmd->add_flag("--full-searches-only", a->fullSearchesOnly,
+                "With --selfplay: only the positions of full searches (playout cap randomisation's targets)");
   cmd->add_flag("--quiet", a->quiet, "No progress line");
   cmd->callback([cmd, output, outputDir] {
     if (output->count() == 0 && outputDir->count() == 0) throw CLI::RequiredError("--output or --output-dir");
