@@ -3,12 +3,15 @@
 # recipe of `janus rl --face ab` whose state is committed in runs/ab, so that any session on any
 # machine continues it from the repository alone:
 #
-#   tools/rl-ab.sh [--generations G] [--hours H] [--games-per-gen N] [--train-args "..."] [--janus BIN]
+#   tools/rl-ab.sh [--generations G] [--hours H] [--games-per-gen N] [--nodes N] [--train-args "..."] [--janus BIN]
 #   tools/rl-ab.sh --snapshot     (before a commit: every match PGN of runs/ab as its .pgn.zst)
 #
 # Generation g: 30,000 games (--games-per-gen, a multiple of 100; 300 chunks of 100, about 3.6M
 # positions, about 70 minutes of both cores of an idle 2-core machine) of self-play data played by
-# the best network at 5,000 nodes a move (the 8moves_v3 book, 4-5 random plies; seed 7 * 1000003 + g;
+# the best network at --nodes a move (10,000 from generation 5; generations 1-4 were played at 5,000:
+# give --nodes 5000 to replay one of them; generation 4's 5,000-node data taught nn-f3de, which had
+# learnt 5,000-node scores, 0.6% of held-out loss and +3.2 ± 7.8 Elo in 4,000 games, so the labels go deeper)
+# (the 8moves_v3 book, 4-5 random plies; seed 7 * 1000003 + g;
 # data/rl/ab/gen-NNN/data, disposable: a lost chunk is played again byte for byte from its seed by
 # a binary with the same Bench), then `train-nnue --init BEST` on the data of generations g-3..g
 # still on the machine (--train-args; from generation 3: the search score alone (lambda 0), 10
@@ -41,6 +44,7 @@ cd "$(dirname "$0")/.."
 generations=1
 hours=0
 gamesPerGen=30000
+nodes=10000
 janus=build/janus
 trainArgs="--lambda 0.0 --sigmoid-scale 187 --mirror --superbatches 10 --lr 0.0001 --lr-final 0.000001 --qat"
 while (($#)); do
@@ -51,6 +55,7 @@ while (($#)); do
     --generations) generations=$2; shift 2 ;;
     --hours) hours=$2; shift 2 ;;
     --games-per-gen) gamesPerGen=$2; shift 2 ;;
+    --nodes) nodes=$2; shift 2 ;;
     --janus) janus=$2; shift 2 ;;
     --train-args) trainArgs=$2; shift 2 ;;
     *) echo "unknown argument: $1 (see the header of $0)" >&2; exit 2 ;;
@@ -63,7 +68,7 @@ copy=data/rl/janus-$(sha256sum "$janus" | cut -c1-12)
 
 "$copy" rl --face ab --dir runs/ab --data-dir data/rl/ab --nets-dir nets \
   --init-net nets/nn-cd9597845822c91a.jnn --generations "$generations" --hours "$hours" \
-  --games-per-gen "$gamesPerGen" --train-args "$trainArgs" --chunk-games 100 --threads 2 --nodes 5000 \
+  --games-per-gen "$gamesPerGen" --train-args "$trainArgs" --chunk-games 100 --threads 2 --nodes "$nodes" \
   --data-book data/openings/8moves_v3.epd.zst --seed 7 --window 4 \
   --openings data/openings/8moves_v3.epd.zst --gate-nodes 25000 --gate-games 4000 --gen0-games 400 \
   --concurrency 2 --match-seed 1 2>&1 | tee -a data/rl/ab/rl.log
