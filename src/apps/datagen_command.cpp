@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <tuple>
@@ -48,21 +49,17 @@ std::string progressLine(const datagen::DatagenProgress& p) {
                      formatDuration(eta));
 }
 
-int runPgnConversion(const DatagenArgs& a) {
-  if (a.config.output.empty()) throw Error("datagen --pgn writes one file: give --output FILE");
+using RecordSink = std::function<void(const records::PackedRecord&)>;
+
+/// `files` converted into the one JANUSDAT file --output: `convert(path, sink)` passes a file's
+/// records to `sink` and returns its summary line. `flag` names the option in the error.
+int convertToFile(const DatagenArgs& a, const char* flag, const std::vector<std::string>& files,
+                  const std::function<std::string(const std::string&, const RecordSink&)>& convert) {
+  if (a.config.output.empty()) throw Error(fmt::format("datagen {} writes one file: give --output FILE", flag));
   records::DataWriter out(a.config.output);
-  datagen::PgnExtractOptions options;
-  options.skipPlies = a.skipPlies;
-  options.quietOnly = false;  // every position, with its flags, move played and game end (format version 3)
   const auto t0 = std::chrono::steady_clock::now();
-  for (const auto& path : a.pgn) {
-    datagen::PgnExtractStats s =
-        datagen::extractPgnPositions(path, options, [&](const records::PackedRecord& r) { out.write(r); });
-    std::cout << fmt::format("{}: {} games (White W/D/L {}/{}/{}), {} positions; skipped games: {}\n", path, s.games,
-                             s.results[records::kWhiteWin], s.results[records::kDraw], s.results[records::kBlackWin],
-                             s.positions, s.skippedSummary());
-    for (const auto& e : s.errors) std::cerr << "  malformed: " << e << "\n";
-  }
+  for (const auto& path : files)
+    std::cout << convert(path, [&](const records::PackedRecord& r) { out.write(r); }) << std::flush;
   out.commit();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << fmt::format("wrote {} positions to {} in {:.1f} s ({:.0f} positions/s)\n", out.written(),
@@ -70,21 +67,26 @@ int runPgnConversion(const DatagenArgs& a) {
   return 0;
 }
 
+int runPgnConversion(const DatagenArgs& a) {
+  datagen::PgnExtractOptions options;
+  options.skipPlies = a.skipPlies;
+  options.quietOnly = false;  // every position, with its flags, move played and game end (format version 3)
+  return convertToFile(a, "--pgn", a.pgn, [&](const std::string& path, const RecordSink& sink) {
+    const datagen::PgnExtractStats s = datagen::extractPgnPositions(path, options, sink);
+    for (const auto& e : s.errors) std::cerr << "  malformed: " << e << "\n";
+    return fmt::format("{}: {} games (White W/D/L {}/{}/{}), {} positions; skipped games: {}\n", path, s.games,
+                       s.results[records::kWhiteWin], s.results[records::kDraw], s.results[records::kBlackWin],
+                       s.positions, s.skippedSummary());
+  });
+}
+
 int runSelfplayConversion(const DatagenArgs& a) {
-  if (a.config.output.empty()) throw Error("datagen --selfplay writes one file: give --output FILE");
-  records::DataWriter out(a.config.output);
-  const auto t0 = std::chrono::steady_clock::now();
-  for (const auto& path : a.selfplay) {
-    const selfplay::SelfplayExportStats s = selfplay::exportSelfplayPositions(
-        path, a.fullSearchesOnly, [&](const records::PackedRecord& r) { out.write(r); });
-    std::cout << fmt::format("{}: {} games (White W/D/L {}/{}/{}), {} positions\n", path, s.games,
-                             s.results[records::kWhiteWin], s.results[records::kDraw], s.results[records::kBlackWin],
-                             s.positions);
-  }
-  out.commit();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::cout << fmt::format("wrote {} positions to {} in {:.1f} s\n", out.written(), a.config.output, seconds);
-  return 0;
+  return convertToFile(a, "--selfplay", a.selfplay, [&](const std::string& path, const RecordSink& sink) {
+    const selfplay::SelfplayExportStats s = selfplay::exportSelfplayPositions(path, a.fullSearchesOnly, sink);
+    return fmt::format("{}: {} games (White W/D/L {}/{}/{}), {} positions\n", path, s.games,
+                       s.results[records::kWhiteWin], s.results[records::kDraw], s.results[records::kBlackWin],
+                       s.positions);
+  });
 }
 
 int runDatagen(DatagenArgs& a) {
