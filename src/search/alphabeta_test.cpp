@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -173,17 +175,34 @@ TEST(AlphaBeta, NodeLimitIsRespected) {
 }
 
 TEST(AlphaBeta, StopEndsAnInfiniteSearch) {
+  // Stops once the search has reported a completed third iteration (not after a fixed sleep: under
+  // the sanitizers on a loaded machine 100 ms was once not enough for depth 2), so the result must
+  // keep at least that iteration's depth and move.
   auto s = makeSearch();
   SearchLimits l;
   l.infinite = true;
   SearchResult result;
   SearchSignals signals;
-  std::thread t([&] { result = s->run(Position(), l, {}, [](const SearchInfo&) {}, signals); });
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  std::mutex m;
+  std::condition_variable cv;
+  int completedDepth = 0;
+  auto onInfo = [&](const SearchInfo& info) {
+    if (info.bound != Bound::kExact) return;
+    std::lock_guard lock(m);
+    completedDepth = std::max(completedDepth, info.depth);
+    cv.notify_all();
+  };
+  std::thread t([&] { result = s->run(Position(), l, {}, onInfo, signals); });
+  bool reached;
+  {
+    std::unique_lock lock(m);
+    reached = cv.wait_for(lock, std::chrono::seconds(120), [&] { return completedDepth >= 3; });
+  }
   signals.stop = true;
   t.join();
+  ASSERT_TRUE(reached) << "no third iteration within 120 s";
   EXPECT_TRUE(result.best);
-  EXPECT_GT(result.depth, 1);
+  EXPECT_GE(result.depth, 3);
 }
 
 TEST(AlphaBeta, MoveTimeIsObeyed) {
