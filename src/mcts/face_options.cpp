@@ -50,7 +50,7 @@ const FaceOption kOptions[] = {
      [](FaceSettings& s, double v) { s.params.puct.fpuReduction = s.params.puct.fpuReductionRoot = v; }},
     // The search (mcts.h MctsParams).
     {"MCTS Time Scale", Kind::kReal, 0.1, 10,
-     "With a clock, MCTS thinks this times alpha-beta's optimum time, scaled 0.5..2 by the best move's visit share, "
+     "With a clock, MCTS thinks this times alpha-beta's optimum time, scaled 0.5..2 by the best move's playout share, "
      "its changes and a falling value",
      JANUS_PARAM(timeScale, double)},
     {"MCTS Batch", Kind::kInteger, 0, 1024,
@@ -58,13 +58,13 @@ const FaceOption kOptions[] = {
      JANUS_PARAM(batchSize, int)},
     {"MCTS Noise", Kind::kBool, 0, 1, "Dirichlet noise (alpha 0.3, epsilon 0.25) on the root priors: for self-play only",
      JANUS_PARAM(noise, bool)},
-    {"MCTS Smart Pruning", Kind::kBool, 0, 1, "Stop early when the most visited move can no longer be overtaken",
+    {"MCTS Smart Pruning", Kind::kBool, 0, 1, "Stop early when the most played move can no longer be overtaken",
      JANUS_PARAM(smartPruning, bool)},
     {"MCTS Hint Weight", Kind::kInteger, 1, 100000,
-     "Visits an alpha-beta hint's value counts for in its node and each ancestor (1: one visit, like any leaf)",
+     "Virtual visits of prior knowledge an alpha-beta hint's value counts for in PUCT's Q (never playouts)",
      JANUS_PARAM(hintWeight, u32)},
     {"MCTS Hint Weight Growth", Kind::kInteger, 1, 1024,
-     "With MCTS Hint Growth: a node's hint k (0 for its first) counts as MCTS Hint Weight times this to the k visits",
+     "With MCTS Hint Growth: a node's hint k (0 for its first) weighs MCTS Hint Weight times this to the k",
      JANUS_PARAM(hintWeightGrowth, u32)},
     {"MCTS Hint Minimax", Kind::kBool, 0, 1,
      "A hinted node's implicit minimax value is its latest alpha-beta hint's value, not the minimax of its subtree's "
@@ -87,8 +87,8 @@ const FaceOption kOptions[] = {
      "temperatures (moves below it get an upper bound)",
      JANUS_LEAF(windowTemperatures, int)},
     {"MCTS Hint Visits", Kind::kInteger, 0, 1'000'000'000,
-     "With MCTS Value nnue: a node with this many visits asks an alpha-beta search of MCTS Hint Depth for its best "
-     "move and raises that move's prior to MCTS Hint Share (again at MCTS Hint Growth times the visits); 0: off",
+     "With MCTS Value nnue: a node with this many playouts asks an alpha-beta search of MCTS Hint Depth for its best "
+     "move and raises that move's prior to MCTS Hint Share (again at MCTS Hint Growth times the playouts); 0: off",
      JANUS_LEAF(hintVisits, int)},
     {"MCTS Hint Depth", Kind::kInteger, 0, 20, "Plies of a hint's alpha-beta search (NNUE, 16 MiB of TT per thread); 0: no hints",
      JANUS_LEAF(hintDepth, int)},
@@ -97,7 +97,7 @@ const FaceOption kOptions[] = {
     {"MCTS Hint Share", Kind::kInteger, 0, 100, "Percent: the prior a hint's move gets at least (the others shrink in proportion)",
      JANUS_LEAF(hintSharePercent, int)},
     {"MCTS Hint Growth", Kind::kInteger, 0, 1024,
-     ">= 2: a hinted node asks again at MCTS Hint Visits times this, its square, ... visits, each time with this "
+     ">= 2: a hinted node asks again at MCTS Hint Visits times this, its square, ... playouts, each time with this "
      "many times the nodes and 2 more plies; 0 or 1: once",
      JANUS_LEAF(hintGrowth, int)},
     {"MCTS TT Hint Share", Kind::kInteger, 0, 100,

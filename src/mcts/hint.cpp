@@ -12,10 +12,13 @@ bool MctsSearch::hintDue(const Node& node) const {
   if (m_backendHintVisits == 0) return false;
   const int round = node.hints();
   if (round > 0 && m_backendHintGrowth < 2) return false;  // hinted once: done
-  // hintVisits * growth^round visits, saturating (a node has at most 2^32 - 1 visits).
-  u64 threshold = m_backendHintVisits;
-  for (int k = 0; k < round && threshold <= std::numeric_limits<u32>::max(); ++k) threshold *= m_backendHintGrowth;
-  return node.visits() >= threshold;
+  // hintVisits * growth^round, counted in playouts plus prior knowledge (Node::selectionVisits):
+  // a node whose subtree's hints carry weight is one the tree relies on, and asks again sooner
+  // (the schedule the hint weights were measured with; on playouts alone the face loses, see
+  // docs/lab/mcts-log.md "N counts playouts").
+  double threshold = m_backendHintVisits;
+  for (int k = 0; k < round && threshold < 1e18; ++k) threshold *= m_backendHintGrowth;
+  return node.selectionVisits() >= threshold;
 }
 
 HintRequest MctsSearch::hintRequest(int round) const {

@@ -328,16 +328,21 @@ TEST(AlphaBetaHint, RoundKOfAGrowingHintSearchesGrowthToTheKTimesTheNodes) {
 
 /// Counts the hints of the expanded, non-terminal nodes below and including `n`, and checks
 /// that each node has one per threshold visits * growth^k (k = 0, 1, ... with growth >= 2, else
-/// k = 0) it has passed (one thread, batch 1: the playout that finds a node at a threshold stops
-/// there for its hint, which is its next visit).
+/// k = 0) it has passed. The schedule counts selection visits (playouts plus the hints' prior
+/// knowledge, MctsSearch::hintDue). One thread, batch 1: the playout that finds a node at a
+/// threshold asks for its hint and ends there, adding no playout; the next one passes on. So a
+/// node whose playouts passed a threshold was hinted for it, and one whose selection visits
+/// reached it (a descendant's hint can add them) was if a playout came by since.
 void expectHintedIffVisited(const Node& n, u32 visits, u64& hints, u32 growth = 0) {
   if (n.expanded() && !n.isTerminal()) {
-    int expected = 0;
-    for (u64 t = visits; t < n.visits(); t *= growth) {
-      ++expected;
+    int passed = 0, reached = 0;
+    for (u64 t = visits; double(t) <= n.selectionVisits(); t *= growth) {
+      ++reached;
+      if (t < n.visits()) ++passed;
       if (growth < 2) break;
     }
-    EXPECT_EQ(n.hints(), expected) << "visits " << n.visits();
+    EXPECT_GE(n.hints(), passed) << "visits " << n.visits() << " selection visits " << n.selectionVisits();
+    EXPECT_LE(n.hints(), reached) << "visits " << n.visits() << " selection visits " << n.selectionVisits();
     hints += u64(n.hints());
   }
   for (const Node::Edge& e : n.edges())
@@ -376,8 +381,8 @@ TEST(MctsHints, EveryNodeIsHintedOnceWhenItReachesTheVisits) {
   EXPECT_TRUE(s->search.root()->hinted());
   EXPECT_GT(hinted, 2u);
   EXPECT_EQ(st.hints, hinted);
-  // Each hint is a visit of its node, like an evaluation (terminal leaves add the rest).
-  EXPECT_EQ(st.evaluations + st.hints + st.terminals, st.playouts);
+  // A hint is no playout: the playouts are the evaluations and the terminal leaves.
+  EXPECT_EQ(st.evaluations + st.terminals, st.playouts);
   // The priors stay a distribution.
   double sum = 0.0;
   for (const Node::Edge& e : s->search.root()->edges()) sum += e.prior;
@@ -394,12 +399,12 @@ TEST(MctsHints, AGrowingHintAsksAgainAtEachPowerOfTheGrowth) {
   EXPECT_EQ(s->search.root()->hints(), 4);
   const MctsStats& st = s->search.lastStats();
   EXPECT_EQ(st.hints, hints);
-  EXPECT_EQ(st.evaluations + hints + st.terminals, st.playouts);
+  EXPECT_EQ(st.evaluations + st.terminals, st.playouts);
 }
 
-TEST(MctsHints, AWeightedHintsValueCountsAsThatManyVisits) {
-  // kQuietMateIn2: the hint's search returns a mate score (win 1). Playout 1 expands the root,
-  // playout 2 is the root's hint (at 1 visit).
+TEST(MctsHints, AWeightedHintsValueIsPriorKnowledgeNotVisits) {
+  // kQuietMateIn2: the hint's search returns a mate score (win 1). Playout 1 expands the root;
+  // then the root asks for its hint (at 1 visit), which is no playout; playout 2 goes on below.
   const Position mate = Position::fromFen(kQuietMateIn2);
   auto once = hintSearcher(1, kQuietMateIn2Depth, 50, 0, 1);
   once->goNodes(mate, 2);
@@ -407,30 +412,36 @@ TEST(MctsHints, AWeightedHintsValueCountsAsThatManyVisits) {
   heavy->goNodes(mate, 2);
   ASSERT_EQ(once->search.lastStats().hints, 1u);
   ASSERT_EQ(heavy->search.lastStats().hints, 1u);
-  EXPECT_EQ(heavy->search.lastStats().playouts, 2u);  // the extra visits are not playouts
-  EXPECT_EQ(once->search.root()->visits(), 2u);
-  EXPECT_EQ(heavy->search.root()->visits(), 101u);
-  // Both roots hold the same first leaf value q0; the hint's value 1 counts once or 100 times.
-  const double q0 = 2.0 * once->search.root()->q() - 1.0;
-  EXPECT_NEAR(heavy->search.root()->q(), (q0 + 100.0) / 101.0, 1e-6);
-  EXPECT_GT(heavy->search.root()->q(), 0.98);
+  for (const auto* s : {once.get(), heavy.get()}) {
+    EXPECT_EQ(s->search.lastStats().playouts, 2u);
+    EXPECT_EQ(s->search.root()->visits(), 2u);  // N counts playouts, whatever the hint weighs
+  }
+  EXPECT_DOUBLE_EQ(once->search.root()->priorVisits(), 1.0);
+  EXPECT_DOUBLE_EQ(heavy->search.root()->priorVisits(), 100.0);
+  // Selection sees the hint's value 1 as 100 visits beside the two playouts' values; the reported
+  // Q is the playouts' alone.
+  const Node& root = *heavy->search.root();
+  EXPECT_NEAR(root.selectionQ(), (2.0 * root.q() + 100.0) / 102.0, 1e-5);
+  EXPECT_GT(root.selectionQ(), 0.95);
+  EXPECT_DOUBLE_EQ(root.selectionVisits(), 102.0);
 
-  // In a longer search every hint adds weight - 1 visits to its node and to each ancestor.
+  // In a longer search every hint adds `weight` virtual visits to its node and to each ancestor.
   auto s = hintSearcher(10, 2, 50, 4, 8);
   const Position pos = Position::fromFen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
   s->goNodes(pos, 600);
   const MctsStats& st = s->search.lastStats();
   EXPECT_GT(st.hints, 3u);
-  EXPECT_EQ(s->search.root()->visits(), st.playouts + 7 * st.hints);
+  EXPECT_EQ(s->search.root()->visits(), st.playouts);
+  EXPECT_DOUBLE_EQ(s->search.root()->priorVisits(), 8.0 * double(st.hints));
 }
 
-/// Sum over the nodes of `n`'s tree of the extra visits their hints added: a node asked hints of
-/// rounds 0 .. hints() - 1, each counting weight * weightGrowth^round visits.
-u64 extraHintVisits(const Node& n, u64 weight, u64 weightGrowth) {
+/// Sum over the nodes of `n`'s tree of the virtual visits their hints added: a node asked hints
+/// of rounds 0 .. hints() - 1, each counting weight * weightGrowth^round visits.
+u64 hintPriorVisits(const Node& n, u64 weight, u64 weightGrowth) {
   u64 sum = 0, w = weight;
-  for (int k = 0; k < n.hints(); ++k, w *= weightGrowth) sum += w - 1;
+  for (int k = 0; k < n.hints(); ++k, w *= weightGrowth) sum += w;
   for (const Node::Edge& e : n.edges())
-    if (e.node) sum += extraHintVisits(*e.node, weight, weightGrowth);
+    if (e.node) sum += hintPriorVisits(*e.node, weight, weightGrowth);
   return sum;
 }
 
@@ -441,19 +452,21 @@ TEST(MctsHints, AGrowingWeightCountsEachRoundAsItsPowerOfTheGrowth) {
   s->goNodes(pos, 600);
   const MctsStats& st = s->search.lastStats();
   ASSERT_GE(s->search.root()->hints(), 2);  // the root's second round weighs 32
-  const u64 extra = extraHintVisits(*s->search.root(), 8, 4);
-  EXPECT_EQ(s->search.root()->visits(), st.playouts + extra);
+  const u64 prior = hintPriorVisits(*s->search.root(), 8, 4);
+  EXPECT_EQ(s->search.root()->visits(), st.playouts);
+  EXPECT_DOUBLE_EQ(s->search.root()->priorVisits(), double(prior));
   // The same search with a constant weight counts every round as 8 visits.
-  EXPECT_GT(extra, 7 * st.hints);
+  EXPECT_GT(prior, 8 * st.hints);
   auto flat = hintSearcher(10, 2, 50, 4, 8, 1);
   flat->goNodes(pos, 600);
-  EXPECT_EQ(flat->search.root()->visits(), flat->search.lastStats().playouts + extraHintVisits(*flat->search.root(), 8, 1));
+  EXPECT_DOUBLE_EQ(flat->search.root()->priorVisits(), double(hintPriorVisits(*flat->search.root(), 8, 1)));
 }
 
-TEST(MctsHints, SmartPruningCountsTheHintsVisitsInWhatRemains) {
+TEST(MctsHints, SmartPruningCountsTheHintsWeightInWhatRemains) {
   // Smart pruning stops a node-limited search when the runner-up cannot overtake the most
-  // visited move. With hints weighing 100 visits a playout can add 100 visits to a root child,
-  // so the visits that remain are the remaining playouts times the visits gained per playout.
+  // visited move, by selection visits (the move choice's: playouts plus prior knowledge). With
+  // hints weighing 100 virtual visits a playout can add 100 to a root child, so the visits that
+  // remain are the remaining playouts times the selection visits gained per playout.
   const char* fens[] = {"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
                         "rnbqkb1r/pp2pppp/3p1n2/8/3NP3/8/PPP2PPP/RNBQKB1R w KQkq - 1 5",
                         "r3k2r/ppp2ppp/2n1bn2/2bpp3/4P3/2NP1N2/PPP1BPPP/R1BQK2R w KQkq - 0 8", Position::kStartFen};
@@ -469,16 +482,18 @@ TEST(MctsHints, SmartPruningCountsTheHintsVisitsInWhatRemains) {
     ASSERT_LE(playouts, kLimit);
     if (playouts == kLimit) continue;
     ++pruned;
-    u64 gained = 0;
-    u32 best = 0, second = 0;
+    u64 children = 0;
+    double gained = 0, best = 0, second = 0;
     for (const Node::Edge& e : s->search.root()->edges()) {
       if (!e.node) continue;
-      gained += e.node->visits();
-      second = std::max(second, std::min(best, e.node->visits()));
-      best = std::max(best, e.node->visits());
+      children += e.node->visits();
+      gained += e.node->selectionVisits();
+      second = std::max(second, std::min(best, e.node->selectionVisits()));
+      best = std::max(best, e.node->selectionVisits());
     }
-    const double perPlayout = std::max(1.0, double(gained) / double(playouts));
-    EXPECT_LT(double(second) + double(kLimit - playouts) * perPlayout, double(best))
+    EXPECT_EQ(children + 1, playouts);  // N counts playouts: the root's evaluation and one per playout below
+    const double perPlayout = std::max(1.0, gained / double(playouts));
+    EXPECT_LT(second + double(kLimit - playouts) * perPlayout, best)
         << fen << ": stopped at " << playouts << " playouts, best " << best << " second " << second;
   }
   EXPECT_GT(pruned, 0) << "no search stopped early: the test does not reach smart pruning";

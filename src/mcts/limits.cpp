@@ -41,22 +41,23 @@ bool MctsSearch::shouldStop() {
     remaining = std::min(remaining, nps * double(deadline - elapsed) / 1000.0 / m_params.smartPruningFactor);
   }
   if (remaining >= 1e18) return false;
-  u32 bestVisits = bestChild->visits(), second = 0;
+  // The move choice counts selection visits (playouts plus prior knowledge, betterEdge): a
+  // playout whose hint weighs W adds W to a root child, so the remaining selection visits are the
+  // remaining playouts times the children's selection visits gained per playout so far.
+  const double bestVisits = bestChild->selectionVisits();
+  double second = 0.0;
   for (int i = 0; i < m_root->numEdges(); ++i)
-    if (i != best && m_allowed[size_t(i)] && m_root->child(i)) second = std::max(second, m_root->child(i)->visits());
-  // `remaining` counts playouts; a playout that brings a weighted hint (MctsParams::hintWeight)
-  // adds more than one visit to a root child, so the remaining visits are the playouts times
-  // the children's visits gained per playout in this search so far.
-  const u64 childVisits = rootChildVisits();
-  const u64 gained = childVisits - std::min(childVisits, m_rootChildVisitsAtStart);
-  if (m_stats.playouts > 0 && gained > m_stats.playouts) remaining *= double(gained) / double(m_stats.playouts);
-  return double(second) + remaining < double(bestVisits);
+    if (i != best && m_allowed[size_t(i)] && m_root->child(i)) second = std::max(second, m_root->child(i)->selectionVisits());
+  const double childVisits = rootChildSelectionVisits();
+  const double gained = std::max(0.0, childVisits - m_rootChildVisitsAtStart);
+  if (m_stats.playouts > 0 && gained > double(m_stats.playouts)) remaining *= gained / double(m_stats.playouts);
+  return second + remaining < bestVisits;
 }
 
-u64 MctsSearch::rootChildVisits() const {
-  u64 sum = 0;
+double MctsSearch::rootChildSelectionVisits() const {
+  double sum = 0.0;
   for (int i = 0; i < m_root->numEdges(); ++i)
-    if (const Node* c = m_root->child(i)) sum += c->visits();
+    if (const Node* c = m_root->child(i)) sum += c->selectionVisits();
   return sum;
 }
 
@@ -68,14 +69,14 @@ i64 MctsSearch::softLimitMs(const Node* bestChild) const {
     // Visit share of the best move (the more it dominates, the less there is to decide):
     // share 0.9 -> 0.6, 0.5 -> 1.0, 0.2 -> 1.3 (Monty's and lc0's time managers use the same
     // signal; the numbers are Janus's first choice, to be tuned by SPSA).
-    const double share = double(bestChild->visits()) / double(m_root->visits() - 1);
+    const double share = bestChild->selectionVisits() / std::max(1.0, m_root->selectionVisits() - 1.0);
     factor *= std::clamp(1.5 - share, 0.5, 1.5);
     // A best move that changed in the second half of the time spent so far: not settled.
     const i64 elapsed = m_time.elapsedMs();
     if (elapsed > 0 && m_lastBestChangeMs * 2 > elapsed) factor *= 1.3;
     // A falling value: the position is worse than the previous search expected.
     if (m_havePreviousQ) {
-      const double drop = m_previousQ - (-bestChild->q());
+      const double drop = m_previousQ - (-bestChild->selectionQ());
       if (drop > 0.02) factor *= 1.0 + std::min(0.6, 3.0 * drop);
     }
   }

@@ -24,7 +24,8 @@ namespace janus::mcts {
 //                            to one backend computation;
 //        c. backup (lock):   expand the evaluated leaves, add the values along the paths,
 //                            remove the virtual loss, propagate proven wins and losses and
-//                            the implicit minimax values (backupMinimax).
+//                            the implicit minimax values (backupMinimax). A hint is no
+//                            playout: its value goes up the path as prior knowledge.
 //      The main thread then checks the limits and reports.
 //   4. Join the helpers; best move by visits (proven wins first); final report.
 // ------------------------------------------------------------------------------------------------
@@ -288,7 +289,7 @@ int MctsSearch::gather(std::vector<Playout>& batch) {
       ++m_stats.collisions;
       break;  // the paths that follow would mostly run into it again: evaluate what we have
     }
-    ++m_started;
+    if (!p.hint) ++m_started;  // a hint is no playout (backup)
     ++count;
   }
   return count;
@@ -354,10 +355,23 @@ void MctsSearch::backup(std::vector<Playout>& batch, int count) {
       ++m_stats.evaluations;
       evaluated = true;
     } else if (p.hint) {
+      // An alpha-beta hint is prior knowledge, not a playout: the path's virtual losses go, and
+      // the hint's value goes up the path as hintVisitWeight(round) virtual visits (Node::
+      // addPriorKnowledge), which PUCT selection reads and nothing else counts as visits.
       leaf->setPriors(p.priors);  // in edge order (copyEdges); children and values stay
       if (m_params.hintMinimax) leaf->setHintValue(p.wdl.q());
       ++m_stats.hints;
       evaluated = true;
+      const double weight = hintVisitWeight(p.hintRound);
+      double wl = p.wdl.q();
+      for (auto it = p.path.rbegin(); it != p.path.rend(); ++it) {
+        (*it)->revertVirtualLoss();
+        (*it)->addPriorKnowledge(weight, wl);
+        wl = -wl;
+      }
+      for (size_t i = p.path.size() - 1; i >= 1; --i)
+        if (!backupMinimax(*p.path[i - 1], p.edges[i - 1])) break;
+      continue;
     }
     double wl, d;
     if (leaf->isTerminal()) {
@@ -368,11 +382,8 @@ void MctsSearch::backup(std::vector<Playout>& batch, int count) {
       wl = p.wdl.q();
       d = p.wdl.draw;
     }
-    // A hint's value counts as hintVisitWeight(round) visits (the extra ones are not playouts).
-    const u32 extra = p.hint ? hintVisitWeight(p.hintRound) - 1 : 0;
     for (auto it = p.path.rbegin(); it != p.path.rend(); ++it) {
       (*it)->finishVisit(wl, d);
-      if (extra) (*it)->addVisits(extra, wl, d);
       wl = -wl;
     }
     // Mate propagation: a decided leaf may decide its parent, and so on up (never the root).
@@ -438,18 +449,44 @@ std::vector<SearchInfo> MctsSearch::makeReport() const {
     info.pv = {m_root->edge(order.front()).move};
     lines.push_back(std::move(info));
   }
-  if (!lines.empty())
-    for (int k = 0; k < std::min<int>(m_params.moveStats, int(order.size())); ++k) {
-      const int i = order[size_t(k)];
-      const Node* c = m_root->child(i);
-      MoveStat s;
-      s.move = m_root->edge(i).move;
-      s.visits = c ? c->visits() : 0;
-      s.prior = m_root->edge(i).prior;
-      s.q = c && (c->visits() || c->isTerminal()) ? float(-c->q()) : 0.0f;
-      lines.front().moveStats.push_back(s);
-    }
+  if (!lines.empty()) lines.front().moveStats = rootMoveStats(m_params.moveStats);
   return lines;
+}
+
+std::vector<MoveStat> MctsSearch::rootMoveStats(int count) const {
+  std::vector<int> order;
+  for (int i = 0; i < m_root->numEdges(); ++i)
+    if (m_allowed[size_t(i)]) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return betterEdge(*m_root, a, b); });
+  if (count >= 0 && size_t(count) < order.size()) order.resize(size_t(count));
+  std::vector<MoveStat> stats;
+  for (int i : order) {
+    const Node* c = m_root->child(i);
+    MoveStat s;
+    s.move = m_root->edge(i).move;
+    s.visits = c ? c->visits() : 0;
+    s.searchPrior = m_root->edge(i).prior;
+    s.prior = size_t(i) < m_rootBackendPriors.size() ? m_rootBackendPriors[size_t(i)] : s.searchPrior;
+    s.q = c && (c->visits() || c->isTerminal()) ? float(-c->q()) : 0.0f;
+    stats.push_back(s);
+  }
+  return stats;
+}
+
+void MctsSearch::captureRootPriors(const Position& root, bool fresh) {
+  m_rootBackendPriors.clear();
+  if (fresh) {
+    for (const Node::Edge& e : m_root->edges()) m_rootBackendPriors.push_back(e.prior);
+    return;
+  }
+  std::vector<Move> moves;
+  std::vector<float> priors;
+  m_root->copyEdges(moves, priors);
+  auto computation = m_backend->newComputation();
+  computation->addInput(root, moves);
+  computation->compute();
+  const auto backendPriors = computation->priors(0);
+  m_rootBackendPriors.assign(backendPriors.begin(), backendPriors.end());
 }
 
 // ---- Step 3: the thread loop ----------------------------------------------------------------------
@@ -548,8 +585,10 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
   // Step 2: the tree.
   prepareTree(root);
   m_stats.reusedVisits = m_root->visits();
+  const bool fresh = !m_root->expanded();  // edges from this search's own evaluation of the root
   if (!m_root->expanded()) expandRoot(root);
-  m_rootChildVisitsAtStart = rootChildVisits();
+  captureRootPriors(root, fresh);
+  m_rootChildVisitsAtStart = rootChildSelectionVisits();
   m_allowed.assign(size_t(m_root->numEdges()), false);
   m_allowedCount = 0;
   for (int i = 0; i < m_root->numEdges(); ++i)
@@ -577,10 +616,11 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
     report = makeReport();
     const int best = bestRootEdge();
     result.best = m_root->edge(best).move;
+    result.rootStats = rootMoveStats(-1);
     const Node* c = m_root->child(best);
     result.score = c ? scoreForParent(*c, m_rootMaterial) : qToCentipawns(m_root->q(), m_rootMaterial);
     m_havePreviousQ = c && c->visits() > 0 && !c->isTerminal();
-    if (m_havePreviousQ) m_previousQ = -c->q();
+    if (m_havePreviousQ) m_previousQ = -c->selectionQ();  // the time manager's falling-value check reads it
     if (c) {
       std::vector<Move> pv;
       appendPv(c, pv, 1);

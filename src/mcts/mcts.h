@@ -54,10 +54,10 @@ struct MctsParams {
   u64 seed = 0;
   /// Keep the subtree of the moves played since the last search (lc0 does by default).
   bool treeReuse = true;
-  /// Stop when the most visited root move cannot be overtaken in the visits that remain
-  /// (lc0 SmartPruningFactor 1.33: the time-based estimate of remaining visits is divided by it);
-  /// the remaining playouts count as many visits each as the root's children gained per playout
-  /// so far in the search (weighted hints add hintWeight visits in one playout).
+  /// Stop when the most visited root move cannot be overtaken in the visits that remain (lc0
+  /// SmartPruningFactor 1.33: the time-based estimate of remaining playouts is divided by it);
+  /// visits are selection visits (playouts plus hints' prior knowledge), so the remaining
+  /// playouts count as many each as the root's children gained per playout so far.
   bool smartPruning = true;
   double smartPruningFactor = 1.33;
   /// Time use with a clock (MctsSearch::softLimitMs): the soft limit is TimeManager's optimum
@@ -66,12 +66,13 @@ struct MctsParams {
   /// alpha-beta face's optimum, which MCTS, having no iterations to finish, undershoots. The
   /// engine's default is defaultFaceParams()'s (mcts/face.h).
   double timeScale = 1.6;
-  /// Visits an alpha-beta hint's value counts for (BackendAttributes::hintVisits): the hinted
-  /// node and its ancestors get the hint's score as this many visits in one backup, so a deep
-  /// search's value outweighs a few quiescence leaves (heuristic knowledge as "equivalent
-  /// experience": Gelly and Silver, ICML 2007, "Combining online and offline knowledge in UCT";
-  /// as node priors of minimax searches: MCTS-IP-M, Baier and Winands, IEEE TCIAIG 2015).
-  /// 1: one visit, like any leaf. The extra visits are not playouts (MctsStats::playouts).
+  /// Virtual visits an alpha-beta hint's value counts for (BackendAttributes::hintVisits): the
+  /// hinted node and its ancestors get the hint's score as this many visits of prior knowledge
+  /// (Node::addPriorKnowledge) in one backup, so a deep search's value outweighs a few quiescence
+  /// leaves in PUCT's Q (heuristic knowledge as "equivalent experience": Gelly and Silver, ICML
+  /// 2007, "Combining online and offline knowledge in UCT"; as node priors of minimax searches:
+  /// MCTS-IP-M, Baier and Winands, IEEE TCIAIG 2015). They are never visits: N, the move
+  /// choice, the time manager and self-play's targets count playouts only.
   u32 hintWeight = 1;
   /// With repeated hints (LeafSearchParams::hintGrowth), hint round k (0 for a node's first)
   /// counts as hintWeight * hintWeightGrowth^k visits (saturating at 2^31): a growth equal to
@@ -177,8 +178,8 @@ class MctsSearch final : public Search {
   /// The visits a hint of `round` counts for: MctsParams::hintWeight * hintWeightGrowth^round,
   /// at least 1, at most 2^31.
   [[nodiscard]] u32 hintVisitWeight(int round) const;
-  /// Sum of the visits of the root's children (tree lock held).
-  [[nodiscard]] u64 rootChildVisits() const;
+  /// Sum of the selection visits of the root's children (tree lock held).
+  [[nodiscard]] double rootChildSelectionVisits() const;
   /// Root tablebase probe as in alpha-beta: a won or lost root is answered at once with a
   /// DTM-optimal move; a drawn root keeps only its drawing moves in `rootMoves`.
   std::optional<SearchResult> probeRootTablebases(const Position& root, std::vector<Move>& rootMoves,
@@ -200,6 +201,12 @@ class MctsSearch final : public Search {
   /// With a clock: milliseconds after which the search stops (see MctsParams::timeScale).
   [[nodiscard]] i64 softLimitMs(const Node* bestChild) const;          // tree lock held
   [[nodiscard]] std::vector<SearchInfo> makeReport() const;             // tree lock held
+  /// The statistics of the first `count` root moves in the order of the move choice (all
+  /// allowed ones when count < 0).
+  [[nodiscard]] std::vector<MoveStat> rootMoveStats(int count) const;   // tree lock held
+  /// Fills m_rootBackendPriors: from the root's edges when expandRoot() just made them, else
+  /// from one backend evaluation of the root (a reused or hinted root's edges hold search priors).
+  void captureRootPriors(const Position& root, bool fresh);
   [[nodiscard]] int bestRootEdge() const;                               // tree lock held
   [[nodiscard]] bool pondering() const {
     return m_limits.ponder && !m_signals->ponderhit.load(std::memory_order_relaxed);
@@ -222,6 +229,9 @@ class MctsSearch final : public Search {
   std::unique_ptr<WorkerPool> m_threads;  ///< one thread per search thread (the main one's is the caller's)
   std::optional<Position> m_rootPos;  ///< the position of m_root
   std::vector<float> m_cleanRootPriors;  ///< m_root's priors before noise (empty: no noise applied)
+  /// The backend's priors of m_root's edges (edge order) for the reports (MoveStat::prior):
+  /// the tree's own may be raised by hints or noised.
+  std::vector<float> m_rootBackendPriors;
   MctsStats m_stats;
 
   // State of the running search. Fields marked (lock) are guarded by m_mutex.
@@ -235,7 +245,7 @@ class MctsSearch final : public Search {
   int m_allowedCount = 0;
   std::atomic<bool> m_stop{false};
   u64 m_started = 0;            ///< (lock) playouts begun
-  u64 m_rootChildVisitsAtStart = 0;  ///< the root children's visits when this search began (reused ones)
+  double m_rootChildVisitsAtStart = 0;  ///< the root children's selection visits when this search began
   u64 m_cumDepth = 0;           ///< (lock) sum of playout depths
   size_t m_treeBytes = 0;       ///< (lock)
   size_t m_treeNodes = 0;       ///< (lock)

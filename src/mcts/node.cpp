@@ -25,6 +25,19 @@ double Node::qVariance() const {
   return std::clamp(m_wl2 / m_visits - mean * mean, 0.0, 1.0);
 }
 
+double Node::selectionQ() const {
+  if (isTerminal()) return terminalValue();
+  const double n = selectionVisits();
+  return n > 0.0 ? (m_wl + double(m_pkWl)) / n : 0.0;
+}
+
+double Node::selectionQVariance() const {
+  const double n = selectionVisits();
+  if (isTerminal() || n < 2.0) return 0.0;
+  const double mean = (m_wl + double(m_pkWl)) / n;
+  return std::clamp((m_wl2 + double(m_pkWl2)) / n - mean * mean, 0.0, 1.0);
+}
+
 Wdl Node::wdl() const {
   const double q = this->q(), d = std::clamp(this->d(), 0.0, 1.0);
   Wdl w;
@@ -78,7 +91,6 @@ size_t Node::collapse(size_t& nodesFreed) {
   // unique_ptrs, which is fine for MCTS depths (tens of plies).
   m_edges.reset();
   m_numEdges = 0;
-  m_hints = 0;
   return bytes;
 }
 
@@ -124,7 +136,6 @@ void Node::expand(std::span<const Move> moves, std::span<const float> priors, st
     m_edges[i].prior = priors[size_t(order[i])];
     if (!values.empty()) m_edges[i].setMinimax(values[size_t(order[i])]);
   }
-  m_hints = 0;
 }
 
 void Node::setPriors(std::span<const float> priors) {
@@ -132,15 +143,15 @@ void Node::setPriors(std::span<const float> priors) {
   for (size_t i = 0; i < priors.size(); ++i) m_edges[i].prior = priors[i];
 }
 
-double cpuct(const PuctParams& p, u32 parentVisits) {
-  return p.cpuctInit + p.cpuctFactor * std::log((double(parentVisits) + p.cpuctBase) / p.cpuctBase);
+double cpuct(const PuctParams& p, double parentVisits) {
+  return p.cpuctInit + p.cpuctFactor * std::log((parentVisits + p.cpuctBase) / p.cpuctBase);
 }
 
 double cpuct(const PuctParams& p, const Node& node) {
-  const double c = cpuct(p, node.startedVisits());
-  if (p.cpuctVarWeight == 0.0 || node.visits() < 2) return c;
-  double f = std::sqrt(node.qVariance()) / p.cpuctVarScale;
-  f += (1.0 - f) / (1.0 + p.cpuctVarWarmup * double(node.visits()));
+  const double c = cpuct(p, node.selectionStartedVisits());
+  if (p.cpuctVarWeight == 0.0 || node.selectionVisits() < 2.0) return c;
+  double f = std::sqrt(node.selectionQVariance()) / p.cpuctVarScale;
+  f += (1.0 - f) / (1.0 + p.cpuctVarWarmup * node.selectionVisits());
   return c * std::max(0.0, 1.0 + p.cpuctVarWeight * (f - 1.0));
 }
 
@@ -148,22 +159,22 @@ double fpuValue(const Node& node, double reduction) {
   double visitedPolicy = 0.0;
   for (const Node::Edge& e : node.edges())
     if (e.node && e.node->visits() > 0) visitedPolicy += e.prior;
-  return node.q() - reduction * std::sqrt(visitedPolicy);
+  return node.selectionQ() - reduction * std::sqrt(visitedPolicy);
 }
 
 double edgeQ(const Node& node, int i, double fpu, double virtualLoss) {
   const Node* c = node.child(i);
   if (!c) return fpu;
   if (c->isTerminal()) return -c->terminalValue();
-  const u32 n = c->visits(), f = c->inFlight();
-  if (n + f == 0) return fpu;
-  return (-c->q() * n - virtualLoss * f) / double(n + f);
+  const double n = c->selectionVisits(), f = c->inFlight();
+  if (n + f == 0.0) return fpu;
+  return (-c->selectionQ() * n - virtualLoss * f) / (n + f);
 }
 
 double edgeU(const Node& node, int i, double c) {
   const Node* child = node.child(i);
-  const double childVisits = child ? double(child->startedVisits()) : 0.0;
-  return c * node.edge(i).prior * std::sqrt(double(node.startedVisits())) / (1.0 + childVisits);
+  const double childVisits = child ? child->selectionStartedVisits() : 0.0;
+  return c * node.edge(i).prior * std::sqrt(node.selectionStartedVisits()) / (1.0 + childVisits);
 }
 
 int selectEdge(const Node& node, const PuctParams& p, bool isRoot, const std::vector<bool>* allowed) {
@@ -174,7 +185,7 @@ int selectEdge(const Node& node, const PuctParams& p, bool isRoot, const std::ve
   // order with edgeQ + edgeU, ties (the lowest index) included: in expand()'s prior order the
   // first fresh edge has the highest prior; only after root noise is a second look needed.
   const double c = cpuct(p, node);
-  const double sqrtN = std::sqrt(double(node.startedVisits()));
+  const double sqrtN = std::sqrt(node.selectionStartedVisits());
   int best = -1, bestFresh = -1, firstFresh = -1;
   double bestScore = -1e300, visitedPolicy = 0.0;
   auto fresh = [](const Node* child) { return !child || (child->startedVisits() == 0 && !child->isTerminal()); };
@@ -188,15 +199,15 @@ int selectEdge(const Node& node, const PuctParams& p, bool isRoot, const std::ve
       if (bestFresh < 0 || e.prior > node.edge(bestFresh).prior) bestFresh = i;
       continue;
     }
-    const u32 n = child->visits(), f = child->inFlight();
-    double q = child->isTerminal() ? -child->terminalValue() : (-child->q() * n - p.virtualLoss * f) / double(n + f);
+    const double n = child->selectionVisits(), f = child->inFlight();
+    double q = child->isTerminal() ? -child->terminalValue() : (-child->selectionQ() * n - p.virtualLoss * f) / (n + f);
     if (p.minimaxWeight > 0.0 && e.hasValue() && !child->isTerminal())
       q = (1.0 - p.minimaxWeight) * q + p.minimaxWeight * e.minimax();
-    const double score = q + c * e.prior * sqrtN / (1.0 + double(n + f));
+    const double score = q + c * e.prior * sqrtN / (1.0 + n + f);
     if (score > bestScore) bestScore = score, best = i;
   }
   if (bestFresh < 0) return best;
-  const double fpu = node.q() - (isRoot ? p.fpuReductionRoot : p.fpuReduction) * std::sqrt(visitedPolicy);
+  const double fpu = node.selectionQ() - (isRoot ? p.fpuReductionRoot : p.fpuReduction) * std::sqrt(visitedPolicy);
   if (p.fpuValueWeight > 0.0) {
     // Fresh edges differ by their move values too: score each of them (the lowest index wins ties).
     for (int i = firstFresh; i < node.numEdges(); ++i) {
@@ -302,10 +313,10 @@ bool betterEdge(const Node& node, int a, int b) {
     if (ta != tb) return ta;
     if (ca->terminalPlies() != cb->terminalPlies()) return ca->terminalPlies() > cb->terminalPlies();
   }
-  const u32 na = ca ? ca->visits() : 0, nb = cb ? cb->visits() : 0;
+  const double na = ca ? ca->selectionVisits() : 0.0, nb = cb ? cb->selectionVisits() : 0.0;
   if (na != nb) return na > nb;
-  const double qa = ca && (ca->visits() || ca->isTerminal()) ? -ca->q() : -2.0;
-  const double qb = cb && (cb->visits() || cb->isTerminal()) ? -cb->q() : -2.0;
+  const double qa = ca && (ca->visits() || ca->isTerminal()) ? -ca->selectionQ() : -2.0;
+  const double qb = cb && (cb->visits() || cb->isTerminal()) ? -cb->selectionQ() : -2.0;
   if (qa != qb) return qa > qb;
   return node.edge(a).prior > node.edge(b).prior;
 }

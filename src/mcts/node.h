@@ -5,6 +5,7 @@
 //   +-----------------------------------+       +---------------------------------------+
 //   | visits N, in-flight (virtual loss)|  ---> | move, prior P, unique_ptr<Node> child |
 //   | sum of WL, sum of D (own view)    |       |   child == nullptr until first visited|
+//   | prior knowledge: count, sum of WL |       |                                       |
 //   | terminal status (+ kind, plies)   |       | implicit minimax value (or none)      |
 //   | edges[0..n) sorted by prior desc  |       +---------------------------------------+
 //   +-----------------------------------+
@@ -12,7 +13,18 @@
 // Values: every node keeps W - L and D sums from the view of ITS side to move, so Q(node) is
 // the expected score for the player to move there. The parent sees a child's Q negated.
 // Edges are created when the node is expanded (its evaluation came back); child nodes only
-// when first selected, so a node costs 56 bytes plus 16 per legal move once expanded.
+// when first selected, so a node costs 64 bytes plus 16 per legal move once expanded.
+//
+// N counts playouts: every finished playout through a node adds one visit to it and nothing
+// else does, so N(s) = 1 + the sum of its children's N + the playouts in flight for a node that
+// was expanded once and never recycled. What an alpha-beta hint knows is "prior knowledge"
+// (Gelly and Silver, "Combining Online and Offline Knowledge in UCT", ICML 2007, section 4: a
+// heuristic value counted as n_prior visits of equivalent experience): a separate virtual count
+// and value sum that the search's own decisions read as selection statistics (selectionVisits,
+// selectionQ: PUCT's Q and N, the move preference betterEdge, the time manager's share, smart
+// pruning and the hint schedule, as they read the visits the hints' weight used to be added to)
+// and that is never reported or trained on as playouts (the UCI and GUI counts, self-play's
+// targets). Deciding by playouts alone lost at 10+0.1 (docs/lab/mcts-log.md "N counts playouts").
 //
 // Not thread-safe: the search holds its tree mutex around every access (mcts.cpp).
 
@@ -84,6 +96,26 @@ class Node {
   /// two visits and for terminal nodes, whose value is exact).
   [[nodiscard]] double qVariance() const;
 
+  // ---- Selection's value: playouts plus prior knowledge (PUCT's Q reads these) ----------------
+  /// Virtual visits of prior knowledge (alpha-beta hints, MctsParams::hintWeight): not playouts.
+  [[nodiscard]] double priorVisits() const { return m_pkVisits; }
+  /// visits() + priorVisits(): the weight of selectionQ()'s average and the N of PUCT.
+  [[nodiscard]] double selectionVisits() const { return double(m_visits) + m_pkVisits; }
+  /// selectionVisits() + inFlight(): the N of PUCT's exploration term.
+  [[nodiscard]] double selectionStartedVisits() const { return selectionVisits() + double(m_inFlight); }
+  /// (W + W_prior) / (N + N_prior) in [-1, 1]; the exact value for terminal nodes; 0 without either.
+  [[nodiscard]] double selectionQ() const;
+  /// The variance around selectionQ() of the visits and the prior knowledge (each prior visit
+  /// counts as one sample of its value), in [0, 1]; 0 below two (virtual) visits and for terminals.
+  [[nodiscard]] double selectionQVariance() const;
+  /// Adds `n` (> 0) virtual visits of value `q` (W - L, own side to move's view) as prior
+  /// knowledge: a hint's value weighted by MctsParams::hintWeight.
+  void addPriorKnowledge(double n, double q) {
+    m_pkVisits += float(n);
+    m_pkWl += float(q * n);
+    m_pkWl2 += float(q * q * n);
+  }
+
   // ---- Children ------------------------------------------------------------------------------
   [[nodiscard]] bool expanded() const { return m_numEdges > 0; }
   [[nodiscard]] int numEdges() const { return m_numEdges; }
@@ -107,10 +139,12 @@ class Node {
   [[nodiscard]] std::optional<double> bestEdgeValue() const;
   /// Replaces `moves` and `priors` by the edges' moves and priors, in edge order.
   void copyEdges(std::vector<Move>& moves, std::vector<float>& priors) const;
-  /// True once an alpha-beta hint (BackendAttributes::hintVisits) was asked for this node's edges;
-  /// false again when expand() or collapse() replaces them.
+  /// True once an alpha-beta hint (BackendAttributes::hintVisits) was asked for this node.
   [[nodiscard]] bool hinted() const { return m_hints > 0; }
-  /// Hints asked for this node's edges so far (at most 255; BackendAttributes::hintGrowth).
+  /// Hints asked for this node so far (at most 255; BackendAttributes::hintGrowth). The rounds
+  /// belong to the position, like hintValue() and the prior knowledge: they survive collapse()
+  /// and a later expand(), so a recycled node goes on with its next round instead of replaying
+  /// the rounds it had (their value is already in its prior knowledge).
   [[nodiscard]] int hints() const { return m_hints; }
   void markHinted() { m_hints = u8(std::min(255, m_hints + 1)); }
   /// The value of this node's latest alpha-beta hint (Q in [-1, 1], own side to move's view),
@@ -125,8 +159,8 @@ class Node {
   /// Replaces the edges' priors in place, in edge order (`priors`: one per edge); the edges keep
   /// their order, children and values (selectEdge does not need the priors sorted).
   void setPriors(std::span<const float> priors);
-  /// Frees the edges and every node below them, keeping this node's own statistics and terminal
-  /// status: the node becomes a leaf again, and is evaluated and expanded anew when a playout
+  /// Frees the edges and every node below them, keeping this node's own statistics (visits,
+  /// prior knowledge, hint rounds and value) and terminal status: the node becomes a leaf again, and is evaluated and expanded anew when a playout
   /// reaches it (tree recycling). Returns the bytes freed (edges of this node and of every node
   /// below, plus those nodes) and adds the number of nodes freed to `nodesFreed`.
   size_t collapse(size_t& nodesFreed);
@@ -163,8 +197,7 @@ class Node {
     m_wl2 += wl * wl;
     m_d += d;
   }
-  /// Adds `n` finished visits of mean `q` and draw rate `d` (a weighted hint, MctsParams::hintWeight;
-  /// hand-built trees in tests).
+  /// Adds `n` finished visits of mean `q` and draw rate `d` (hand-built trees in tests).
   void addVisits(u32 n, double q, double d = 0.0) {
     m_visits += n;
     m_wl += q * n;
@@ -185,6 +218,9 @@ class Node {
   u16 m_plies = 0;
   u8 m_hints = 0;
   i16 m_hintValue = Edge::kNoValue;  // hintValue(), fixed point as Edge::value
+  float m_pkVisits = 0.0f;  // prior knowledge: virtual visits (selectionVisits)
+  float m_pkWl = 0.0f;      // their sum of W - L
+  float m_pkWl2 = 0.0f;     // their sum of (W - L)^2 (selectionQVariance)
 };
 
 // ---- PUCT ----------------------------------------------------------------------------------------
@@ -240,8 +276,11 @@ struct PuctParams {
   double cpuctVarWarmup = 0.5;
 };
 
-/// Exploration constant c(s) for a node with `parentVisits` (started) visits.
-[[nodiscard]] double cpuct(const PuctParams& p, u32 parentVisits);
+// The selection rule reads the nodes' selection statistics (Node::selectionVisits, selectionQ:
+// playouts plus prior knowledge) in Q and in the exploration term.
+
+/// Exploration constant c(s) for a node with `parentVisits` (started, selection) visits.
+[[nodiscard]] double cpuct(const PuctParams& p, double parentVisits);
 
 /// c(s) of `node`: cpuct() times the variance factor of PuctParams::cpuctVarWeight (>= 0).
 [[nodiscard]] double cpuct(const PuctParams& p, const Node& node);
@@ -250,10 +289,12 @@ struct PuctParams {
 [[nodiscard]] double fpuValue(const Node& node, double reduction);
 
 /// Q(s, a) of edge i from `node`'s side to move's view: the exact value for a terminal child,
-/// else (-W(child) - virtualLoss * inFlight) / (N + inFlight), else `fpu` if never started.
+/// else (-W(child) - virtualLoss * inFlight) / (N + inFlight) with W and N the child's playouts
+/// plus prior knowledge (selectionVisits), else `fpu` if never started.
 [[nodiscard]] double edgeQ(const Node& node, int i, double fpu, double virtualLoss);
 
-/// U(s, a) = c(s) * P(s, a) * sqrt(N(s)) / (1 + N(s, a)), N counting visits in flight.
+/// U(s, a) = c(s) * P(s, a) * sqrt(N(s)) / (1 + N(s, a)), N the selection visits counting
+/// playouts in flight.
 [[nodiscard]] double edgeU(const Node& node, int i, double c);
 
 /// The edge maximising Q + U (AlphaZero's PUCT; ties: the lower index, i.e. the higher prior).
@@ -279,8 +320,8 @@ bool backupMinimax(Node& parent, int i);
 bool updateProof(Node& node);
 
 /// Order of root moves for play and reporting: proven wins first (shortest mate first), then
-/// by visits, then by Q; proven losses last (longest resistance first). True if edge a of
-/// `node` comes before edge b.
+/// by selection visits (playouts plus prior knowledge), then by selection Q; proven losses last
+/// (longest resistance first). True if edge a of `node` comes before edge b.
 [[nodiscard]] bool betterEdge(const Node& node, int a, int b);
 
 }  // namespace janus::mcts

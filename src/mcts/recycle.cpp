@@ -14,7 +14,7 @@ void MctsSearch::recycleTree() {
   // the bit width of its visits (bucket b holds visits in [2^(b-1), 2^b)). Nodes with a playout
   // in flight are skipped: their paths are in use (a playout in flight below a node also counts
   // in flight at the node, so a collapsed subtree never holds one).
-  constexpr int kBuckets = 34;
+  constexpr int kBuckets = 65;
   size_t byBucket[kBuckets] = {};
   std::vector<const Node*> stack{m_root.get()};
   while (!stack.empty()) {
@@ -26,7 +26,7 @@ void MctsSearch::recycleTree() {
         own += sizeof(Node);
         stack.push_back(c);
       }
-    if (n != m_root.get() && n->inFlight() == 0) byBucket[std::bit_width(n->visits())] += own;
+    if (n != m_root.get() && n->inFlight() == 0) byBucket[std::bit_width(u64(n->selectionVisits()))] += own;
   }
   const size_t need = m_treeBytes - std::min(m_treeBytes, m_treeLimitBytes / 2);
   int threshold = 0;
@@ -40,7 +40,7 @@ void MctsSearch::recycleTree() {
     for (int i = 0; i < n->numEdges(); ++i) {
       Node* c = n->child(i);
       if (!c) continue;
-      if (c->inFlight() == 0 && c->expanded() && int(std::bit_width(c->visits())) <= threshold)
+      if (c->inFlight() == 0 && c->expanded() && int(std::bit_width(u64(c->selectionVisits()))) <= threshold)
         freedBytes += c->collapse(freedNodes);
       else
         work.push_back(c);

@@ -42,13 +42,16 @@ struct SearchConfig {
   i64 moveOverheadMs = 30;  ///< time reserved per move for communication delays (ms)
 };
 
-/// Statistics of one root move in a tree search (MCTS): how often it was visited, the prior the
-/// network gave it and its value so far.
+/// Statistics of one root move in a tree search (MCTS): how many playouts went through it, the
+/// prior the backend (network or one-ply search) gave it and its value so far.
 struct MoveStat {
   Move move;
-  u64 visits = 0;    ///< playouts through the move
-  float prior = 0;   ///< policy prior P, 0..1
-  float q = 0;       ///< mean value Q in [-1, 1], side to move's view (0 when unvisited)
+  u64 visits = 0;        ///< playouts through the move (never alpha-beta hints' virtual visits)
+  float prior = 0;       ///< the backend's policy prior P for the move, 0..1
+  float q = 0;           ///< mean value Q of its playouts in [-1, 1], side to move's view (0 when unvisited)
+  /// The prior the search selected with, 0..1: P after alpha-beta hints raised their best
+  /// move's share and after root noise (equal to `prior` when neither touched it).
+  float searchPrior = 0;
 };
 
 /// One progress report ("info" line): one principal variation of one iteration.
@@ -78,6 +81,10 @@ struct SearchResult {
   int depth = 0;
   u64 nodes = 0;
   i64 timeMs = 0;
+  /// Tree searches only: every searchable root move's statistics at the end of the search, in
+  /// the order of the move choice (most playouts first; proven wins first, proven losses last).
+  /// What self-play samples its move from and trains the policy on. Empty for alpha-beta.
+  std::vector<MoveStat> rootStats;
 };
 
 /// Receives progress reports. Called on the search thread.

@@ -103,17 +103,19 @@ SelfplayGame playGame(mcts::MctsSearch& search, const Position& start, u64 seed,
     mcts::MctsParams p = search.params();
     p.noise = full;
     p.seed = rng() | 1;  // never 0 (0 = from std::random_device)
-    p.moveStats = kMaxVisitEntries;
+    p.moveStats = 0;  // no info lines: the targets come from the result's root statistics
     p.smartPruning = false;
     p.batchSize = c.batch;
     search.setParams(p);
     SearchLimits limits;
     limits.nodes = u64(full ? c.visits : c.fastVisits);
-    std::vector<MoveStat> stats;
-    const SearchResult r = search.run(pos, limits, searchConfig, [&](const SearchInfo& info) {
-      if (!info.moveStats.empty()) stats = info.moveStats;
-    }, signals);
+    const SearchResult r = search.run(pos, limits, searchConfig, InfoCallback(), signals);
     if (!r.best || !pos.isLegal(r.best)) throw Error(fmt::format("selfplay: the search returned no legal move in {}", pos.fen()));
+    // The policy target and the sampled move: the root's playouts per move as the search returns
+    // them (SearchResult::rootStats; alpha-beta hints' virtual visits are not playouts and are
+    // not in them), the kMaxVisitEntries most visited moves.
+    std::vector<MoveStat> stats = r.rootStats;
+    if (stats.size() > size_t(kMaxVisitEntries)) stats.resize(size_t(kMaxVisitEntries));
 
     u64 total = 0;
     double qSum = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -83,7 +84,10 @@ std::vector<std::string> UciProtocol::formatMoveStats(const SearchInfo& info, bo
   for (const MoveStat& m : info.moveStats) {
     std::ostringstream os;
     os << std::fixed << "info string " << toUci(m.move, chess960) << " N " << m.visits << " P " << std::setprecision(2)
-       << m.prior * 100 << "% Q ";
+       << m.prior * 100 << "% ";
+    // The prior the search used, where alpha-beta hints or root noise changed it (its own column).
+    if (std::abs(m.searchPrior - m.prior) >= 0.00005f) os << "PS " << m.searchPrior * 100 << "% ";
+    os << "Q ";
     if (m.visits)
       os << std::setprecision(4) << (m.q == 0 ? 0.0f : m.q);  // no "-0.0000"
     else

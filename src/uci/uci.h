@@ -32,7 +32,9 @@ class UciProtocol {
   [[nodiscard]] static std::string formatInfo(const SearchInfo& info, bool chess960);
   /// The root move statistics of a tree search (SearchInfo::moveStats; none for alpha-beta),
   /// one "info string" line each, sent after the info line, e.g.
-  /// "info string e2e4 N 1234 P 5.00% Q 0.0312" (visits, prior, mean value for the side to move).
+  /// "info string e2e4 N 1234 P 5.00% Q 0.0312" (playouts, the backend's prior, mean value for the
+  /// side to move), with "PS 50.00%" after the prior where the search's prior differs from it
+  /// (MoveStat::searchPrior: raised by an alpha-beta hint, or root noise).
   [[nodiscard]] static std::vector<std::string> formatMoveStats(const SearchInfo& info, bool chess960);
   /// "bestmove e2e4 ponder e7e5", or "bestmove (none)" when there is no legal move.
   [[nodiscard]] static std::string formatBestMove(const SearchResult& result, bool chess960);

@@ -291,11 +291,13 @@ TEST(Uci, TuningOptionsAreListedOnlyWhenAskedButSettableAlways) {
 TEST(Uci, FormatMoveStatsOfATreeSearch) {
   SearchInfo i;
   EXPECT_TRUE(UciProtocol::formatMoveStats(i, false).empty());  // alpha-beta: none
-  i.moveStats = {{Move(kE2, kE4), 1234, 0.05f, 0.03125f}, {Move(kA2, kA3), 0, 0.125f, 0.0f},
-                 {Move(kD2, kD4), 7, 0.5f, -0.25f}, {Move(kG1, kF3), 3, 0.1f, -0.0f}};
+  // {move, playouts, backend prior, Q, search prior}: d2d4's prior was raised by a hint.
+  i.moveStats = {{Move(kE2, kE4), 1234, 0.05f, 0.03125f, 0.05f}, {Move(kA2, kA3), 0, 0.125f, 0.0f, 0.125f},
+                 {Move(kD2, kD4), 7, 0.25f, -0.25f, 0.5f}, {Move(kG1, kF3), 3, 0.1f, -0.0f, 0.1f}};
   EXPECT_EQ(UciProtocol::formatMoveStats(i, false),
             (std::vector<std::string>{"info string e2e4 N 1234 P 5.00% Q 0.0312", "info string a2a3 N 0 P 12.50% Q -",
-                                      "info string d2d4 N 7 P 50.00% Q -0.2500", "info string g1f3 N 3 P 10.00% Q 0.0000"}));
+                                      "info string d2d4 N 7 P 25.00% PS 50.00% Q -0.2500",
+                                      "info string g1f3 N 3 P 10.00% Q 0.0000"}));
 }
 
 }  // namespace
