@@ -100,7 +100,7 @@ int runBench(const BenchArgs& a) {
     engine.setPosition(fen, {});
     SearchLimits limits;
     if (mcts)
-      limits.nodes = a.nodes;
+      limits.playouts = a.nodes;  // playouts: the alpha-beta hints' nodes come on top
     else
       limits.depth = a.depth;
     auto start = std::chrono::steady_clock::now();

@@ -56,6 +56,7 @@ constexpr const char* kEngineHelp =
     "  option.NAME=VALUE   UCI option set before the first game (repeatable; 'option.Move Overhead=30' in quotes)\n"
     "  ponder              let the engine ponder on the opponent's time\n"
     "  tc=TC st=SEC nodes=N depth=N   this engine's limits, overriding --tc / --st / --nodes / --depth\n"
+    "  playouts=N          playouts per move (go playouts: Janus's MCTS face, whatever its alpha-beta hints search)\n"
     "Example: --engine \"name=SF cmd=/usr/games/stockfish option.UCI_LimitStrength=true option.UCI_Elo=1800\"";
 
 void applyAdjudication(const MatchArgs& a, match::AdjudicationConfig& adj) {

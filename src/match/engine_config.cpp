@@ -90,6 +90,8 @@ EngineConfig parseEngineSpec(std::string_view spec) {
       if (*e.moveTimeMs <= 0) throw Error("engine spec: st must be positive");
     } else if (key == "nodes") {
       e.nodes = parseNumber<u64>(key, value);
+    } else if (key == "playouts") {
+      e.playouts = parseNumber<u64>(key, value);
     } else if (key == "depth") {
       e.depth = parseNumber<int>(key, value);
     } else if (key == "ponder") {
@@ -99,7 +101,7 @@ EngineConfig parseEngineSpec(std::string_view spec) {
     } else {
       throw Error(fmt::format(
           "engine spec '{}': unknown field '{}' (known: name, cmd, dir, arg, option.NAME, ponder, tc, st, nodes, "
-          "depth)",
+          "playouts, depth)",
           spec, key));
     }
   }
@@ -121,6 +123,7 @@ TimeControl effectiveTimeControl(const EngineConfig& engine, const TimeControl& 
   }
   if (engine.moveTimeMs) tc.moveTimeMs = *engine.moveTimeMs;
   if (engine.nodes) tc.nodes = *engine.nodes;
+  if (engine.playouts) tc.playouts = *engine.playouts;
   if (engine.depth) tc.depth = *engine.depth;
   return tc;
 }

@@ -13,6 +13,7 @@
 //   tc=TC                 this engine's clock, overriding --tc ("10+0.1", "40/60+0.5", "inf")
 //   st=SECONDS            fixed time per move (go movetime), overriding --st
 //   nodes=N               node limit per move (go nodes)
+//   playouts=N            playout limit per move (go playouts: Janus's MCTS face)
 //   depth=N               depth limit per move (go depth)
 
 #include <optional>
@@ -35,6 +36,7 @@ struct EngineConfig {
   std::optional<TimeControl> timeControl;                   ///< clock override (tc=)
   std::optional<i64> moveTimeMs;                            ///< st= override, ms
   std::optional<u64> nodes;                                 ///< nodes= override
+  std::optional<u64> playouts;                              ///< playouts= override
   std::optional<int> depth;                                 ///< depth= override
 };
 

@@ -54,6 +54,8 @@ TEST(EngineSpec, EffectiveTimeControl) {
   TimeControl t = effectiveTimeControl(own, defaults);
   EXPECT_EQ(t.pgnTag(), "5+0.05");
   EXPECT_EQ(t.nodes, 100u);
+  EXPECT_EQ(t.playouts, 0u);
+  EXPECT_EQ(effectiveTimeControl(parseEngineSpec("cmd=x playouts=200"), defaults).playouts, 200u);
   EngineConfig movetime = parseEngineSpec("cmd=x st=0.1");
   EXPECT_FALSE(effectiveTimeControl(movetime, defaults).hasClock());
 }

@@ -87,6 +87,7 @@ std::string goCommand(const std::array<TimeControl, 2>& tcByColor, const std::ar
     if (tc.movesPerPeriod > 0) s += fmt::format(" movestogo {}", movesToGo[stm]);
   }
   if (tc.nodes > 0) s += fmt::format(" nodes {}", tc.nodes);
+  if (tc.playouts > 0) s += fmt::format(" playouts {}", tc.playouts);
   if (tc.depth > 0) s += fmt::format(" depth {}", tc.depth);
   if (!tc.isLimited()) s += " infinite";
   return s;

@@ -62,6 +62,9 @@ TEST(Game, GoCommand) {
   EXPECT_EQ(goCommand({nodes, movetime}, {0, 0}, {0, 0}, kWhite, false), "go nodes 5000");
   EXPECT_EQ(goCommand({nodes, movetime}, {0, 0}, {0, 0}, kBlack, false), "go movetime 100");
   EXPECT_EQ(goCommand(tc, {0, 5}, {0, 0}, kWhite, false), "go wtime 1 btime 5 winc 100 binc 100");
+  TimeControl playouts;  // Janus's MCTS face: playouts, whatever its alpha-beta hints search
+  playouts.playouts = 200;
+  EXPECT_EQ(goCommand({playouts, nodes}, {0, 0}, {0, 0}, kWhite, false), "go playouts 200");
 }
 
 TEST(Game, AdjudicatorResign) {

@@ -41,7 +41,7 @@ Match::Match(MatchConfig config, std::ostream& out) : m_config(std::move(config)
     TimeControl tc = effectiveTimeControl(c.engines[size_t(i)], c.timeControl);
     if (!tc.isLimited())
       throw Error(fmt::format("engine {} has no time limit: give --tc, --st, --nodes or --depth (or "
-                              "tc=/st=/nodes=/depth= in its spec)",
+                              "tc=/st=/nodes=/playouts=/depth= in its spec)",
                               c.engines[size_t(i)].name));
     m_settings.timeControl[size_t(i)] = tc;
   }
@@ -174,7 +174,7 @@ MatchResult Match::run() {
     // A fixed node or depth limit on both sides makes a game a function of its opening: past
     // twice the book (colours swapped), the games repeat and add nothing to the statistics
     // (issue 74 found fixed-node SPRTs of 3,273 games that held 600 distinct ones).
-    auto fixedLimit = [](const TimeControl& t) { return !t.hasClock() && t.moveTimeMs == 0 && (t.nodes > 0 || t.depth > 0); };
+    auto fixedLimit = [](const TimeControl& t) { return !t.hasClock() && t.moveTimeMs == 0 && (t.nodes > 0 || t.playouts > 0 || t.depth > 0); };
     const std::size_t distinct = m_book.openings.size() * (c.repeat ? 2 : 1);
     if (fixedLimit(m_settings.timeControl[0]) && fixedLimit(m_settings.timeControl[1]) && std::size_t(c.games) > distinct) {
       std::string w = fmt::format("{} games at a fixed node or depth limit from {} openings: single-threaded engines "

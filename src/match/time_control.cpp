@@ -83,6 +83,7 @@ std::string TimeControl::describe() const {
     s = pgnTag();
   auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
   if (nodes > 0) add(fmt::format("nodes {}", nodes));
+  if (playouts > 0) add(fmt::format("playouts {}", playouts));
   if (depth > 0) add(fmt::format("depth {}", depth));
   return s.empty() ? "no limit" : s;
 }

@@ -36,6 +36,10 @@ TEST(TimeControl, Parse) {
   EXPECT_TRUE(inf.isLimited());
   EXPECT_EQ(inf.pgnTag(), "-");
   EXPECT_EQ(inf.describe(), "nodes 1000");
+  TimeControl playouts = TimeControl::parse("inf");
+  playouts.playouts = 200;
+  EXPECT_TRUE(playouts.isLimited());
+  EXPECT_EQ(playouts.describe(), "playouts 200");
 
   TimeControl st;
   st.moveTimeMs = 100;

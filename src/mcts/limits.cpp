@@ -1,7 +1,8 @@
-// When an MCTS search stops: node, depth and time limits, the soft time limit and smart pruning
-// (docs/mcts.md "Time" and "Smart pruning").
+// When an MCTS search stops: node, playout, depth and time limits, the soft time limit and smart
+// pruning (docs/mcts.md "Time" and "Smart pruning").
 
 #include <algorithm>
+#include <limits>
 
 #include "mcts/mcts.h"
 
@@ -10,6 +11,7 @@ namespace janus::mcts {
 bool MctsSearch::shouldStop() {
   if (stopRequested()) return true;
   if (m_limits.nodes && m_stats.playouts >= m_limits.nodes) return true;
+  if (m_limits.playouts && m_stats.playouts >= m_limits.playouts) return true;
   const double averageDepth = m_stats.playouts ? double(m_cumDepth) / double(m_stats.playouts) : 0.0;
   if (m_limits.depth > 0 && averageDepth >= m_limits.depth) return true;
 
@@ -35,7 +37,7 @@ bool MctsSearch::shouldStop() {
   if (!m_params.smartPruning || !bestChild) return false;
   // Smart pruning: can the runner-up still overtake the most visited move before the deadline?
   double remaining = 1e18;
-  if (m_limits.nodes) remaining = double(m_limits.nodes - std::min(m_limits.nodes, m_started));
+  if (m_limits.nodes || m_limits.playouts) remaining = double(playoutRoom());
   if (m_time.enabled() && elapsed >= 100) {  // nps is only known after a while
     const double nps = double(m_stats.playouts) * 1000.0 / double(elapsed);
     remaining = std::min(remaining, nps * double(deadline - elapsed) / 1000.0 / m_params.smartPruningFactor);
@@ -52,6 +54,13 @@ bool MctsSearch::shouldStop() {
   const double gained = std::max(0.0, childVisits - m_rootChildVisitsAtStart);
   if (m_stats.playouts > 0 && gained > double(m_stats.playouts)) remaining *= gained / double(m_stats.playouts);
   return second + remaining < bestVisits;
+}
+
+u64 MctsSearch::playoutRoom() const {
+  u64 room = std::numeric_limits<u64>::max();
+  for (const u64 limit : {m_limits.nodes, m_limits.playouts})
+    if (limit) room = std::min(room, limit - std::min(limit, m_started));
+  return room;
 }
 
 double MctsSearch::rootChildSelectionVisits() const {

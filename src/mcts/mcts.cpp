@@ -242,7 +242,7 @@ std::optional<SearchResult> MctsSearch::probeRootTablebases(const Position& root
 
 int MctsSearch::gather(std::vector<Playout>& batch) {
   int budget = m_params.batchSize > 0 ? m_params.batchSize : m_backendBatch;
-  if (m_limits.nodes) budget = int(std::min<u64>(u64(budget), m_limits.nodes - std::min(m_limits.nodes, m_started)));
+  budget = int(std::min<u64>(u64(budget), playoutRoom()));
   if (m_treeBytes >= m_treeLimitBytes) recycleTree();
   if (m_treeBytes >= m_treeLimitBytes) budget = 0;  // nothing left to free: every node is in flight
   if (int(batch.size()) < budget) batch.resize(size_t(budget));
@@ -502,7 +502,7 @@ void MctsSearch::workerLoop(bool isMain) {
     {
       std::lock_guard lock(m_mutex);
       count = gather(batch);
-      exhausted = count == 0 && ((m_limits.nodes && m_started >= m_limits.nodes) || m_treeBytes >= m_treeLimitBytes);
+      exhausted = count == 0 && (playoutRoom() == 0 || m_treeBytes >= m_treeLimitBytes);
     }
     if (exhausted) break;
     if (count == 0) {

@@ -133,7 +133,7 @@ class MctsSearch final : public Search {
   explicit MctsSearch(std::shared_ptr<Backend> backend, MctsParams params = {});
   ~MctsSearch() override;
 
-  /// Blocks; see Search::run. `limits.nodes` counts playouts of this search; `limits.depth`
+  /// Blocks; see Search::run. `limits.nodes` and `limits.playouts` count playouts of this search; `limits.depth`
   /// stops the search when the average playout depth reaches it (what is reported as depth, as
   /// lc0 does); `limits.mate` stops it once a mate in that many moves is proven. With a clock the
   /// search stops at softLimitMs() (between half and twice the scaled optimum, never past
@@ -178,6 +178,9 @@ class MctsSearch final : public Search {
   /// The visits a hint of `round` counts for: MctsParams::hintWeight * hintWeightGrowth^round,
   /// at least 1, at most 2^31.
   [[nodiscard]] u32 hintVisitWeight(int round) const;
+  /// Playouts the search may still start under its node and playout limits; UINT64_MAX without
+  /// either. Tree lock held.
+  [[nodiscard]] u64 playoutRoom() const;
   /// Sum of the selection visits of the root's children (tree lock held).
   [[nodiscard]] double rootChildSelectionVisits() const;
   /// Root tablebase probe as in alpha-beta: a won or lost root is answered at once with a

@@ -314,10 +314,14 @@ class Loop {
     out.commit();
   }
 
-  /// The gates' and generation-0 matches' limit: playouts (mcts) or nodes (ab) per move.
+  /// The gates' and generation-0 matches' limit: playouts (mcts: go playouts, whatever the
+  /// alpha-beta hints search) or nodes (ab) per move.
   [[nodiscard]] match::TimeControl gateNodes() const {
     match::TimeControl tc;
-    tc.nodes = ab() ? m_c.gateNodes : u64(m_c.gateVisits);
+    if (ab())
+      tc.nodes = m_c.gateNodes;
+    else
+      tc.playouts = u64(m_c.gateVisits);
     return tc;
   }
 

@@ -24,6 +24,10 @@ struct SearchLimits {
   i64 moveTime = -1;       ///< exact time for this move (movetime)
   int depth = 0;           ///< maximum depth in plies (0: no limit)
   u64 nodes = 0;           ///< maximum nodes (0: no limit)
+  /// Tree searches (MCTS) only: maximum playouts of this search, whatever its hints search (0: no
+  /// limit; UCI "go playouts", a Janus extension). Self-play, the RL gates and the GUI's levels
+  /// limit playouts, so that their searches do the same tree work with or without hints.
+  u64 playouts = 0;
   int mate = 0;            ///< search for a mate in this many moves (0: no)
   bool infinite = false;   ///< search until stop
   bool ponder = false;     ///< start in ponder mode (until ponderhit or stop)

@@ -108,7 +108,8 @@ SelfplayGame playGame(mcts::MctsSearch& search, const Position& start, u64 seed,
     p.batchSize = c.batch;
     search.setParams(p);
     SearchLimits limits;
-    limits.nodes = u64(full ? c.visits : c.fastVisits);
+    // Playouts, not nodes: the alpha-beta hints' nodes do not eat into the tree's visits.
+    limits.playouts = u64(full ? c.visits : c.fastVisits);
     const SearchResult r = search.run(pos, limits, searchConfig, InfoCallback(), signals);
     if (!r.best || !pos.isLegal(r.best)) throw Error(fmt::format("selfplay: the search returned no legal move in {}", pos.fen()));
     // The policy target and the sampled move: the root's playouts per move as the search returns

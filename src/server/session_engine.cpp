@@ -235,21 +235,21 @@ void Session::startEngineMoveIfDueLocked() {
     if (m_closed || !engineToMoveLocked() || m_thinking) return;
     const Level& lvl = kLevels[m_level - 1];
     mcts = m_face == "mcts";
-    // Strength: MCTS plays by playouts per move (limits.nodes counts playouts) or by time; with
-    // an Elo (UCI_LimitStrength + UCI_Elo, engine/strength.h) the engine's node
-    // budget for that rating ends the search, and a time cap only guards against slow machines;
-    // otherwise the level's depth and time caps apply. A clock or a fixed time per move replaces
-    // the time cap.
+    // Strength: MCTS plays by playouts per move (limits.playouts, whatever its alpha-beta hints
+    // search) or by time; with an Elo (UCI_LimitStrength + UCI_Elo, engine/strength.h) the
+    // engine's node budget for that rating ends the search, and a time cap only guards against
+    // slow machines; otherwise the level's depth and time caps apply. A clock or a fixed time per
+    // move replaces the time cap.
     if (m_clock.enabled) {
       limits.time[kWhite] = std::max<i64>(0, remainingLocked(kWhite));
       limits.time[kBlack] = std::max<i64>(0, remainingLocked(kBlack));
       limits.inc[kWhite] = limits.inc[kBlack] = m_clock.incMs;
-      if (mcts) limits.nodes = u64(m_playouts);
+      if (mcts) limits.playouts = u64(m_playouts);
       else if (m_elo == 0) limits.depth = lvl.depth;
     } else if (m_moveTimeMs > 0) {
       limits.moveTime = m_moveTimeMs;
     } else if (mcts) {
-      limits.nodes = u64(m_playouts);
+      limits.playouts = u64(m_playouts);
       limits.moveTime = kEloMoveTimeCapMs;  // a guard against slow machines, as for an Elo
     } else if (m_elo > 0) {
       limits.moveTime = kEloMoveTimeCapMs;

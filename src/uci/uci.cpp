@@ -223,6 +223,7 @@ void UciProtocol::cmdGo(const std::string& args) {
     else if (t == "movetime") limits.moveTime = next(0, kMaxMs);
     else if (t == "depth") limits.depth = int(next(1, kMaxPly - 1));
     else if (t == "nodes") limits.nodes = u64(next(1, i64(1) << 62));
+    else if (t == "playouts") limits.playouts = u64(next(1, i64(1) << 62));  // Janus's MCTS extension
     else if (t == "mate") limits.mate = int(next(1, kMaxPly / 2));
     else if (t == "infinite") limits.infinite = true;
     else if (t == "ponder") limits.ponder = true;

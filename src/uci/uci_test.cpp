@@ -288,6 +288,16 @@ TEST(Uci, TuningOptionsAreListedOnlyWhenAskedButSettableAlways) {
   }
 }
 
+TEST(Uci, GoPlayoutsLimitsTheMctsFacesPlayouts) {
+  // The uniform backend (no NNUE, no hints): playouts are all the nodes.
+  const std::string out = runScript(
+      "setoption name Search value mcts\nsetoption name MCTS Backend value uniform\nsetoption name MCTS Value value "
+      "net\nsetoption name MCTS Smart Pruning value false\nposition startpos\ngo playouts 200\n");
+  EXPECT_TRUE(contains(out, " nodes 200 nps ")) << out;
+  EXPECT_TRUE(contains(out, "bestmove ")) << out;
+  EXPECT_TRUE(contains(runScript("go playouts 0\n"), "info string error: go playouts: 0 is out of range"));
+}
+
 TEST(Uci, FormatMoveStatsOfATreeSearch) {
   SearchInfo i;
   EXPECT_TRUE(UciProtocol::formatMoveStats(i, false).empty());  // alpha-beta: none
