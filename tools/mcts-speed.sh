@@ -2,7 +2,8 @@
 # MCTS speed table (docs/mcts.md "Speed"; the tables measured so far are in docs/lab/mcts-log.md):
 # runs `janus bench --search mcts` (the 30 bench positions, a
 # new tree per position, smart pruning off) for a few batch sizes, thread counts and cache
-# sizes, and prints a Markdown table of nodes (playouts) per second.
+# sizes, and prints a Markdown table of nodes (UCI nodes: playouts plus the alpha-beta hints'
+# nodes) per second.
 #   tools/mcts-speed.sh [janus binary] [playouts per position] [backend] [weights file]
 # Defaults: build/janus, 20000, the engine's default backend, its default network. The binary may
 # be janus-torch for the torch backend (a .jrn weights file):

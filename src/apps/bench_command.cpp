@@ -90,7 +90,7 @@ int runBench(const BenchArgs& a) {
   engine.setOptions(a.options);
   std::cerr << "Evaluation: " << engine.evaluationName() << "\n";
   u64 cacheHits = 0, cacheLookups = 0;
-  u64 totalNodes = 0;
+  u64 totalNodes = 0, totalHintNodes = 0;
   i64 totalMs = 0;
   SearchResult last;
   engine.onBestMove([&](const SearchResult& r) { last = r; });
@@ -108,6 +108,7 @@ int runBench(const BenchArgs& a) {
     engine.wait();
     totalMs += std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
     totalNodes += last.nodes;
+    if (mcts) totalHintNodes += engine.mctsSearch()->lastStats().hintNodes;
     if (auto* cache = mcts ? dynamic_cast<mcts::CachingBackend*>(&engine.mctsSearch()->backend()) : nullptr) {
       const mcts::CacheStats st = cache->stats();
       cacheHits += st.hits;
@@ -118,7 +119,10 @@ int runBench(const BenchArgs& a) {
   }
   // The leaf searches' nodes (one-ply and quiescence of MCTS Value nnue): the work per playout,
   // deterministic like the node count, so a change to the leaf search is measured without a clock.
+  // The nodes searched are the playouts plus the alpha-beta hints' nodes (UCI nodes).
   if (mcts) {
+    std::cerr << "Playouts        : " << totalNodes - totalHintNodes << "\n"
+              << "Hint nodes      : " << totalHintNodes << "\n";
     mcts::Backend* backend = &engine.mctsSearch()->backend();
     if (auto* cache = dynamic_cast<mcts::CachingBackend*>(backend)) backend = &cache->inner();
     if (const auto* nnue = dynamic_cast<const mcts::NnueValueBackend*>(backend))

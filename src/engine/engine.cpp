@@ -118,7 +118,8 @@ void Engine::installEvaluator(bool useNnue) {
 
 std::string Engine::evaluationName() const {
   if (m_search == m_mcts.get())
-    return "MCTS backend " + m_options.value("MCTS Backend") + ": " + m_mcts->backend().attributes().description;
+    return "MCTS backend " + m_options.value("MCTS Backend") + ": " + m_mcts->backend().attributes().description +
+           m_mcts->hints().describe();
   return m_evaluator->name() == "nnue" ? "NNUE " + m_net->describe() : "hand-crafted evaluation";
 }
 
@@ -266,7 +267,8 @@ void Engine::declareMctsOptions() {
                   if (m_mcts) reinstallMctsBackend(s);
                 });
   // The tuning settings: one hidden option per entry of the face's table (mcts/face_options.h),
-  // defaults from the default face. A setting of the leaf searches reinstalls the backend with it.
+  // defaults from the default face. A setting of the leaf searches reinstalls the backend with it;
+  // the others (PUCT, time, hints) are the search's parameters.
   const mcts::FaceSettings face;
   for (const mcts::FaceOption& o : mcts::faceOptions()) {
     OptionSpec spec;
@@ -291,6 +293,7 @@ void Engine::declareMctsOptions() {
         s.leaf = next.leaf;
         reinstallMctsBackend(s);
       }
+      if (m_mcts) applyMctsOptions(next);  // the search's settings (the hints') follow at once
     });
   }
   m_options.add({"MCTS Tree MiB", Type::kSpin, "1024", 1, 1 << 20, {},
@@ -321,6 +324,7 @@ void Engine::selectSearch(const std::string& name) {
     try {
       installMctsBackend(m_options.value("MCTS Backend"), m_options.integer("MCTS Cache"), m_mctsBackendOptions,
                          mctsValueSettings());
+      applyMctsOptions(faceSettings());
     } catch (...) {
       m_mcts.reset();
       throw;
@@ -354,14 +358,16 @@ void Engine::installMctsBackend(const std::string& name, i64 cacheEntries, const
   if (value.nnue) backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), m_net, value.leaf);
   if (cacheEntries > 0) backend = std::make_shared<mcts::CachingBackend>(std::move(backend), size_t(cacheEntries));
   m_mctsBackendOptions = options;
-  if (m_mcts) m_mcts->setBackend(std::move(backend));
+  if (!m_mcts) return;
+  m_mcts->setBackend(std::move(backend));
+  // The alpha-beta hints search with the same network (MCTS Value nnue; none with net).
+  m_mcts->setHintNetwork(value.nnue ? m_net : nullptr);
 }
 
-void Engine::applyMctsOptions() {
+void Engine::applyMctsOptions(const mcts::FaceSettings& face) {
   // The table's settings over the search's own (seed, tree reuse, ... stay).
-  const mcts::FaceSettings options = faceSettings();
-  mcts::FaceSettings current{m_mcts->params(), options.leaf};
-  for (const mcts::FaceOption& o : mcts::faceOptions()) o.set(current, o.get(options));
+  mcts::FaceSettings current{m_mcts->params(), face.leaf};
+  for (const mcts::FaceOption& o : mcts::faceOptions()) o.set(current, o.get(face));
   mcts::MctsParams p = current.params;
   p.treeMemoryMiB = size_t(m_options.integer("MCTS Tree MiB"));
   m_mcts->setParams(p);
@@ -440,7 +446,7 @@ void Engine::go(const SearchLimits& userLimits) {
   if (m_options.boolean("OwnBook") && !m_book.empty() && !limits.infinite && limits.searchMoves.empty())
     bookMove = m_book.pick(m_position,
                            m_options.boolean("BookBestMove") ? BookPickMode::kBest : BookPickMode::kWeightedRandom, m_rng());
-  if (m_search == m_mcts.get()) applyMctsOptions();
+  if (m_search == m_mcts.get()) applyMctsOptions(faceSettings());
   m_searching = true;
   const std::optional<int> wdlMaterialOfRoot =
       m_options.boolean("UCI_ShowWDL") ? std::optional<int>(wdlMaterial(m_position)) : std::nullopt;

@@ -147,8 +147,10 @@ class Engine {
   /// installMctsBackend with the current backend, cache and options, and `value` (an option's
   /// callback passes the settings with the value being set).
   void reinstallMctsBackend(const MctsValueSettings& value);
-  /// Copies the MCTS options into the search's parameters (at go: options are read once per search, as lc0's search parameters are).
-  void applyMctsOptions();
+  /// Copies the face's tuning settings `face` and MCTS Tree MiB into the search's parameters: at
+  /// go (options are read once per search, as lc0's search parameters are), when the search is
+  /// created and when a tuning option changes (so that evaluationName() describes the hints set).
+  void applyMctsOptions(const mcts::FaceSettings& face);
 
   Options m_options;
   Position m_position;

@@ -210,7 +210,7 @@ TEST(Engine, SetOptionsTakesNameEqualsValueAssignmentsInOrder) {
   EXPECT_NE(e.evaluationName().find("one-ply search (quiescence 4 plies, prior temperature 50 cp)"), std::string::npos)
       << e.evaluationName();
   EXPECT_THROW(e.setOption("MCTS QS Depth", "-1"), Error);
-  // The TT hints' options reach the backend the same way (defaults: share 50, depth 3, value on).
+  // The hints' options reach the search's hints (defaults: share 50, depth 3, value on).
   EXPECT_NE(e.evaluationName().find("TT hints at a draft of 3 plies (prior at least 50%, value within the bound)"),
             std::string::npos)
       << e.evaluationName();
@@ -219,6 +219,10 @@ TEST(Engine, SetOptionsTakesNameEqualsValueAssignmentsInOrder) {
       << e.evaluationName();
   e.setOption("MCTS TT Hint Share", "0");
   EXPECT_EQ(e.evaluationName().find("TT hints"), std::string::npos) << e.evaluationName();
+  EXPECT_NE(e.evaluationName().find("alpha-beta hints of depth 10"), std::string::npos) << e.evaluationName();
+  // The hints search with the NNUE of MCTS Value nnue: with the backend's own values, none.
+  e.setOption("MCTS Value", "net");
+  EXPECT_EQ(e.evaluationName().find("alpha-beta hints"), std::string::npos) << e.evaluationName();
 }
 
 }  // namespace

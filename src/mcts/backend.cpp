@@ -10,10 +10,6 @@
 
 namespace janus::mcts {
 
-int BackendComputation::addHint(const Position&, std::span<const Move>, std::span<const float>, const HintRequest&) {
-  throw Error("this MCTS backend gives no alpha-beta hints (BackendAttributes::hintVisits is 0)");
-}
-
 BackendRegistry& BackendRegistry::instance() {
   static BackendRegistry registry;
   return registry;

@@ -39,18 +39,8 @@
 //   * Deterministic backends should stay deterministic: the search with one thread is then
 //     reproducible (tests and `janus bench --search mcts` rely on it for the uniform backend).
 //
-// Alpha-beta hints (optional; BackendAttributes::hintVisits). A backend with an alpha-beta search
-// (NnueValueBackend with LeafSearchParams::hintVisits and hintDepth) can name the best move of a
-// position the tree has visited often: the search calls addHint(pos, moves, priors, round)
-// once for that node (or again at growing visits, BackendAttributes::hintGrowth), with the priors
-// it holds; wdl(i) is the alpha-beta search's value of the
-// position (the search backs it up as that playout's value) and priors(i) the node's priors with
-// the search's best move raised, which replace the old ones in place (the node keeps its children).
-// A one-ply search scores a quiet move that prepares a double threat or a check sequence at its
-// quiescence value, so its prior and first-play value are tiny and the tree never tries it; a
-// few plies of alpha-beta at the nodes the tree relies on most name it (the informed priors of
-// Baier and Winands' MCTS-IP-M, "MCTS-Minimax Hybrids", IEEE TCIAIG 2015). Backends without a
-// search keep the default, which throws.
+// Alpha-beta hints are no business of a backend: the MCTS search runs them itself (mcts/hint.h,
+// HintSearcher) and applies their TT hints to the priors and values a backend returns.
 //
 // Move values (optional). A backend that searches every move of a position anyway (the one-ply
 // search of NnueValueBackend) can return what it found: moveValues(i) holds, for each legal move
@@ -87,7 +77,6 @@
 #include <vector>
 
 #include "core/position.h"
-#include "search/search.h"
 
 namespace janus::mcts {
 
@@ -115,24 +104,6 @@ struct BackendAttributes {
   /// Batch size the backend works best with: what MCTS gathers per call when "MCTS Batch" is 0
   /// (its default); 0 or 1: no batching.
   int preferredBatch = 0;
-  /// > 0: a node (the root included) that has this many visits asks once for an alpha-beta
-  /// hint (BackendComputation::addHint, see "Alpha-beta hints"); 0: the backend gives none.
-  u32 hintVisits = 0;
-  /// >= 2: the node asks again at hintVisits * hintGrowth^k visits (round k = 1, 2, ...);
-  /// 0 or 1: once.
-  u32 hintGrowth = 0;
-};
-
-/// What an alpha-beta hint (BackendComputation::addHint) is and may spend.
-struct HintRequest {
-  /// 0 for the node's first hint, k for its (k+1)-th (BackendAttributes::hintGrowth), whose
-  /// search may be larger.
-  int round = 0;
-  /// Milliseconds the hint's search may take at most (the MCTS search's time left on a clock);
-  /// 0: no time limit.
-  i64 maxMs = 0;
-  /// The MCTS search's signals, or null: their stop ends the hint's search too.
-  const SearchSignals* signals = nullptr;
 };
 
 /// One batch of evaluations. Used by a single thread (see the contract above).
@@ -142,14 +113,7 @@ class BackendComputation {
   /// Queues `pos` (with history) and its legal moves (non-empty). Reads both only during the
   /// call. Returns the input's index (0, 1, ...). Must not be called after compute().
   virtual int addInput(const Position& pos, std::span<const Move> legalMoves) = 0;
-  /// Queues an alpha-beta hint (BackendAttributes::hintVisits) for `pos`, whose node holds `priors`
-  /// for `legalMoves` (same length, summing to 1), within `request` (its round and time). Reads
-  /// all of them only during the call. Returns the input's index; wdl(i) is then the search's
-  /// value and priors(i) the priors with its best move raised. The default throws janus::Error
-  /// (no hints).
-  virtual int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors,
-                      const HintRequest& request);
-  /// Number of inputs (evaluations and hints) added so far.
+  /// Number of inputs added so far.
   [[nodiscard]] virtual int size() const = 0;
   /// Evaluates every input. Blocks. Called once (possibly with no input).
   virtual void compute() = 0;

@@ -25,18 +25,13 @@ class CachingComputation final : public BackendComputation {
     m_results.push_back(std::move(r));
     return int(m_results.size()) - 1;
   }
-  /// Hints are not cached: they depend on the priors the node holds.
-  int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors,
-              const HintRequest& request) override {
-    return addUncached(m_inner->addHint(pos, legalMoves, priors, request));
-  }
   [[nodiscard]] int size() const override { return int(m_results.size()); }
   void compute() override {
     if (m_inner->size() == 0) return;
     m_inner->compute();
     if (m_owner.m_capacity == 0) return;
     for (const Result& r : m_results)
-      if (!r.hit && !r.uncached)
+      if (!r.hit)
         m_owner.insert(r.key, r.moves, m_inner->wdl(r.innerIndex), m_inner->priors(r.innerIndex),
                        m_inner->moveValues(r.innerIndex));
   }
@@ -56,21 +51,11 @@ class CachingComputation final : public BackendComputation {
  private:
   struct Result {
     bool hit = false;
-    bool uncached = false;  // a hint: never stored
     u64 key = 0;
     int innerIndex = -1;
     CachingBackend::Answer answer;  // hit
     std::vector<Move> moves;        // miss: stored with the result
   };
-  /// An input answered by the inner computation's input `innerIndex` and never stored.
-  int addUncached(int innerIndex) {
-    Result r;
-    r.innerIndex = innerIndex;
-    r.uncached = true;
-    m_results.push_back(std::move(r));
-    return int(m_results.size()) - 1;
-  }
-
   CachingBackend& m_owner;
   std::unique_ptr<BackendComputation> m_inner;
   std::vector<Result> m_results;

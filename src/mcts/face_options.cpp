@@ -19,6 +19,9 @@ using Kind = FaceOption::Kind;
   [](const FaceSettings& s) { return double(s.params.puct.f); }, [](FaceSettings& s, double v) { s.params.puct.f = v; }
 #define JANUS_PARAM(f, T) \
   [](const FaceSettings& s) { return double(s.params.f); }, [](FaceSettings& s, double v) { s.params.f = T(v); }
+#define JANUS_HINT(f, T)                                    \
+  [](const FaceSettings& s) { return double(s.params.hints.f); }, \
+      [](FaceSettings& s, double v) { s.params.hints.f = T(v); }
 #define JANUS_LEAF(f, T) \
   [](const FaceSettings& s) { return double(s.leaf.f); }, [](FaceSettings& s, double v) { s.leaf.f = T(v); }
 
@@ -60,16 +63,43 @@ const FaceOption kOptions[] = {
      JANUS_PARAM(noise, bool)},
     {"MCTS Smart Pruning", Kind::kBool, 0, 1, "Stop early when the most played move can no longer be overtaken",
      JANUS_PARAM(smartPruning, bool)},
+    // The alpha-beta hints (hint.h HintParams).
+    {"MCTS Hint Visits", Kind::kInteger, 0, 1'000'000'000,
+     "With MCTS Value nnue: a node with this many visits asks an alpha-beta search of MCTS Hint Depth for its best "
+     "move and raises that move's prior to MCTS Hint Share (again at MCTS Hint Growth times the visits); 0: off",
+     JANUS_HINT(visits, int)},
+    {"MCTS Hint Depth", Kind::kInteger, 0, 20, "Plies of a hint's alpha-beta search (NNUE, 16 MiB of TT per thread); 0: no hints",
+     JANUS_HINT(depth, int)},
+    {"MCTS Hint Nodes", Kind::kInteger, 1, 100'000'000,
+     "Nodes of a hint's alpha-beta search at most (it stops there); they count in UCI nodes and go nodes",
+     JANUS_HINT(nodes, int)},
+    {"MCTS Hint Share", Kind::kInteger, 0, 100, "Percent: the prior a hint's move gets at least (the others shrink in proportion)",
+     JANUS_HINT(sharePercent, int)},
+    {"MCTS Hint Growth", Kind::kInteger, 0, 1024,
+     ">= 2: a hinted node asks again at MCTS Hint Visits times this, its square, ... playouts, each time with this "
+     "many times the nodes and 2 more plies; 0 or 1: once",
+     JANUS_HINT(growth, int)},
     {"MCTS Hint Weight", Kind::kInteger, 1, 100000,
-     "Virtual visits of prior knowledge an alpha-beta hint's value counts for in PUCT's Q (never playouts)",
-     JANUS_PARAM(hintWeight, u32)},
+     "Virtual visits of prior knowledge an alpha-beta hint's value counts for in PUCT's Q (never playouts); a hint cut "
+     "short by time, stop or go nodes counts its completed share of the plies",
+     JANUS_HINT(weight, u32)},
     {"MCTS Hint Weight Growth", Kind::kInteger, 1, 1024,
      "With MCTS Hint Growth: a node's hint k (0 for its first) weighs MCTS Hint Weight times this to the k",
-     JANUS_PARAM(hintWeightGrowth, u32)},
+     JANUS_HINT(weightGrowth, u32)},
     {"MCTS Hint Minimax", Kind::kBool, 0, 1,
      "A hinted node's implicit minimax value is its latest alpha-beta hint's value, not the minimax of its subtree's "
      "one-ply leaves",
-     JANUS_PARAM(hintMinimax, bool)},
+     JANUS_HINT(minimax, bool)},
+    {"MCTS TT Hint Share", Kind::kInteger, 0, 100,
+     "Percent: a new leaf whose position the hints' TT holds with a move (draft at least MCTS TT Hint Depth) raises "
+     "that move's prior to this at least; 0: off",
+     JANUS_HINT(ttSharePercent, int)},
+    {"MCTS TT Hint Depth", Kind::kInteger, 1, 64, "Plies of draft a TT entry needs to give a new leaf its move as a TT hint",
+     JANUS_HINT(ttDepth, int)},
+    {"MCTS TT Hint Value", Kind::kBool, 0, 1,
+     "A new leaf with a TT hint takes its value within the TT entry's bound (raised to a lower bound, lowered to an "
+     "upper bound)",
+     JANUS_HINT(ttValue, bool)},
     // The leaf searches of MCTS Value nnue (nnue_value.h LeafSearchParams).
     {"MCTS QS Depth", Kind::kInteger, 0, 64,
      "Plies of captures the quiescence search at MCTS leaves looks at with MCTS Value nnue (0: static evaluation)",
@@ -86,34 +116,11 @@ const FaceOption kOptions[] = {
      "With MCTS Prior Temperature > 0: the one-ply search's window below the best score so far, in prior "
      "temperatures (moves below it get an upper bound)",
      JANUS_LEAF(windowTemperatures, int)},
-    {"MCTS Hint Visits", Kind::kInteger, 0, 1'000'000'000,
-     "With MCTS Value nnue: a node with this many playouts asks an alpha-beta search of MCTS Hint Depth for its best "
-     "move and raises that move's prior to MCTS Hint Share (again at MCTS Hint Growth times the playouts); 0: off",
-     JANUS_LEAF(hintVisits, int)},
-    {"MCTS Hint Depth", Kind::kInteger, 0, 20, "Plies of a hint's alpha-beta search (NNUE, 16 MiB of TT per thread); 0: no hints",
-     JANUS_LEAF(hintDepth, int)},
-    {"MCTS Hint Nodes", Kind::kInteger, 1, 100'000'000, "Nodes of a hint's alpha-beta search at most (it stops there)",
-     JANUS_LEAF(hintNodes, int)},
-    {"MCTS Hint Share", Kind::kInteger, 0, 100, "Percent: the prior a hint's move gets at least (the others shrink in proportion)",
-     JANUS_LEAF(hintSharePercent, int)},
-    {"MCTS Hint Growth", Kind::kInteger, 0, 1024,
-     ">= 2: a hinted node asks again at MCTS Hint Visits times this, its square, ... playouts, each time with this "
-     "many times the nodes and 2 more plies; 0 or 1: once",
-     JANUS_LEAF(hintGrowth, int)},
-    {"MCTS TT Hint Share", Kind::kInteger, 0, 100,
-     "Percent: a new leaf whose position the hints' TT holds with a move (draft at least MCTS TT Hint Depth) raises "
-     "that move's prior to this at least; 0: off",
-     JANUS_LEAF(ttHintSharePercent, int)},
-    {"MCTS TT Hint Depth", Kind::kInteger, 1, 64, "Plies of draft a TT entry needs to give a new leaf its move as a TT hint",
-     JANUS_LEAF(ttHintDepth, int)},
-    {"MCTS TT Hint Value", Kind::kBool, 0, 1,
-     "A new leaf with a TT hint takes its value within the TT entry's bound (raised to a lower bound, lowered to an "
-     "upper bound)",
-     JANUS_LEAF(ttHintValue, bool)},
 };
 
 #undef JANUS_PUCT
 #undef JANUS_PARAM
+#undef JANUS_HINT
 #undef JANUS_LEAF
 
 bool sameName(std::string_view a, std::string_view b) {

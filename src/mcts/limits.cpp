@@ -1,5 +1,5 @@
 // When an MCTS search stops: node, playout, depth and time limits, the soft time limit and smart
-// pruning (docs/mcts.md "Time" and "Smart pruning").
+// pruning (docs/mcts.md "Time" and "Smart pruning"), and what the limits leave to a hint.
 
 #include <algorithm>
 #include <limits>
@@ -10,8 +10,8 @@ namespace janus::mcts {
 
 bool MctsSearch::shouldStop() {
   if (stopRequested()) return true;
-  if (m_limits.nodes && m_stats.playouts >= m_limits.nodes) return true;
   if (m_limits.playouts && m_stats.playouts >= m_limits.playouts) return true;
+  if (m_limits.nodes && m_stats.playouts + m_stats.hintNodes >= m_limits.nodes) return true;
   const double averageDepth = m_stats.playouts ? double(m_cumDepth) / double(m_stats.playouts) : 0.0;
   if (m_limits.depth > 0 && averageDepth >= m_limits.depth) return true;
 
@@ -56,11 +56,27 @@ bool MctsSearch::shouldStop() {
   return second + remaining < bestVisits;
 }
 
+u64 MctsSearch::nodeRoom() const {
+  if (!m_limits.nodes) return std::numeric_limits<u64>::max();
+  const u64 used = m_started + m_stats.hintNodes + m_hintReserved;
+  return m_limits.nodes - std::min(m_limits.nodes, used);
+}
+
 u64 MctsSearch::playoutRoom() const {
-  u64 room = std::numeric_limits<u64>::max();
-  for (const u64 limit : {m_limits.nodes, m_limits.playouts})
-    if (limit) room = std::min(room, limit - std::min(limit, m_started));
+  u64 room = nodeRoom();
+  if (m_limits.playouts) room = std::min(room, m_limits.playouts - std::min(m_limits.playouts, m_started));
   return room;
+}
+
+i64 MctsSearch::hintTimeMs() const {
+  // A hint of a later round (MCTS Hint Growth) can be large. On a clock its search ends by the
+  // search's own maximum time at the latest; in an infinite analysis or while pondering after
+  // kMaxOpenHintMs, so that the playouts keep coming (one thread would wait for it); a node,
+  // playout or depth limit sets no time (the search stays deterministic).
+  constexpr i64 kMaxOpenHintMs = 5000;
+  if (m_limits.infinite || pondering()) return kMaxOpenHintMs;
+  if (m_time.enabled()) return std::max<i64>(1, m_time.maximumMs() - m_time.elapsedMs());
+  return 0;
 }
 
 double MctsSearch::rootChildSelectionVisits() const {

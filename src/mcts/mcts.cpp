@@ -21,7 +21,8 @@ namespace janus::mcts {
 //                            with a virtual loss on every node of the path;
 //        b. evaluate (no lock): replay each new leaf's moves, decide terminal positions (mate,
 //                            stalemate, 50 moves, material, repetition, tablebase), send the rest
-//                            to one backend computation;
+//                            to one backend computation and apply the hints' TT hints to its
+//                            answers; run the batch's alpha-beta hints (HintSearcher);
 //        c. backup (lock):   expand the evaluated leaves, add the values along the paths,
 //                            remove the virtual loss, propagate proven wins and losses and
 //                            the implicit minimax values (backupMinimax). A hint is no
@@ -108,6 +109,7 @@ struct MctsSearch::Playout {
   bool newLeaf = false;     ///< the leaf is to be classified and evaluated (else: terminal)
   bool hint = false;        ///< the leaf asks for an alpha-beta hint: `legal` and `priors` are its edges'
   int hintRound = 0;        ///< with `hint`: 0 for the node's first hint, k for its (k+1)-th
+  u64 hintReserved = 0;     ///< with `hint` under a node limit: the nodes it may search (m_hintReserved)
   // Filled by evaluate():
   Terminal terminal = Terminal::kNone;
   TerminalKind kind = TerminalKind::kNone;
@@ -116,14 +118,15 @@ struct MctsSearch::Playout {
   Wdl wdl;
   std::vector<float> priors;
   std::vector<float> values;  ///< BackendComputation::moveValues (empty: none)
+  std::optional<TTHint> ttHint;  ///< a new leaf's TT hint, applied to its evaluation
+  HintResult hintResult;         ///< with `hint`: what the hint found
 };
 
 MctsSearch::MctsSearch(std::shared_ptr<Backend> backend, MctsParams params)
     : m_backend(std::move(backend)),
       m_backendBatch(m_backend ? std::max(1, m_backend->attributes().preferredBatch) : 1),
-      m_backendHintVisits(m_backend ? m_backend->attributes().hintVisits : 0),
-      m_backendHintGrowth(m_backend ? m_backend->attributes().hintGrowth : 0),
       m_params(params),
+      m_hints(params.hints),
       m_rng(params.seed ? params.seed : std::random_device{}()) {}
 
 MctsSearch::~MctsSearch() {
@@ -144,19 +147,19 @@ void MctsSearch::newGame() {
   m_rootPos.reset();
   m_cleanRootPriors.clear();
   m_backend->clear();
+  m_hints.newGame();
 }
 
 void MctsSearch::setBackend(std::shared_ptr<Backend> backend) {
   m_backend = std::move(backend);
   m_backendBatch = m_backend ? std::max(1, m_backend->attributes().preferredBatch) : 1;
-  m_backendHintVisits = m_backend ? m_backend->attributes().hintVisits : 0;
-  m_backendHintGrowth = m_backend ? m_backend->attributes().hintGrowth : 0;
   m_root.reset();
   m_rootPos.reset();
   m_cleanRootPriors.clear();
 }
 
 void MctsSearch::setParams(const MctsParams& params) {
+  m_hints.setParams(params.hints);  // throws for bad settings before anything changes
   if (params.seed && params.seed != m_params.seed) m_rng.seed(params.seed);
   m_params = params;
 }
@@ -215,10 +218,17 @@ void MctsSearch::expandRoot(const Position& root) {
   auto computation = m_backend->newComputation();
   computation->addInput(root, moves);
   computation->compute();
-  m_root->expand(moves, computation->priors(0), computation->moveValues(0));
+  const auto backendPriors = computation->priors(0);
+  std::vector<float> priors(backendPriors.begin(), backendPriors.end());
+  Wdl wdl = computation->wdl(0);
+  if (const std::optional<TTHint> tt = m_hints.ttHint(0, root)) m_hints.applyTTHint(*tt, moves, priors, wdl);
+  m_root->expand(moves, priors, computation->moveValues(0));
+  // The reports' priors are the backend's, in edge order (expand sorts the edges by prior).
+  m_rootBackendPriors.clear();
+  for (const Node::Edge& e : m_root->edges())
+    m_rootBackendPriors.push_back(backendPriors[size_t(std::find(moves.begin(), moves.end(), e.move) - moves.begin())]);
   m_treeBytes += size_t(m_root->numEdges()) * sizeof(Node::Edge);
   ++m_stats.evaluations;
-  const Wdl wdl = computation->wdl(0);
   m_root->addVirtualLoss();
   m_root->finishVisit(wdl.q(), wdl.draw);
   ++m_started;
@@ -247,7 +257,8 @@ int MctsSearch::gather(std::vector<Playout>& batch) {
   if (m_treeBytes >= m_treeLimitBytes) budget = 0;  // nothing left to free: every node is in flight
   if (int(batch.size()) < budget) batch.resize(size_t(budget));
   int count = 0;
-  while (count < budget) {
+  // A hint in the batch takes a place too; a hint's reservation can leave no room for more.
+  while (count < budget && playoutRoom() > 0) {
     Playout& p = batch[size_t(count)];
     p.path.clear();
     p.moves.clear();
@@ -265,11 +276,14 @@ int MctsSearch::gather(std::vector<Playout>& batch) {
         p.newLeaf = true;
         break;
       }
-      if (hintDue(*node)) {
+      if (m_hints.due(*node)) {
         p.hintRound = node->hints();
         node->markHinted();  // asked: later playouts (of this batch too) pass on to the next round
         p.hint = true;
         node->copyEdges(p.legal, p.priors);
+        // Under a node limit the hint gets at most what is left (reserved until its backup).
+        p.hintReserved = m_limits.nodes ? std::min(nodeRoom(), m_hints.roundNodes(p.hintRound)) : 0;
+        m_hintReserved += p.hintReserved;
         break;
       }
       const bool atRoot = node == m_root.get();
@@ -297,18 +311,24 @@ int MctsSearch::gather(std::vector<Playout>& batch) {
 
 // ---- Step 3b: evaluate ----------------------------------------------------------------------------
 
-void MctsSearch::evaluate(std::vector<Playout>& batch, int count, Position& pos) {
+void MctsSearch::evaluate(std::vector<Playout>& batch, int count, Position& pos, int thread) {
   std::unique_ptr<BackendComputation> computation;
   for (int b = 0; b < count; ++b) {
     Playout& p = batch[size_t(b)];
     p.input = -1;
     p.terminal = Terminal::kNone;
     p.kind = TerminalKind::kNone;
+    p.ttHint.reset();
     if (p.hint) {
+      // In batch order, before the later leaves' TT probes: they see what the hint stored.
       for (Move m : p.moves) pos.makeMove(m);
-      if (!computation) computation = m_backend->newComputation();
-      p.input = computation->addHint(pos, p.legal, p.priors, hintRequest(p.hintRound));
+      p.hintResult = m_hints.search(thread, pos, p.hintRound, p.hintReserved, hintTimeMs(), m_signals);
       for (auto it = p.moves.rbegin(); it != p.moves.rend(); ++it) pos.unmakeMove(*it);
+      if (p.hintResult.best) {  // its move's prior raised (the priors are the node's, in edge order)
+        std::vector<float> hinted;
+        appendHinted(p.priors, p.legal, p.hintResult.best, m_params.hints.sharePercent / 100.0, hinted);
+        p.priors = std::move(hinted);
+      }
       continue;
     }
     if (!p.newLeaf) continue;
@@ -322,6 +342,7 @@ void MctsSearch::evaluate(std::vector<Playout>& batch, int count, Position& pos)
       p.legal.assign(list.begin(), list.end());
       if (!computation) computation = m_backend->newComputation();
       p.input = computation->addInput(pos, p.legal);
+      p.ttHint = m_hints.ttHint(thread, pos);
     }
     for (auto it = p.moves.rbegin(); it != p.moves.rend(); ++it) pos.unmakeMove(*it);
   }
@@ -335,6 +356,7 @@ void MctsSearch::evaluate(std::vector<Playout>& batch, int count, Position& pos)
     p.priors.assign(priors.begin(), priors.end());
     const auto values = computation->moveValues(p.input);
     p.values.assign(values.begin(), values.end());
+    if (p.ttHint) m_hints.applyTTHint(*p.ttHint, p.legal, p.priors, p.wdl);
   }
 }
 
@@ -356,17 +378,23 @@ void MctsSearch::backup(std::vector<Playout>& batch, int count) {
       evaluated = true;
     } else if (p.hint) {
       // An alpha-beta hint is prior knowledge, not a playout: the path's virtual losses go, and
-      // the hint's value goes up the path as hintVisitWeight(round) virtual visits (Node::
-      // addPriorKnowledge), which PUCT selection reads and nothing else counts as visits.
-      leaf->setPriors(p.priors);  // in edge order (copyEdges); children and values stay
-      if (m_params.hintMinimax) leaf->setHintValue(p.wdl.q());
+      // the hint's value goes up the path as HintResult::weight virtual visits (Node::
+      // addPriorKnowledge: the round's weight, less for a hint cut short, none for a hint without
+      // a completed iteration), which PUCT selection reads and nothing else counts as visits.
+      const HintResult& h = p.hintResult;
+      m_hintReserved -= p.hintReserved;
+      m_stats.hintNodes += h.nodes;
       ++m_stats.hints;
+      m_stats.hintsCutShort += h.cutShort;
       evaluated = true;
-      const double weight = hintVisitWeight(p.hintRound);
-      double wl = p.wdl.q();
+      if (h.best) {
+        leaf->setPriors(p.priors);  // in edge order (copyEdges); children and values stay
+        if (m_params.hints.minimax) leaf->setHintValue(h.wdl.q());
+      }
+      double wl = h.wdl.q();
       for (auto it = p.path.rbegin(); it != p.path.rend(); ++it) {
         (*it)->revertVirtualLoss();
-        (*it)->addPriorKnowledge(weight, wl);
+        if (h.weight > 0) (*it)->addPriorKnowledge(h.weight, wl);
         wl = -wl;
       }
       for (size_t i = p.path.size() - 1; i >= 1; --i)
@@ -417,8 +445,8 @@ std::vector<SearchInfo> MctsSearch::makeReport() const {
     if (m_allowed[size_t(i)]) order.push_back(i);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return betterEdge(*m_root, a, b); });
   const i64 elapsed = m_time.elapsedMs();
-  const u64 nodes = m_stats.playouts;
-  const double averageDepth = nodes ? double(m_cumDepth) / double(nodes) : 0.0;
+  const u64 nodes = m_stats.playouts + m_stats.hintNodes;  // UCI nodes: playouts and the hints' alpha-beta nodes
+  const double averageDepth = m_stats.playouts ? double(m_cumDepth) / double(m_stats.playouts) : 0.0;
   const int multiPv = std::max(1, m_config.multiPv);
   for (int i : order) {
     const Node* c = m_root->child(i);
@@ -449,7 +477,10 @@ std::vector<SearchInfo> MctsSearch::makeReport() const {
     info.pv = {m_root->edge(order.front()).move};
     lines.push_back(std::move(info));
   }
-  if (!lines.empty()) lines.front().moveStats = rootMoveStats(m_params.moveStats);
+  if (!lines.empty()) {
+    lines.front().moveStats = rootMoveStats(m_params.moveStats);
+    lines.front().playouts = m_stats.playouts;
+  }
   return lines;
 }
 
@@ -473,12 +504,7 @@ std::vector<MoveStat> MctsSearch::rootMoveStats(int count) const {
   return stats;
 }
 
-void MctsSearch::captureRootPriors(const Position& root, bool fresh) {
-  m_rootBackendPriors.clear();
-  if (fresh) {
-    for (const Node::Edge& e : m_root->edges()) m_rootBackendPriors.push_back(e.prior);
-    return;
-  }
+void MctsSearch::captureRootPriors(const Position& root) {
   std::vector<Move> moves;
   std::vector<float> priors;
   m_root->copyEdges(moves, priors);
@@ -491,7 +517,8 @@ void MctsSearch::captureRootPriors(const Position& root, bool fresh) {
 
 // ---- Step 3: the thread loop ----------------------------------------------------------------------
 
-void MctsSearch::workerLoop(bool isMain) {
+void MctsSearch::workerLoop(int thread) {
+  const bool isMain = thread == 0;
   Position pos = *m_rootPos;  // each thread replays its leaves' moves on its own copy
   std::vector<Playout> batch;
   int lastBest = -1, lastDepth = 0, lastSelDepth = 0;
@@ -502,14 +529,15 @@ void MctsSearch::workerLoop(bool isMain) {
     {
       std::lock_guard lock(m_mutex);
       count = gather(batch);
-      exhausted = count == 0 && (playoutRoom() == 0 || m_treeBytes >= m_treeLimitBytes);
+      // No room left (and no hint in flight that may give some back), or a full tree.
+      exhausted = count == 0 && ((playoutRoom() == 0 && m_hintReserved == 0) || m_treeBytes >= m_treeLimitBytes);
     }
     if (exhausted) break;
     if (count == 0) {
       std::this_thread::yield();  // every path leads to a leaf another thread is evaluating
       if (!isMain) continue;
     }
-    evaluate(batch, count, pos);
+    evaluate(batch, count, pos, thread);
     std::vector<SearchInfo> report;
     {
       std::lock_guard lock(m_mutex);
@@ -555,6 +583,7 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
   m_time.init(limits, root.sideToMove(), config.moveOverheadMs, start);
   m_stats = MctsStats{};
   m_started = 0;
+  m_hintReserved = 0;
   m_cumDepth = 0;
   m_treeLimitBytes = std::max<size_t>(1, m_params.treeMemoryMiB) << 20;
   m_rootMaterial = wdlMaterial(root);
@@ -585,9 +614,11 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
   // Step 2: the tree.
   prepareTree(root);
   m_stats.reusedVisits = m_root->visits();
-  const bool fresh = !m_root->expanded();  // edges from this search's own evaluation of the root
-  if (!m_root->expanded()) expandRoot(root);
-  captureRootPriors(root, fresh);
+  m_hints.prepare(m_config.threads);
+  if (m_root->expanded())
+    captureRootPriors(root);
+  else
+    expandRoot(root);
   m_rootChildVisitsAtStart = rootChildSelectionVisits();
   m_allowed.assign(size_t(m_root->numEdges()), false);
   m_allowedCount = 0;
@@ -603,7 +634,7 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
 
   // Step 3: the threads: the main worker on this thread, the helpers on the pool's (kept between
   // searches, util/worker_pool.h).
-  ensurePool(m_threads, m_config.threads).run([this](int t) { workerLoop(t == 0); });
+  ensurePool(m_threads, m_config.threads).run([this](int t) { workerLoop(t); });
 
   // Step 4: the answer.
   std::vector<SearchInfo> report;
@@ -628,7 +659,7 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
     }
   }
   result.depth = std::max(1, int(std::lround(m_stats.averageDepth)));
-  result.nodes = m_stats.playouts;
+  result.nodes = m_stats.playouts + m_stats.hintNodes;
   result.timeMs = m_time.elapsedMs();
   if (onInfo)
     for (const SearchInfo& info : report) onInfo(info);

@@ -28,6 +28,7 @@
 
 #include "core/movegen.h"
 #include "mcts/backend.h"
+#include "mcts/hint.h"
 #include "mcts/node.h"
 #include "search/search.h"
 #include "search/timeman.h"
@@ -57,7 +58,9 @@ struct MctsParams {
   /// Stop when the most visited root move cannot be overtaken in the visits that remain (lc0
   /// SmartPruningFactor 1.33: the time-based estimate of remaining playouts is divided by it);
   /// visits are selection visits (playouts plus hints' prior knowledge), so the remaining
-  /// playouts count as many each as the root's children gained per playout so far.
+  /// playouts count as many each as the root's children gained per playout so far. The
+  /// playouts that remain are bounded by SearchLimits::playouts and by what the node limit leaves
+  /// after the hints' nodes.
   bool smartPruning = true;
   double smartPruningFactor = 1.33;
   /// Time use with a clock (MctsSearch::softLimitMs): the soft limit is TimeManager's optimum
@@ -66,26 +69,10 @@ struct MctsParams {
   /// alpha-beta face's optimum, which MCTS, having no iterations to finish, undershoots. The
   /// engine's default is defaultFaceParams()'s (mcts/face.h).
   double timeScale = 1.6;
-  /// Virtual visits an alpha-beta hint's value counts for (BackendAttributes::hintVisits): the
-  /// hinted node and its ancestors get the hint's score as this many visits of prior knowledge
-  /// (Node::addPriorKnowledge) in one backup, so a deep search's value outweighs a few quiescence
-  /// leaves in PUCT's Q (heuristic knowledge as "equivalent experience": Gelly and Silver, ICML
-  /// 2007, "Combining online and offline knowledge in UCT"; as node priors of minimax searches:
-  /// MCTS-IP-M, Baier and Winands, IEEE TCIAIG 2015). They are never visits: N, the move
-  /// choice, the time manager and self-play's targets count playouts only.
-  u32 hintWeight = 1;
-  /// With repeated hints (LeafSearchParams::hintGrowth), hint round k (0 for a node's first)
-  /// counts as hintWeight * hintWeightGrowth^k visits (saturating at 2^31): a growth equal to
-  /// the hint growth keeps each hint's share of its node's visits, as its search grows with them.
-  /// 1: every round counts hintWeight.
-  u32 hintWeightGrowth = 1;
-  /// A hinted node's implicit minimax value (the value of its parent's edge to it, PuctParams::
-  /// minimaxWeight) becomes its latest hint's value instead of the minimax of its subtree's
-  /// one-ply leaves (Node::hintValue, backupMinimax): the minimax tree then backs up alpha-beta
-  /// values where it has them (the informed backups of MCTS-IP-M, Baier and Winands, IEEE TCIAIG
-  /// 2015). false: hints change priors and visits only. The engine's default is
-  /// defaultFaceParams()'s (true).
-  bool hintMinimax = false;
+  /// Alpha-beta hints (hint.h): when a node asks for one, what it may search, what its value
+  /// weighs and the TT hints of its searches. The defaults: none. The engine's: defaultFaceParams()'s
+  /// (mcts/face.h). They need a network (MctsSearch::setHintNetwork).
+  HintParams hints;
   /// Tree memory limit in MiB. When the tree reaches it, the least-visited subtrees are freed
   /// (their roots keep their statistics and are expanded again when reached: recycleTree), so
   /// an infinite analysis goes on within the limit.
@@ -96,10 +83,12 @@ struct MctsParams {
 
 /// What the last search did (for tests, `janus bench --search mcts` and tuning).
 struct MctsStats {
-  u64 playouts = 0;       ///< visits added by this search (= SearchResult::nodes)
+  u64 playouts = 0;       ///< visits (playouts) added by this search
+  u64 hintNodes = 0;      ///< alpha-beta nodes of this search's hints (SearchResult::nodes = playouts + this)
   u64 reusedVisits = 0;   ///< visits of the root kept from the previous search
   u64 evaluations = 0;    ///< positions sent to the backend
-  u64 hints = 0;          ///< alpha-beta hints applied (BackendAttributes::hintVisits)
+  u64 hints = 0;          ///< alpha-beta hints applied (HintParams::visits)
+  u64 hintsCutShort = 0;  ///< of them, hints stopped before their depth or own node limit (hintWeightFraction)
   u64 terminals = 0;      ///< playouts ended by a terminal node (rules, repetition, tablebase, proof)
   u64 collisions = 0;     ///< gathers that ran into a leaf already being evaluated
   u64 batches = 0;        ///< backend computations
@@ -133,14 +122,17 @@ class MctsSearch final : public Search {
   explicit MctsSearch(std::shared_ptr<Backend> backend, MctsParams params = {});
   ~MctsSearch() override;
 
-  /// Blocks; see Search::run. `limits.nodes` and `limits.playouts` count playouts of this search; `limits.depth`
+  /// Blocks; see Search::run. `limits.nodes` bounds the nodes of this search: its playouts plus
+  /// its alpha-beta hints' nodes (a hint gets at most what is left; the search stops past it by
+  /// at most one batch of playouts, or by a hint's first iteration, which alpha-beta always
+  /// completes); `limits.playouts` bounds its playouts alone; `limits.depth`
   /// stops the search when the average playout depth reaches it (what is reported as depth, as
   /// lc0 does); `limits.mate` stops it once a mate in that many moves is proven. With a clock the
   /// search stops at softLimitMs() (between half and twice the scaled optimum, never past
   /// TimeManager's maximum; earlier with smart pruning); with movetime at that time.
   SearchResult run(const Position& root, const SearchLimits& limits, const SearchConfig& config,
                    const InfoCallback& onInfo, const SearchSignals& signals) override;
-  /// Drops the tree and the backend's cache. Not during a search.
+  /// Drops the tree, the backend's cache and the hints' TTs. Not during a search.
   void newGame() override;
   /// MCTS has no hash table: the tree is bounded by MctsParams::treeMemoryMiB. Does nothing.
   void setHashMiB(size_t) override {}
@@ -149,9 +141,15 @@ class MctsSearch final : public Search {
   /// Replaces the backend and drops the tree. Not during a search.
   void setBackend(std::shared_ptr<Backend> backend);
   [[nodiscard]] Backend& backend() { return *m_backend; }
-  /// Not during a search. A new seed re-seeds the noise generator.
+  /// Not during a search. A new seed re-seeds the noise generator. Throws janus::Error for
+  /// hint settings out of range (HintSearcher::setParams), keeping the old params.
   void setParams(const MctsParams& params);
   [[nodiscard]] const MctsParams& params() const { return m_params; }
+  /// The NNUE network of the alpha-beta hints (the alpha-beta face's); null: no hints. Drops
+  /// the hints' searchers and TTs. Not during a search.
+  void setHintNetwork(std::shared_ptr<const nnue::Network> net) { m_hints.setNetwork(std::move(net)); }
+  /// The hint scheduler (its node count, its description). Not during a search.
+  [[nodiscard]] const HintSearcher& hints() const { return m_hints; }
   /// Gaviota tablebases for leaf WDL probes and root DTM moves, or nullptr. Not during a search.
   void setTablebases(const Tablebases* tb) { m_tb = tb; }
 
@@ -169,17 +167,15 @@ class MctsSearch final : public Search {
   /// Evaluates and expands an unexpanded root (one playout), so that the root's priors are there
   /// before the noise and the threads.
   void expandRoot(const Position& root);
-  /// True when `node` is to ask for its next alpha-beta hint: its visits reached
-  /// BackendAttributes::hintVisits (first hint) or hintVisits * hintGrowth^k (hint k + 1).
-  [[nodiscard]] bool hintDue(const Node& node) const;
-  /// The HintRequest of a hint of `round`: the search's signals and its time (on a clock the
-  /// time left until the search's maximum, 5 s in an infinite analysis or ponder search).
-  [[nodiscard]] HintRequest hintRequest(int round) const;
-  /// The visits a hint of `round` counts for: MctsParams::hintWeight * hintWeightGrowth^round,
-  /// at least 1, at most 2^31.
-  [[nodiscard]] u32 hintVisitWeight(int round) const;
-  /// Playouts the search may still start under its node and playout limits; UINT64_MAX without
-  /// either. Tree lock held.
+  /// Milliseconds a hint may search: on a clock the time left until the search's maximum; 5 s in
+  /// an infinite analysis or while pondering; 0 (no limit) under a node, playout or depth limit,
+  /// so that those searches stay deterministic.
+  [[nodiscard]] i64 hintTimeMs() const;
+  /// Nodes the node limit leaves (limits.nodes minus the playouts started, the hints' nodes and
+  /// the nodes reserved by hints in flight); UINT64_MAX without a node limit. Tree lock held.
+  [[nodiscard]] u64 nodeRoom() const;
+  /// Playouts the search may still start: the smaller of the playout limit's remainder and
+  /// nodeRoom(). Tree lock held.
   [[nodiscard]] u64 playoutRoom() const;
   /// Sum of the selection visits of the root's children (tree lock held).
   [[nodiscard]] double rootChildSelectionVisits() const;
@@ -196,9 +192,12 @@ class MctsSearch final : public Search {
   /// takes milliseconds that the clock of the move being searched would otherwise pay (lc0
   /// frees released subtrees on a background thread too).
   void freeInBackground(std::vector<std::unique_ptr<Node>> trees);
-  void workerLoop(bool isMain);
+  /// The loop of search thread `thread` (0: the main one, which checks the limits and reports).
+  void workerLoop(int thread);
   int gather(std::vector<Playout>& batch);                              // tree lock held
-  void evaluate(std::vector<Playout>& batch, int count, Position& pos);  // no lock
+  /// Classifies and evaluates the batch's new leaves (applying TT hints) and runs its hints, on
+  /// thread `thread`'s hint searcher.
+  void evaluate(std::vector<Playout>& batch, int count, Position& pos, int thread);  // no lock
   void backup(std::vector<Playout>& batch, int count);                  // tree lock held
   [[nodiscard]] bool shouldStop();                                      // tree lock held
   /// With a clock: milliseconds after which the search stops (see MctsParams::timeScale).
@@ -207,9 +206,9 @@ class MctsSearch final : public Search {
   /// The statistics of the first `count` root moves in the order of the move choice (all
   /// allowed ones when count < 0).
   [[nodiscard]] std::vector<MoveStat> rootMoveStats(int count) const;   // tree lock held
-  /// Fills m_rootBackendPriors: from the root's edges when expandRoot() just made them, else
-  /// from one backend evaluation of the root (a reused or hinted root's edges hold search priors).
-  void captureRootPriors(const Position& root, bool fresh);
+  /// Fills m_rootBackendPriors from one backend evaluation of the root (a reused or hinted
+  /// root's edges hold search priors; expandRoot() fills them itself).
+  void captureRootPriors(const Position& root);
   [[nodiscard]] int bestRootEdge() const;                               // tree lock held
   [[nodiscard]] bool pondering() const {
     return m_limits.ponder && !m_signals->ponderhit.load(std::memory_order_relaxed);
@@ -220,9 +219,8 @@ class MctsSearch final : public Search {
 
   std::shared_ptr<Backend> m_backend;
   int m_backendBatch = 1;  ///< the backend's preferred batch (MctsParams::batchSize 0)
-  u32 m_backendHintVisits = 0;    ///< BackendAttributes::hintVisits of m_backend
-  u32 m_backendHintGrowth = 0;    ///< BackendAttributes::hintGrowth of m_backend
   MctsParams m_params;
+  HintSearcher m_hints;  ///< the alpha-beta hints (params: m_params.hints)
   const Tablebases* m_tb = nullptr;
   std::mt19937_64 m_rng;
 
@@ -248,6 +246,7 @@ class MctsSearch final : public Search {
   int m_allowedCount = 0;
   std::atomic<bool> m_stop{false};
   u64 m_started = 0;            ///< (lock) playouts begun
+  u64 m_hintReserved = 0;       ///< (lock) nodes of the node limit reserved by hints in flight
   double m_rootChildVisitsAtStart = 0;  ///< the root children's selection visits when this search began
   u64 m_cumDepth = 0;           ///< (lock) sum of playout depths
   size_t m_treeBytes = 0;       ///< (lock)

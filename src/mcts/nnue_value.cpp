@@ -121,43 +121,6 @@ int leafQuiescence(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchPar
   return score;
 }
 
-SearchResult leafAlphaBeta(const Position& pos, AlphaBetaSearch& search, int depth, u64* nodes, u64 maxNodes, i64 maxMs,
-                           const SearchSignals* signals) {
-  // Without the game history: a repetition of the game before the leaf must not change the
-  // leaf's (cached) value.
-  const Position leaf = Position::fromFen(pos.fen(), pos.isChess960());
-  SearchLimits limits;
-  limits.depth = depth;
-  limits.nodes = maxNodes;
-  if (maxMs > 0) limits.moveTime = maxMs;
-  SearchConfig config;
-  config.moveOverheadMs = 0;
-  const SearchSignals none;
-  const SearchResult r = search.run(leaf, limits, config, InfoCallback{}, signals ? *signals : none);
-  if (nodes) *nodes += r.nodes;
-  return r;
-}
-
-namespace {
-
-/// Raises priors[k] to `share` if it is below, scaling the others from 1 - p[k] to 1 - share so
-/// that they keep their ratios (appendHinted in place). k >= priors.size(): unchanged.
-void raisePrior(std::span<float> priors, size_t k, double share) {
-  if (k >= priors.size() || double(priors[k]) >= share) return;
-  const double scale = (1.0 - share) / (1.0 - double(priors[k]));  // p[k] < share <= 1
-  for (size_t i = 0; i < priors.size(); ++i) priors[i] = i == k ? float(share) : float(double(priors[i]) * scale);
-}
-
-}  // namespace
-
-void appendHinted(std::span<const float> priors, std::span<const Move> moves, Move best, double share,
-                  std::vector<float>& out) {
-  const size_t first = out.size();
-  out.insert(out.end(), priors.begin(), priors.end());
-  raisePrior(std::span<float>(out).subspan(first), size_t(std::find(moves.begin(), moves.end(), best) - moves.begin()),
-             share);
-}
-
 Wdl centipawnsToWdl(int cp, const Position& pos) {
   const WdlProbability p = scoreToWdlProbability(cp, wdlMaterial(pos));
   return Wdl{float(p.win), float(p.draw), float(p.loss)};
@@ -185,8 +148,8 @@ void appendSharpened(std::span<const float> p, std::span<const int> scores, doub
 class NnueValueBackend::Computation final : public BackendComputation {
  public:
   explicit Computation(NnueValueBackend& owner)
-      : m_owner(owner), m_policy(owner.m_policy->newComputation()), m_searchers(owner.borrow()) {}
-  ~Computation() override { m_owner.giveBack(std::move(m_searchers), m_nodes); }
+      : m_owner(owner), m_policy(owner.m_policy->newComputation()), m_eval(owner.borrow()) {}
+  ~Computation() override { m_owner.giveBack(std::move(m_eval), m_nodes); }
 
   int addInput(const Position& pos, std::span<const Move> legalMoves) override {
     Entry e;
@@ -200,66 +163,23 @@ class NnueValueBackend::Computation final : public BackendComputation {
       cp = onePlyScores(scratch, legalMoves);
       appendMoveValues(e, pos, legalMoves.size());
     } else {
-      cp = leafQuiescence(scratch, *m_searchers.eval, params, &m_nodes);
-    }
-    TTData tte;
-    if (ttHint(pos, tte)) {
-      const auto it = std::find(legalMoves.begin(), legalMoves.end(), tte.move);
-      if (params.ttHintSharePercent > 0 && it != legalMoves.end()) e.ttIndex = int(it - legalMoves.begin());
-      if (params.ttHintValue) {  // the value within the entry's bound
-        const int score = scoreFromTT(tte.score, 0);
-        if ((u8(tte.bound) & u8(Bound::kLower)) && cp < score) cp = score;
-        if ((u8(tte.bound) & u8(Bound::kUpper)) && cp > score) cp = score;
-      }
+      cp = leafQuiescence(scratch, *m_eval, params, &m_nodes);
     }
     e.wdl = centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos);
-    m_entries.push_back(e);
-    return int(m_entries.size()) - 1;
-  }
-  int addHint(const Position& pos, std::span<const Move> legalMoves, std::span<const float> priors,
-              const HintRequest& request) override {
-    const int round = request.round;
-    const LeafSearchParams& params = m_owner.m_params;
-    if (params.hintVisits <= 0 || params.hintDepth <= 0)
-      throw Error("nnue value backend: hints need hint visits and a hint depth > 0");
-    if (priors.size() != legalMoves.size() || legalMoves.empty())
-      throw Error(fmt::format("nnue value backend: a hint needs one prior per move ({} priors, {} moves)",
-                              priors.size(), legalMoves.size()));
-    if (round < 0 || (round > 0 && params.hintGrowth < 2))
-      throw Error(fmt::format("nnue value backend: hint round {} without a hint growth >= 2", round));
-    // Round k: G^k times the nodes (at most 2^40) and 2k more plies (LeafSearchParams::hintGrowth).
-    u64 nodes = u64(params.hintNodes);
-    for (int k = 0; k < round && nodes < (u64(1) << 40); ++k) nodes *= u64(params.hintGrowth);
-    const int depth = std::min(params.hintDepth + 2 * round, kMaxPly / 2);
-    const SearchResult r =
-        leafAlphaBeta(pos, *m_searchers.alphaBeta, depth, &m_nodes, nodes, request.maxMs, request.signals);
-    // (A stopped alpha-beta search still finishes its first iteration: a best move and a score.)
-    Entry e;
-    e.wdl = centipawnsToWdl(std::clamp(r.score, -kMate, kMate), pos);
-    e.priorOffset = m_priors.size();
-    e.priorCount = legalMoves.size();
-    appendHinted(priors, legalMoves, r.best, params.hintSharePercent / 100.0, m_priors);
     m_entries.push_back(e);
     return int(m_entries.size()) - 1;
   }
   [[nodiscard]] int size() const override { return int(m_entries.size()); }
   void compute() override {
     m_policy->compute();
-    // Sharpen the policy's priors with the one-ply scores (LeafSearchParams::priorTemperature),
-    // then raise a TT hint's move (LeafSearchParams::ttHintSharePercent).
+    // Sharpen the policy's priors with the one-ply scores (LeafSearchParams::priorTemperature).
     for (Entry& e : m_entries) {
-      if (!e.sharpen && e.ttIndex < 0) continue;
+      if (!e.sharpen) continue;
       const std::span<const float> p = m_policy->priors(e.policyIndex);
       e.priorOffset = m_priors.size();
       e.priorCount = p.size();
-      if (e.sharpen)
-        appendSharpened(p, std::span<const int>(m_scores).subspan(e.scoreOffset, p.size()),
-                        m_owner.m_params.priorTemperature, m_priors);
-      else
-        m_priors.insert(m_priors.end(), p.begin(), p.end());
-      if (e.ttIndex >= 0)
-        raisePrior(std::span<float>(m_priors).subspan(e.priorOffset, e.priorCount), size_t(e.ttIndex),
-                   m_owner.m_params.ttHintSharePercent / 100.0);
+      appendSharpened(p, std::span<const int>(m_scores).subspan(e.scoreOffset, p.size()),
+                      m_owner.m_params.priorTemperature, m_priors);
     }
   }
   [[nodiscard]] Wdl wdl(int i) const override { return m_entries[size_t(i)].wdl; }
@@ -274,7 +194,7 @@ class NnueValueBackend::Computation final : public BackendComputation {
   }
 
  private:
-  /// One input: an evaluation (policyIndex >= 0) or a hint.
+  /// One input.
   struct Entry {
     int policyIndex = -1;
     bool sharpen = false;    ///< compute() sharpens the policy's priors with the one-ply scores
@@ -283,22 +203,12 @@ class NnueValueBackend::Computation final : public BackendComputation {
     size_t priorCount = 0;
     size_t valueOffset = 0;  ///< move values at m_values[valueOffset, + valueCount); 0: none
     size_t valueCount = 0;
-    int ttIndex = -1;  ///< the TT hint's move: legal move index (LeafSearchParams::ttHintSharePercent); -1: none
     Wdl wdl;
   };
-  /// The TT hint of `pos` (LeafSearchParams::ttHintSharePercent, ttHintValue): true and `tte`
-  /// filled when the computation's alpha-beta TT holds `pos` at a draft >= ttHintDepth with a
-  /// move and a score.
-  [[nodiscard]] bool ttHint(const Position& pos, TTData& tte) const {
-    const LeafSearchParams& params = m_owner.m_params;
-    if ((params.ttHintSharePercent <= 0 && !params.ttHintValue) || !m_searchers.alphaBeta) return false;
-    return m_searchers.alphaBeta->tt().probe(pos.key(), tte) && tte.move && tte.score != kScoreNone &&
-           tte.bound != Bound::kNone && tte.depth >= params.ttHintDepth;
-  }
   /// Appends the one-ply scores of `moves` to m_scores; returns the best.
   int onePlyScores(Position& scratch, std::span<const Move> moves) {
     m_scores.resize(m_scores.size() + moves.size());
-    return leafOnePly(scratch, *m_searchers.eval, m_owner.m_params, moves,
+    return leafOnePly(scratch, *m_eval, m_owner.m_params, moves,
                       std::span<int>(m_scores).subspan(m_scores.size() - moves.size()), &m_nodes);
   }
 
@@ -316,7 +226,7 @@ class NnueValueBackend::Computation final : public BackendComputation {
 
   NnueValueBackend& m_owner;
   std::unique_ptr<BackendComputation> m_policy;
-  Searchers m_searchers;
+  std::unique_ptr<nnue::NnueEvaluator> m_eval;
   std::vector<Entry> m_entries;
   std::vector<int> m_scores;
   std::vector<float> m_priors;
@@ -330,17 +240,10 @@ NnueValueBackend::NnueValueBackend(std::shared_ptr<Backend> policy, std::shared_
   if (!m_policy) throw Error("nnue value backend: no policy backend");
   if (!m_net) throw Error("nnue value backend: no NNUE network (this build embeds none: set EvalFile)");
   const LeafSearchParams& p = m_params;
-  if (p.maxPly < 0 || p.nodeLimit < 1 || p.priorTemperature < 0 || p.hintVisits < 0 || p.hintDepth < 0 ||
-      p.hintDepth > kMaxPly / 2 || p.hintNodes < 1 || p.hintGrowth < 0 || p.hintSharePercent < 0 ||
-      p.hintSharePercent > 100 || p.hashMiB < 1 || p.hashMiB > 65536 || p.ttHintSharePercent < 0 ||
-      p.ttHintSharePercent > 100 || p.ttHintDepth < 1)
-    throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0, its node limit {} >= 1, the prior "
-                            "temperature {} >= 0, the hint depth {} 0..{}, the hint visits {} >= 0, its nodes {} >= 1, "
-                            "its growth {} >= 0, the hint share {}% 0..100, the hash {} MiB 1..65536, the TT hint "
-                            "share {}% 0..100 and its depth {} >= 1",
-                            p.maxPly, p.nodeLimit, p.priorTemperature, p.hintDepth, kMaxPly / 2, p.hintVisits,
-                            p.hintNodes, p.hintGrowth, p.hintSharePercent, p.hashMiB, p.ttHintSharePercent,
-                            p.ttHintDepth));
+  if (p.maxPly < 0 || p.nodeLimit < 1 || p.priorTemperature < 0)
+    throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0, its node limit {} >= 1 and the prior "
+                            "temperature {} >= 0",
+                            p.maxPly, p.nodeLimit, p.priorTemperature));
 }
 
 NnueValueBackend::~NnueValueBackend() = default;
@@ -349,23 +252,12 @@ std::unique_ptr<BackendComputation> NnueValueBackend::newComputation() { return 
 
 BackendAttributes NnueValueBackend::attributes() const {
   BackendAttributes a = m_policy->attributes();
-  a.hintVisits = hints() ? u32(m_params.hintVisits) : 0;
-  a.hintGrowth = hints() && m_params.hintGrowth >= 2 ? u32(m_params.hintGrowth) : 0;
   if (m_params.priorTemperature > 0)
     a.description = fmt::format("NNUE {} one-ply search (quiescence {} plies, prior temperature {} cp) with {} priors",
                                 m_net->name(), m_params.maxPly, m_params.priorTemperature, a.description);
   else
     a.description = fmt::format("NNUE {} value (quiescence {} plies) with {} priors", m_net->name(), m_params.maxPly,
                                 a.description);
-  if (hints())
-    a.description += fmt::format("; alpha-beta hints of depth {} (at most {} nodes) at {} visits (best move's prior "
-                                 "at least {}%)",
-                                 m_params.hintDepth, m_params.hintNodes, m_params.hintVisits, m_params.hintSharePercent);
-  if (a.hintGrowth)
-    a.description += fmt::format(", again at {}x the visits with {}x the nodes", a.hintGrowth, a.hintGrowth);
-  if ((m_params.ttHintSharePercent > 0 || m_params.ttHintValue) && hints())
-    a.description += fmt::format("; TT hints at a draft of {} plies (prior at least {}%{})", m_params.ttHintDepth,
-                                 m_params.ttHintSharePercent, m_params.ttHintValue ? ", value within the bound" : "");
   return a;
 }
 
@@ -374,35 +266,24 @@ u64 NnueValueBackend::leafNodes() const {
   return m_leafNodes;
 }
 
-void NnueValueBackend::clear() {
-  m_policy->clear();
-  std::lock_guard lock(m_mutex);
-  for (Searchers& s : m_pool)
-    if (s.alphaBeta) s.alphaBeta->newGame();
-}
+void NnueValueBackend::clear() { m_policy->clear(); }
 
-NnueValueBackend::Searchers NnueValueBackend::borrow() {
+std::unique_ptr<nnue::NnueEvaluator> NnueValueBackend::borrow() {
   {
     std::lock_guard lock(m_mutex);
     if (!m_pool.empty()) {
-      Searchers s = std::move(m_pool.back());
+      std::unique_ptr<nnue::NnueEvaluator> eval = std::move(m_pool.back());
       m_pool.pop_back();
-      return s;
+      return eval;
     }
   }
-  Searchers s;
-  s.eval = std::make_unique<nnue::NnueEvaluator>(m_net);
-  if (hints()) {
-    s.alphaBeta = std::make_unique<AlphaBetaSearch>(std::make_unique<nnue::NnueEvaluator>(m_net));
-    s.alphaBeta->setHashMiB(size_t(m_params.hashMiB));
-  }
-  return s;
+  return std::make_unique<nnue::NnueEvaluator>(m_net);
 }
 
-void NnueValueBackend::giveBack(Searchers s, u64 nodes) {
+void NnueValueBackend::giveBack(std::unique_ptr<nnue::NnueEvaluator> eval, u64 nodes) {
   std::lock_guard lock(m_mutex);
   m_leafNodes += nodes;
-  if (s.eval) m_pool.push_back(std::move(s));
+  if (eval) m_pool.push_back(std::move(eval));
 }
 
 }  // namespace janus::mcts

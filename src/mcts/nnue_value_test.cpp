@@ -24,8 +24,6 @@
 namespace janus::mcts {
 namespace {
 
-using testing_support::kQuietMateIn2;
-using testing_support::kQuietMateIn2Depth;
 using testing_support::testNetwork;
 
 TEST(ValueMapping, CentipawnsRoundTripThroughQ) {
@@ -130,27 +128,6 @@ TEST(NnueValueBackend, PriorsFromThePolicyAndValuesFromTheNetwork) {
   EXPECT_THROW(NnueValueBackend(nullptr, net), Error);
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), nullptr), Error);
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, LeafSearchParams{-1, 10}), Error);
-  LeafSearchParams badHash;
-  badHash.hashMiB = 0;
-  EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, badHash), Error);
-}
-
-TEST(LeafAlphaBeta, FindsAMateTheOnePlySearchCannotSee) {
-  const auto net = testNetwork();
-  AlphaBetaSearch search(std::make_unique<nnue::NnueEvaluator>(net));
-  search.setHashMiB(1);
-  const Position pos = Position::fromFen(kQuietMateIn2);
-  u64 nodes = 0;
-  EXPECT_EQ(leafAlphaBeta(pos, search, kQuietMateIn2Depth, &nodes).score, mateIn(3));
-  EXPECT_GT(nodes, 0u);
-  Position scratch = pos;
-  nnue::NnueEvaluator eval(net);
-  const MoveList list = legalMoves(pos);
-  const std::vector<Move> moves(list.begin(), list.end());
-  std::vector<int> scores(moves.size());
-  LeafSearchParams params;
-  params.priorTemperature = 100;
-  EXPECT_LT(leafOnePly(scratch, eval, params, moves, scores), kMateInMaxPly);
 }
 
 TEST(LeafOnePly, ScoresEveryMoveByTheQuiescenceSearchAfterIt) {
@@ -295,7 +272,6 @@ SearchResult searchOpening(MctsSearch& search, u64 nodes, int threads, const Inf
 TEST(NnueValueBackend, MctsSearchesWithItOnTwoThreads) {
   LeafSearchParams leaf;
   leaf.priorTemperature = 80;  // the one-ply path too
-  leaf.hashMiB = 1;
   auto backend = std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf);
   MctsSearch search(backend, batchedParams(1));
   std::vector<SearchInfo> infos;

@@ -97,7 +97,7 @@ class Node {
   [[nodiscard]] double qVariance() const;
 
   // ---- Selection's value: playouts plus prior knowledge (PUCT's Q reads these) ----------------
-  /// Virtual visits of prior knowledge (alpha-beta hints, MctsParams::hintWeight): not playouts.
+  /// Virtual visits of prior knowledge (alpha-beta hints, HintParams::weight): not playouts.
   [[nodiscard]] double priorVisits() const { return m_pkVisits; }
   /// visits() + priorVisits(): the weight of selectionQ()'s average and the N of PUCT.
   [[nodiscard]] double selectionVisits() const { return double(m_visits) + m_pkVisits; }
@@ -109,7 +109,7 @@ class Node {
   /// counts as one sample of its value), in [0, 1]; 0 below two (virtual) visits and for terminals.
   [[nodiscard]] double selectionQVariance() const;
   /// Adds `n` (> 0) virtual visits of value `q` (W - L, own side to move's view) as prior
-  /// knowledge: a hint's value weighted by MctsParams::hintWeight.
+  /// knowledge: a hint's value weighted by HintResult::weight.
   void addPriorKnowledge(double n, double q) {
     m_pkVisits += float(n);
     m_pkWl += float(q * n);
@@ -139,16 +139,16 @@ class Node {
   [[nodiscard]] std::optional<double> bestEdgeValue() const;
   /// Replaces `moves` and `priors` by the edges' moves and priors, in edge order.
   void copyEdges(std::vector<Move>& moves, std::vector<float>& priors) const;
-  /// True once an alpha-beta hint (BackendAttributes::hintVisits) was asked for this node.
+  /// True once an alpha-beta hint (HintSearcher::due) was asked for this node.
   [[nodiscard]] bool hinted() const { return m_hints > 0; }
-  /// Hints asked for this node so far (at most 255; BackendAttributes::hintGrowth). The rounds
+  /// Hints asked for this node so far (at most 255; HintParams::growth). The rounds
   /// belong to the position, like hintValue() and the prior knowledge: they survive collapse()
   /// and a later expand(), so a recycled node goes on with its next round instead of replaying
   /// the rounds it had (their value is already in its prior knowledge).
   [[nodiscard]] int hints() const { return m_hints; }
   void markHinted() { m_hints = u8(std::min(255, m_hints + 1)); }
   /// The value of this node's latest alpha-beta hint (Q in [-1, 1], own side to move's view),
-  /// kept only with MctsParams::hintMinimax; nullopt without one. It outlives collapse() (it is
+  /// kept only with HintParams::minimax; nullopt without one. It outlives collapse() (it is
   /// the position's value, not its edges').
   [[nodiscard]] std::optional<double> hintValue() const {
     if (m_hintValue == Edge::kNoValue) return std::nullopt;

@@ -26,19 +26,21 @@ using testing_support::testNetwork;
 /// prior knowledge: a hint weighing more than the next round's threshold would call the next
 /// round at once, and so on), and `treeMiB` of tree memory.
 std::unique_ptr<Searcher> defaultFace(size_t treeMiB) {
-  LeafSearchParams leaf = defaultFaceLeaf();
-  leaf.hintVisits = 30;
-  leaf.hintNodes = 1000;
-  leaf.hashMiB = 1;
   MctsParams p = defaultFaceParams();
-  p.hintWeight = 20;
+  p.hints.visits = 30;
+  p.hints.nodes = 1000;
+  p.hints.hashMiB = 1;
+  p.hints.weight = 20;
   p.seed = 1;
   p.batchSize = 1;
   p.smartPruning = false;
   p.treeMemoryMiB = treeMiB;
-  return std::make_unique<Searcher>(
+  auto s = std::make_unique<Searcher>(
       p, std::make_shared<CachingBackend>(
-             std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), leaf), 1u << 16));
+             std::make_shared<NnueValueBackend>(std::make_shared<UniformBackend>(), testNetwork(), defaultFaceLeaf()),
+             1u << 16));
+  s->search.setHintNetwork(testNetwork());
+  return s;
 }
 
 /// Sum of the prior knowledge of the root's children (virtual visits).
@@ -53,13 +55,14 @@ TEST(MctsPlayouts, NCountsPlayoutsWithHintsAndTreeReuse) {
   auto s = defaultFace(64);
   const char* twoKnights = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
   Position pos = Position::fromFen(twoKnights);
-  const SearchResult first = s->goNodes(pos, 1500);
+  const SearchResult first = s->goPlayouts(pos, 1500);
   const MctsStats& st = s->search.lastStats();
   ASSERT_GT(st.hints, 5u) << "the test needs hints";
   EXPECT_EQ(st.recycles, 0u);
   const Node& root = *s->search.root();
   EXPECT_EQ(root.visits(), st.playouts);
-  EXPECT_EQ(first.nodes, st.playouts);
+  EXPECT_EQ(st.playouts, 1500u);
+  EXPECT_EQ(first.nodes, st.playouts + st.hintNodes);
   checkVisits(root);
   // The hints' weight (20, 80, ... virtual visits a round) is prior knowledge: more than the
   // playouts, and none of it in N.
@@ -76,23 +79,37 @@ TEST(MctsPlayouts, NCountsPlayoutsWithHintsAndTreeReuse) {
   ASSERT_TRUE(first.ponder);
   pos.makeMove(first.best);
   pos.makeMove(first.ponder);
-  const SearchResult second = s->goNodes(pos, 1500);
+  const SearchResult second = s->goPlayouts(pos, 1500);
   const MctsStats& st2 = s->search.lastStats();
   EXPECT_GT(st2.reusedVisits, 0u);
   EXPECT_EQ(s->search.root()->visits(), st2.reusedVisits + st2.playouts);
-  EXPECT_EQ(second.nodes, st2.playouts);
+  EXPECT_EQ(second.nodes, st2.playouts + st2.hintNodes);
+  checkVisits(*s->search.root());
+
+  // A node limit bounds the playouts and the hints' nodes together; N still counts playouts.
+  ASSERT_TRUE(second.ponder);
+  pos.makeMove(second.best);
+  pos.makeMove(second.ponder);
+  const SearchResult third = s->goNodes(pos, 20000);
+  const MctsStats& st3 = s->search.lastStats();
+  ASSERT_GT(st3.hints, 0u);
+  EXPECT_EQ(third.nodes, st3.playouts + st3.hintNodes);
+  EXPECT_LE(third.nodes, 20000u + 1);
+  EXPECT_LT(st3.playouts, 20000u - 1000);  // the hints took a good share
+  EXPECT_EQ(s->search.root()->visits(), st3.reusedVisits + st3.playouts);
   checkVisits(*s->search.root());
 }
 
 TEST(MctsPlayouts, NCountsPlayoutsThroughTreeRecycling) {
   auto s = defaultFace(1);  // 1 MiB: about 2,000 expanded nodes, recycled many times in 6,000 playouts
   const Position pos = Position::fromFen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
-  const SearchResult r = s->goNodes(pos, 6000);
+  const SearchResult r = s->goPlayouts(pos, 6000);
   const MctsStats& st = s->search.lastStats();
   ASSERT_GT(st.recycles, 0u) << "the test needs tree recycling";
   ASSERT_GT(st.hints, 5u);
   EXPECT_EQ(s->search.root()->visits(), st.playouts);
-  EXPECT_EQ(r.nodes, 6000u);
+  EXPECT_EQ(st.playouts, 6000u);
+  EXPECT_EQ(r.nodes, 6000u + st.hintNodes);
   checkVisits(*s->search.root(), /*recycled=*/true);
 }
 
@@ -102,8 +119,8 @@ TEST(MctsPlayouts, PriorsOfTwoIdenticalSearchesAreTheSame) {
   const Position pos = Position::fromFen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
   auto a = defaultFace(64);
   auto b = defaultFace(64);
-  const SearchResult ra = a->goNodes(pos, 400);
-  const SearchResult rb = b->goNodes(pos, 1500);
+  const SearchResult ra = a->goPlayouts(pos, 400);
+  const SearchResult rb = b->goPlayouts(pos, 1500);
   ASSERT_EQ(ra.rootStats.size(), legalMoves(pos).size());
   ASSERT_EQ(rb.rootStats.size(), ra.rootStats.size());
   bool raised = false;
@@ -115,7 +132,7 @@ TEST(MctsPlayouts, PriorsOfTwoIdenticalSearchesAreTheSame) {
   }
   EXPECT_TRUE(raised) << "a root hint raises its best move's search prior";
   // A search that reuses its tree reports the same backend priors.
-  const SearchResult again = b->goNodes(pos, 1600);
+  const SearchResult again = b->goPlayouts(pos, 1600);
   for (const MoveStat& m : again.rootStats) {
     const auto it = std::find_if(ra.rootStats.begin(), ra.rootStats.end(), [&](const MoveStat& o) { return o.move == m.move; });
     ASSERT_NE(it, ra.rootStats.end());

@@ -5,6 +5,7 @@
 
 #include "core/movegen.h"
 #include "mcts/mcts.h"
+#include "mcts/test_search.h"
 #include "mcts/uniform_backend.h"
 
 namespace janus::mcts {
@@ -42,6 +43,9 @@ TEST(MctsRecycle, CollapseFreesTheSubtreeAndKeepsTheStatistics) {
   child.expand(moves, priors);  // any moves will do for the bookkeeping
   child.getOrCreateChild(3).expand(moves, priors);
   child.addVisits(7, 0.25, 0.5);
+  child.markHinted();  // round 0 of its alpha-beta hints: asked, its value prior knowledge
+  child.addPriorKnowledge(3.0, 0.5);
+  child.setHintValue(0.5);
   size_t nodes = 0;
   const size_t bytes = child.collapse(nodes);
   EXPECT_EQ(nodes, 1u);
@@ -50,6 +54,43 @@ TEST(MctsRecycle, CollapseFreesTheSubtreeAndKeepsTheStatistics) {
   EXPECT_EQ(child.visits(), 7u);
   EXPECT_DOUBLE_EQ(child.q(), 0.25);
   EXPECT_DOUBLE_EQ(child.d(), 0.5);
+  // The hint rounds, their prior knowledge and value belong to the position: they survive.
+  EXPECT_EQ(child.hints(), 1);
+  EXPECT_DOUBLE_EQ(child.priorVisits(), 3.0);
+  ASSERT_TRUE(child.hintValue());
+  EXPECT_NEAR(*child.hintValue(), 0.5, 1e-4);
+  child.expand(moves, priors);  // reached again: evaluated and expanded anew
+  EXPECT_EQ(child.hints(), 1);
+}
+
+TEST(MctsRecycle, ARecycledNodeGoesOnWithItsNextHintRound) {
+  // Hints at 5 selection visits, again at 20 (growth 4). A node with 10 that had its round 0
+  // before it was collapsed is not due (its next round needs 20); had collapse forgotten the
+  // round, it would replay round 0 at once.
+  HintParams p;
+  p.visits = 5;
+  p.depth = 2;
+  p.growth = 4;
+  p.hashMiB = 1;
+  HintSearcher hints(p);
+  hints.setNetwork(testing_support::testNetwork());
+  const Position pos;
+  const MoveList list = legalMoves(pos);
+  const std::vector<Move> moves(list.begin(), list.end());
+  const std::vector<float> priors(moves.size(), 1.0f / float(moves.size()));
+  Node hinted, fresh;
+  for (Node* n : {&hinted, &fresh}) {
+    n->expand(moves, priors);
+    n->addVisits(10, 0.0, 0.0);
+  }
+  hinted.markHinted();
+  size_t nodes = 0;
+  (void)hinted.collapse(nodes);
+  hinted.expand(moves, priors);
+  EXPECT_TRUE(hints.due(fresh));
+  EXPECT_FALSE(hints.due(hinted));
+  hinted.addVisits(10, 0.0, 0.0);  // 20: round 1 is due
+  EXPECT_TRUE(hints.due(hinted));
 }
 
 TEST(MctsRecycle, ASearchBeyondItsMemoryLimitGoesOnWithinIt) {

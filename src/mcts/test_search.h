@@ -58,9 +58,18 @@ struct Searcher {
     infos.clear();
     return search.run(pos, limits, config, [this](const SearchInfo& i) { infos.push_back(i); }, signals);
   }
+  /// A search of `nodes` nodes (playouts plus alpha-beta hint nodes: SearchLimits::nodes).
   SearchResult goNodes(const Position& pos, u64 nodes, int threads = 1) {
     SearchLimits l;
     l.nodes = nodes;
+    SearchConfig c;
+    c.threads = threads;
+    return go(pos, l, c);
+  }
+  /// A search of `playouts` playouts, whatever its hints search (SearchLimits::playouts).
+  SearchResult goPlayouts(const Position& pos, u64 playouts, int threads = 1) {
+    SearchLimits l;
+    l.playouts = playouts;
     SearchConfig c;
     c.threads = threads;
     return go(pos, l, c);

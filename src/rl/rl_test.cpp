@@ -276,13 +276,13 @@ TEST(RlSlurm, TheTaskCommandCarriesEverySelfplaySetting) {
   sc.evalFile = "/nets/nn-1.jnn";
   sc.face.leaf.maxPly = 6;
   sc.face.leaf.priorTemperature = 80;
-  sc.face.leaf.hintVisits = 150;
+  sc.face.params.hints.visits = 150;
   const auto nnueArgv = selfplayTaskCommand(sc, "/bin/janus", "/d", 10);
   // The settings that differ from the default face, by the table (mcts/face_options.h).
   EXPECT_EQ(std::vector<std::string>(nnueArgv.end() - 10, nnueArgv.end()),
             (std::vector<std::string>{"--value", "nnue", "--eval-file", "/nets/nn-1.jnn", "--mcts-option",
-                                      "MCTS QS Depth=6", "--mcts-option", "MCTS Prior Temperature=80", "--mcts-option",
-                                      "MCTS Hint Visits=150"}));
+                                      "MCTS Hint Visits=150", "--mcts-option", "MCTS QS Depth=6", "--mcts-option",
+                                      "MCTS Prior Temperature=80"}));
   sc.value = "net";
   // The uniform backend of generation 0 has no network file.
   sc.weights.clear();

@@ -23,7 +23,7 @@ struct SearchLimits {
   int movesToGo = 0;       ///< moves to the next time control (0: sudden death)
   i64 moveTime = -1;       ///< exact time for this move (movetime)
   int depth = 0;           ///< maximum depth in plies (0: no limit)
-  u64 nodes = 0;           ///< maximum nodes (0: no limit)
+  u64 nodes = 0;           ///< maximum nodes (0: no limit); MCTS: playouts plus alpha-beta hint nodes
   /// Tree searches (MCTS) only: maximum playouts of this search, whatever its hints search (0: no
   /// limit; UCI "go playouts", a Janus extension). Self-play, the RL gates and the GUI's levels
   /// limit playouts, so that their searches do the same tree work with or without hints.
@@ -75,6 +75,9 @@ struct SearchInfo {
   /// Tree searches only: the root moves' statistics, most visited first (UCI prints them as
   /// "info string" lines after the line). Empty for alpha-beta.
   std::vector<MoveStat> moveStats;
+  /// Tree searches only, on the first line of a report: the playouts among `nodes` (the rest
+  /// are the alpha-beta hints' nodes); UCI prints both in an "info string" line.
+  std::optional<u64> playouts;
 };
 
 /// Final answer of a search.

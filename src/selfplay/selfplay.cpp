@@ -216,8 +216,9 @@ SelfplayProgress generateSelfplay(const SelfplayConfig& config, const records::C
     std::shared_ptr<mcts::Backend> backend =
         mcts::BackendRegistry::instance().create(config.backend, {config.weights, config.backendParams});
     if (nnueNet) backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), nnueNet, config.face.leaf);
-    network = backend->attributes().description;
     searches.push_back(std::make_unique<mcts::MctsSearch>(std::move(backend), config.face.params));
+    searches.back()->setHintNetwork(nnueNet);  // hints with --value nnue only, as the engine's MCTS Value
+    network = searches.back()->backend().attributes().description + searches.back()->hints().describe();
   }
 
   std::vector<std::pair<std::string, std::string>> settings = {

@@ -184,7 +184,7 @@ TEST(Selfplay, NnueValueRunsTheEnginesLeafSearchesAndNamesThemInTheManifest) {
   EXPECT_NE(text.find("one-ply search (quiescence 4 plies, prior temperature 50 cp)"), std::string::npos) << text;
   // The other leaf settings are the engine's default face (mcts/face.h), alpha-beta hints included.
   EXPECT_NE(text.find("alpha-beta hints of depth 10 (at most 10000 nodes) at 300 visits"), std::string::npos) << text;
-  c.face.leaf.hintVisits = 0;
+  c.face.params.hints.visits = 0;
   (void)generateSelfplay(c, {dir.file("nohints"), 2, 1, 1, false});
   std::ifstream manifest2(dir.dir() / "nohints" / kRunManifestName);
   const std::string text2((std::istreambuf_iterator<char>(manifest2)), std::istreambuf_iterator<char>());

@@ -81,6 +81,9 @@ std::string UciProtocol::formatInfo(const SearchInfo& info, bool chess960) {
 
 std::vector<std::string> UciProtocol::formatMoveStats(const SearchInfo& info, bool chess960) {
   std::vector<std::string> lines;
+  if (info.playouts)
+    lines.push_back("info string nodes " + std::to_string(info.nodes) + " = playouts " + std::to_string(*info.playouts) +
+                    " + hint nodes " + std::to_string(info.nodes - std::min(info.nodes, *info.playouts)));
   for (const MoveStat& m : info.moveStats) {
     std::ostringstream os;
     os << std::fixed << "info string " << toUci(m.move, chess960) << " N " << m.visits << " P " << std::setprecision(2)

@@ -30,8 +30,10 @@ class UciProtocol {
   /// Formats one info line (without newline), e.g.
   /// "info depth 12 seldepth 18 multipv 1 score cp 31 nodes ... nps ... hashfull 3 tbhits 0 time 120 pv e2e4 e7e5".
   [[nodiscard]] static std::string formatInfo(const SearchInfo& info, bool chess960);
-  /// The root move statistics of a tree search (SearchInfo::moveStats; none for alpha-beta),
-  /// one "info string" line each, sent after the info line, e.g.
+  /// The node count split of a tree search, "info string nodes 12000 = playouts 2000 + hint nodes
+  /// 10000" (SearchInfo::playouts and the rest of SearchInfo::nodes, the alpha-beta hints'), when
+  /// the line has it; then its root move statistics (SearchInfo::moveStats; none for alpha-beta),
+  /// one "info string" line each, all sent after the info line, e.g.
   /// "info string e2e4 N 1234 P 5.00% Q 0.0312" (playouts, the backend's prior, mean value for the
   /// side to move), with "PS 50.00%" after the prior where the search's prior differs from it
   /// (MoveStat::searchPrior: raised by an alpha-beta hint, or root noise).

@@ -308,6 +308,51 @@ TEST(Uci, FormatMoveStatsOfATreeSearch) {
             (std::vector<std::string>{"info string e2e4 N 1234 P 5.00% Q 0.0312", "info string a2a3 N 0 P 12.50% Q -",
                                       "info string d2d4 N 7 P 25.00% PS 50.00% Q -0.2500",
                                       "info string g1f3 N 3 P 10.00% Q 0.0000"}));
+  // The first line of an MCTS report splits its nodes into playouts and alpha-beta hint nodes.
+  i.nodes = 12000;
+  i.playouts = 2000;
+  const std::vector<std::string> lines = UciProtocol::formatMoveStats(i, false);
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(lines.front(), "info string nodes 12000 = playouts 2000 + hint nodes 10000");
+}
+
+/// The numbers of the last "info string nodes X = playouts Y + hint nodes Z" line of `out`.
+struct NodeSplit {
+  u64 nodes = 0, playouts = 0, hintNodes = 0;
+};
+NodeSplit lastNodeSplit(const std::string& out) {
+  const std::string prefix = "info string nodes ";
+  const size_t at = out.rfind(prefix);
+  NodeSplit n;
+  if (at == std::string::npos) return n;
+  std::istringstream line(out.substr(at + prefix.size()));
+  std::string equals, playouts, plus, hint, nodes;
+  line >> n.nodes >> equals >> playouts >> n.playouts >> plus >> hint >> nodes >> n.hintNodes;
+  return n;
+}
+
+TEST(Uci, TheMctsFacesNodesCountItsHintsNodesAndGoPlayoutsCountsPlayouts) {
+  if (Engine().options().value("MCTS Value") != "nnue") GTEST_SKIP() << "a build without an NNUE network has no hints";
+  // The default face's hints come at 300 visits: the root's first (10,000 nodes at most) gets what
+  // the 3000 nodes leave after 300 playouts.
+  const std::string out = runScript(
+      "setoption name Search value mcts\nsetoption name MCTS Smart Pruning value false\nposition startpos\ngo nodes "
+      "3000\n");
+  const NodeSplit n = lastNodeSplit(out);
+  EXPECT_GT(n.hintNodes, 0u) << out;
+  EXPECT_EQ(n.nodes, n.playouts + n.hintNodes) << out;
+  EXPECT_LE(n.nodes, 3001u + 16) << out;  // a playout, and the nodes alpha-beta counts past its limit
+  EXPECT_GE(n.nodes, 2999u) << out;
+  EXPECT_TRUE(contains(out, " nodes " + std::to_string(n.nodes) + " nps ")) << out;
+  // go playouts: the playouts, whatever the hints search on top.
+  const std::string playouts = runScript(
+      "setoption name Search value mcts\nsetoption name MCTS Smart Pruning value false\nposition startpos\ngo playouts "
+      "400\n");
+  const NodeSplit p = lastNodeSplit(playouts);
+  EXPECT_EQ(p.playouts, 400u) << playouts;
+  EXPECT_GE(p.hintNodes, 10000u) << playouts;  // the root's hint was not cut short
+  EXPECT_EQ(p.nodes, 400u + p.hintNodes) << playouts;
+  EXPECT_TRUE(contains(playouts, "bestmove ")) << playouts;
 }
 
 }  // namespace
