@@ -240,6 +240,9 @@ TEST_F(ServerTest, PlaysAgainstMctsAndAnalysesWithEitherFaceOrBoth) {
   ASSERT_FALSE(engineInfo.is_null());
   EXPECT_EQ(engineInfo["face"], "mcts");
   EXPECT_GT(engineInfo["nodes"].get<u64>(), 0u);
+  // The playouts apart from the nodes (which count alpha-beta hint nodes too; 60 playouts ask none).
+  ASSERT_TRUE(engineInfo.contains("playouts")) << engineInfo.dump();
+  EXPECT_EQ(engineInfo["playouts"].get<u64>(), engineInfo["nodes"].get<u64>());
   // Its hint is alpha-beta's, at full strength.
   EXPECT_EQ(post(base + "/hint").first, 200);
 

@@ -401,6 +401,7 @@ void Session::onInfo(const SearchInfo& info, bool second) {
             {"pv", pvUci},
             {"san", pvSan(m_searchRoot, info.pv)},
             {"face", mcts ? "mcts" : "alphabeta"}};
+  if (info.playouts) j["playouts"] = *info.playouts;  // MCTS: nodes = playouts + alpha-beta hint nodes
   if (mcts && !info.moveStats.empty()) j["moves"] = mctsTableJson(m_searchRoot, info.moveStats);
   m_events.push("info", dumpJson(j));
 }

@@ -124,6 +124,8 @@ export interface Info {
   score: Score;
   bound: 'exact' | 'lower' | 'upper';
   nodes: number;
+  /** MCTS, on a report's first line: the playouts among `nodes` (the rest are alpha-beta hint nodes). */
+  playouts?: number;
   nps: number;
   hashfull: number;
   timeMs: number;

@@ -75,7 +75,7 @@ export function mctsTableHtml(view: MctsView, sanOf: (pv: string[]) => string[])
       : '';
   const h = view.head;
   const stats = h
-    ? `${t.totalVisits.toLocaleString('en')} visits at the root · ${h.nodes.toLocaleString('en')} playouts · ` +
+    ? `${t.totalVisits.toLocaleString('en')} visits at the root · ${(h.playouts ?? h.nodes).toLocaleString('en')} playouts · ` +
       `${(h.nps / 1000).toFixed(1)} k/s · depth ${h.depth}/${h.seldepth} · tree ${(h.hashfull / 10).toFixed(0)}% full` +
       (h.hashfull >= 1000 ? ' (the least-visited subtrees are being recycled)' : '')
     : '';

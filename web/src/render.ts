@@ -180,7 +180,7 @@ function renderStatus(st: State, atEnd: boolean): void {
   else if (st.mode === 'analysis') text = `Analysis: ${st.turn === 'white' ? 'White' : 'Black'} to move`;
   else if (st.thinking) {
     const i = app.engineInfo;
-    const progress = i?.face === 'mcts' ? `${i.nodes} playouts` : `depth ${i?.depth}`;
+    const progress = i?.face === 'mcts' ? `${i.playouts ?? i.nodes} playouts` : `depth ${i?.depth}`;
     text = 'Janus is thinking…' + (i ? ` ${progress}, ${formatScore(i.score)}` : '');
   } else if (st.turn === st.human) text = 'Your move';
   else text = 'Janus to move';
