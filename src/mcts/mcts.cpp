@@ -660,6 +660,7 @@ SearchResult MctsSearch::run(const Position& root, const SearchLimits& limits, c
   }
   result.depth = std::max(1, int(std::lround(m_stats.averageDepth)));
   result.nodes = m_stats.playouts + m_stats.hintNodes;
+  result.playouts = m_stats.playouts;
   result.timeMs = m_time.elapsedMs();
   if (onInfo)
     for (const SearchInfo& info : report) onInfo(info);

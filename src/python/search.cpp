@@ -146,9 +146,12 @@ class PyEngine {
     d["depth"] = last.pv.empty() ? r.depth : last.depth;
     d["seldepth"] = last.selDepth;
     d["nodes"] = std::max(r.nodes, last.nodes);
+    d["playouts"] = r.rootStats.empty() ? py::object(py::none()) : py::object(py::int_(r.playouts));
     d["time"] = double(std::max(r.timeMs, last.timeMs)) / 1000.0;
     py::list visits;
-    for (const MoveStat& s : stats) visits.append(py::make_tuple(toUci(s.move, c960), s.visits, s.prior, s.q));
+    // The search's own statistics of every root move; the last report's (its top moves) if none.
+    for (const MoveStat& s : r.rootStats.empty() ? stats : r.rootStats)
+      visits.append(py::make_tuple(toUci(s.move, c960), s.visits, s.prior, s.q));
     d["visits"] = visits;
     return d;
   }
@@ -193,8 +196,9 @@ thread ends it normally.
 Returns a dict: best (UCI str, None without legal moves), ponder (UCI or None), score_cp (int,
 centipawns for the side to move, None when the score is a mate), mate (moves to mate, negative
 when mated, or None), wdl ((win, draw, loss) per mille for the side to move), pv (list of UCI),
-depth, seldepth, nodes (int), time (seconds), visits (MCTS: list of (move, visits, prior, q) of
-the root moves, most visited first, q in [-1, 1] for the side to move; [] for alpha-beta).
+depth, seldepth, nodes (int; MCTS: playouts plus alpha-beta hint nodes), playouts (MCTS: the
+playouts of this search; None for alpha-beta), time (seconds), visits (MCTS: list of (move, visits,
+prior, q) of every root move, most visited first, q in [-1, 1] for the side to move; [] for alpha-beta).
 ValueError for a bad position, bad limits, or a search already running on this Engine.)doc");
 }
 

@@ -86,7 +86,8 @@ struct SearchResult {
   Move ponder;         ///< expected reply, or Move::none()
   int score = 0;
   int depth = 0;
-  u64 nodes = 0;
+  u64 nodes = 0;     ///< MCTS: playouts plus alpha-beta hint nodes
+  u64 playouts = 0;  ///< tree searches only: this search's playouts (0 for alpha-beta)
   i64 timeMs = 0;
   /// Tree searches only: every searchable root move's statistics at the end of the search, in
   /// the order of the move choice (most playouts first; proven wins first, proven losses last).
