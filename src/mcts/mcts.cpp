@@ -499,6 +499,7 @@ std::vector<MoveStat> MctsSearch::rootMoveStats(int count) const {
     s.searchPrior = m_root->edge(i).prior;
     s.prior = size_t(i) < m_rootBackendPriors.size() ? m_rootBackendPriors[size_t(i)] : s.searchPrior;
     s.q = c && (c->visits() || c->isTerminal()) ? float(-c->q()) : 0.0f;
+    if (c && (c->selectionVisits() > 0 || c->isTerminal())) s.searchQ = float(-c->selectionQ());
     stats.push_back(s);
   }
   return stats;

@@ -6,8 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/movegen.h"
+#include "core/notation.h"
 #include "mcts/caching_backend.h"
 #include "mcts/face.h"
 #include "mcts/nnue_value.h"
@@ -74,6 +76,19 @@ TEST(MctsPlayouts, NCountsPlayoutsWithHintsAndTreeReuse) {
   EXPECT_EQ(sum + 1, root.visits());
   ASSERT_FALSE(first.rootStats.empty());
   EXPECT_EQ(first.rootStats.front().move, first.best);
+  // The value the search chose with: Q where no hint reached the move, Q blended with the hints'
+  // values where one did.
+  int blended = 0;
+  for (const MoveStat& m : first.rootStats) {
+    const Node* child = nullptr;
+    for (const Node::Edge& e : root.edges())
+      if (e.move == m.move) child = e.node.get();
+    if (m.visits) ASSERT_TRUE(m.searchQ) << toUci(m.move, false);
+    if (!child || !m.searchQ) continue;
+    if (child->priorVisits() == 0) EXPECT_NEAR(*m.searchQ, m.q, 1e-6) << toUci(m.move, false);
+    else blended += std::abs(*m.searchQ - m.q) > 1e-4f;
+  }
+  EXPECT_GT(blended, 0) << "hints reached some root move";
 
   // Tree reuse: the best move and the reply the tree expects; the subtree keeps its playouts.
   ASSERT_TRUE(first.ponder);

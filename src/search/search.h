@@ -56,6 +56,10 @@ struct MoveStat {
   /// The prior the search selected with, 0..1: P after alpha-beta hints raised their best
   /// move's share and after root noise (equal to `prior` when neither touched it).
   float searchPrior = 0;
+  /// The value the search chose with, in [-1, 1], side to move's view: Q blended with the
+  /// alpha-beta hints' values (their prior knowledge, Node::selectionQ); what decides the move
+  /// and the shares, while `q` is the playouts' mean alone. Unset when unvisited and unhinted.
+  std::optional<float> searchQ;
 };
 
 /// One progress report ("info" line): one principal variation of one iteration.

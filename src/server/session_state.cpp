@@ -131,7 +131,8 @@ Json Session::mctsTableJson(const Position& root, const std::vector<MoveStat>& s
                     {"visits", s.visits},
                     {"share", share(s.visits)},
                     {"prior", s.prior},
-                    {"q", s.visits ? Json(s.q) : Json(nullptr)}});
+                    {"q", s.visits ? Json(s.q) : Json(nullptr)},
+                    {"searchQ", s.searchQ ? Json(*s.searchQ) : Json(nullptr)}});
   }
   return {{"rows", rows},
           {"totalVisits", total},

@@ -95,6 +95,9 @@ std::vector<std::string> UciProtocol::formatMoveStats(const SearchInfo& info, bo
       os << std::setprecision(4) << (m.q == 0 ? 0.0f : m.q);  // no "-0.0000"
     else
       os << '-';
+    // The value the search chose with, where the hints' values moved it from Q (its own column).
+    if (m.searchQ && (!m.visits || std::abs(*m.searchQ - m.q) >= 0.00005f))
+      os << " QS " << std::setprecision(4) << (*m.searchQ == 0 ? 0.0f : *m.searchQ);
     lines.push_back(os.str());
   }
   return lines;

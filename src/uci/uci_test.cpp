@@ -302,17 +302,21 @@ TEST(Uci, FormatMoveStatsOfATreeSearch) {
   SearchInfo i;
   EXPECT_TRUE(UciProtocol::formatMoveStats(i, false).empty());  // alpha-beta: none
   // {move, playouts, backend prior, Q, search prior}: d2d4's prior was raised by a hint.
-  i.moveStats = {{Move(kE2, kE4), 1234, 0.05f, 0.03125f, 0.05f}, {Move(kA2, kA3), 0, 0.125f, 0.0f, 0.125f},
-                 {Move(kD2, kD4), 7, 0.25f, -0.25f, 0.5f}, {Move(kG1, kF3), 3, 0.1f, -0.0f, 0.1f}};
+  // {..., search value}: b1c3's and h2h3's values were moved by hints (h2h3 has no playout yet).
+  i.moveStats = {{Move(kE2, kE4), 1234, 0.05f, 0.03125f, 0.05f, 0.03125f}, {Move(kA2, kA3), 0, 0.125f, 0.0f, 0.125f},
+                 {Move(kD2, kD4), 7, 0.25f, -0.25f, 0.5f}, {Move(kG1, kF3), 3, 0.1f, -0.0f, 0.1f},
+                 {Move(kB1, kC3), 5, 0.1f, 0.2f, 0.1f, 0.35f}, {Move(kH2, kH3), 0, 0.1f, 0.0f, 0.1f, -0.5f}};
   EXPECT_EQ(UciProtocol::formatMoveStats(i, false),
             (std::vector<std::string>{"info string e2e4 N 1234 P 5.00% Q 0.0312", "info string a2a3 N 0 P 12.50% Q -",
                                       "info string d2d4 N 7 P 25.00% PS 50.00% Q -0.2500",
-                                      "info string g1f3 N 3 P 10.00% Q 0.0000"}));
+                                      "info string g1f3 N 3 P 10.00% Q 0.0000",
+                                      "info string b1c3 N 5 P 10.00% Q 0.2000 QS 0.3500",
+                                      "info string h2h3 N 0 P 10.00% Q - QS -0.5000"}));
   // The first line of an MCTS report splits its nodes into playouts and alpha-beta hint nodes.
   i.nodes = 12000;
   i.playouts = 2000;
   const std::vector<std::string> lines = UciProtocol::formatMoveStats(i, false);
-  ASSERT_EQ(lines.size(), 5u);
+  ASSERT_EQ(lines.size(), 7u);
   EXPECT_EQ(lines.front(), "info string nodes 12000 = playouts 2000 + hint nodes 10000");
 }
 

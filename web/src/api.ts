@@ -107,7 +107,9 @@ export type AnalysisFace = 'alphabeta' | 'mcts' | 'both';
 export interface MctsTable {
   /** The most visited root moves, best first; share: of all the root's visits; q: mean value in
    *  [-1, 1] for the side to move (null while unvisited); prior: the network's policy, 0..1. */
-  rows: { uci: string; san: string; visits: number; share: number; prior: number; q: number | null }[];
+  /** q: the playouts' mean; searchQ: the value the search chose with (q blended with the
+   * alpha-beta hints' values), null when unvisited and unhinted. */
+  rows: { uci: string; san: string; visits: number; share: number; prior: number; q: number | null; searchQ: number | null }[];
   totalVisits: number;
   /** The other root moves, summed up. */
   others: { moves: number; visits: number; share: number };

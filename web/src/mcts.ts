@@ -60,11 +60,14 @@ export function mctsTableHtml(view: MctsView, sanOf: (pv: string[]) => string[])
       const line = pvByMove.get(r.uci);
       const pv = line ? sanOf(line.pv.slice(0, 10)).join(' ') : '';
       const q = r.q === null ? '–' : pct((r.q + 1) / 2);
+      // The search chose with the hints' values blended in: say so where it differs.
+      const hinted = r.searchQ !== null && (r.q === null || Math.abs(r.searchQ - r.q) >= 0.00005);
+      const qTitle = hinted ? ` title="with the alpha-beta hints' values: ${pct((r.searchQ! + 1) / 2)}"` : '';
       return (
         `<tr data-rank="${i + 1}" data-uci="${escapeHtml(r.uci)}" data-visits="${r.visits}" data-share="${r.share}" data-prior="${r.prior}"` +
         ` data-q="${r.q ?? ''}"><td class="move">${escapeHtml(r.san)}</td><td class="num" title="${r.visits.toLocaleString('en')} visits">${formatVisits(r.visits)}</td>` +
         `<td class="num share" style="--share:${(100 * r.share).toFixed(1)}%">${pct(r.share)}</td>` +
-        `<td class="num">${q}</td><td class="num">${pct(r.prior)}</td><td class="pv">${escapeHtml(pv)}</td></tr>`
+        `<td class="num"${qTitle}>${q}</td><td class="num">${pct(r.prior)}</td><td class="pv">${escapeHtml(pv)}</td></tr>`
       );
     })
     .join('');
