@@ -26,6 +26,7 @@ namespace janus {
 struct Engine::MctsValueSettings {
   bool nnue = false;
   mcts::LeafSearchParams leaf;
+  std::shared_ptr<const nnue::Network> valueNet;  ///< MCTS ValueFile's network; null: EvalFile's
 };
 
 namespace {
@@ -266,6 +267,18 @@ void Engine::declareMctsOptions() {
                   s.nnue = v == "nnue";
                   if (m_mcts) reinstallMctsBackend(s);
                 });
+  m_options.add({"MCTS ValueFile", Type::kString, "", 0, 0, {},
+                 "NNUE network file (.jnn) that values the MCTS leaves with MCTS Value nnue (a value network, e.g. one "
+                 "trained on game results; see MCTS Value Scale); the alpha-beta hints keep EvalFile's. Empty: EvalFile's",
+                 true},
+                [this](const std::string& v) {
+                  // Load first: a bad file throws and the previous network stays.
+                  std::shared_ptr<const nnue::Network> net = v.empty() ? nullptr : nnue::Network::fromFile(v);
+                  MctsValueSettings s = mctsValueSettings();
+                  s.valueNet = net;
+                  if (m_mcts) reinstallMctsBackend(s);
+                  m_valueNet = std::move(net);
+                });
   // The tuning settings: one hidden option per entry of the face's table (mcts/face_options.h),
   // defaults from the default face. A setting of the leaf searches reinstalls the backend with it;
   // the others (PUCT, time, hints) are the search's parameters.
@@ -343,6 +356,7 @@ Engine::MctsValueSettings Engine::mctsValueSettings() const {
   MctsValueSettings s;
   s.nnue = m_options.value("MCTS Value") == "nnue";
   s.leaf = faceSettings().leaf;
+  s.valueNet = m_valueNet;
   return s;
 }
 
@@ -355,12 +369,14 @@ void Engine::installMctsBackend(const std::string& name, i64 cacheEntries, const
   // Created first (a bad weights file or setting throws here), so that a failure keeps the
   // previous backend and settings. Before the MCTS face is first used this only validates.
   std::shared_ptr<mcts::Backend> backend = mcts::BackendRegistry::instance().create(name, options);
-  if (value.nnue) backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), m_net, value.leaf);
+  if (value.nnue)
+    backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), value.valueNet ? value.valueNet : m_net,
+                                                       value.leaf);
   if (cacheEntries > 0) backend = std::make_shared<mcts::CachingBackend>(std::move(backend), size_t(cacheEntries));
   m_mctsBackendOptions = options;
   if (!m_mcts) return;
   m_mcts->setBackend(std::move(backend));
-  // The alpha-beta hints search with the same network (MCTS Value nnue; none with net).
+  // The alpha-beta hints search with EvalFile's network (MCTS Value nnue; none with net).
   m_mcts->setHintNetwork(value.nnue ? m_net : nullptr);
 }
 

@@ -161,6 +161,7 @@ class Engine {
   mcts::BackendOptions m_mctsBackendOptions{"", {{"policy-temperature", "1.0"}}};
   Search* m_search = nullptr;                   ///< the selected one of the two
   std::shared_ptr<const nnue::Network> m_net;   ///< EvalFile's network, or the embedded one (may be null)
+  std::shared_ptr<const nnue::Network> m_valueNet;  ///< MCTS ValueFile's network for the MCTS leaves (null: m_net)
   LagEstimator m_lag;  ///< written by go() and, before bestmove, by the search task that go() waits for
 
   TaskThread m_thread;  ///< runs each search (kept from search to search)

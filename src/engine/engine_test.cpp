@@ -225,6 +225,43 @@ TEST(Engine, SetOptionsTakesNameEqualsValueAssignmentsInOrder) {
   EXPECT_EQ(e.evaluationName().find("alpha-beta hints"), std::string::npos) << e.evaluationName();
 }
 
+TEST(Engine, MctsValueFileValuesTheLeavesWhileTheHintsKeepEvalFile) {
+  Engine e;
+  if (e.options().value("MCTS Value") != "nnue") GTEST_SKIP() << "no NNUE network built in";
+  const std::string path = ::testing::TempDir() + "engine_test_value_net.jnn";
+  {
+    auto bytes = nnue::testing::quantise(nnue::testing::randomFloatNet(32, 8, nnue::Activation::kSCReLU, 3), "value");
+    std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+  }
+  const std::string evalNet = nnue::Network::fromFile(path)->name();
+  e.setOptions({"MCTS Backend=uniform", "Search=mcts"});
+  const std::string before = e.evaluationName();
+  const std::string defaultNet = before.substr(before.find("NNUE ") + 5, before.find(' ', before.find("NNUE ") + 5) -
+                                                                             before.find("NNUE ") - 5);
+  EXPECT_NE(before.find("by NNUE " + defaultNet), std::string::npos) << before;  // one network for both
+  e.setOption("MCTS ValueFile", path);
+  const std::string after = e.evaluationName();
+  EXPECT_EQ(after.rfind("MCTS backend uniform: NNUE " + evalNet + " one-ply search", 0), 0u) << after;
+  EXPECT_NE(after.find("by NNUE " + defaultNet), std::string::npos) << after;  // the hints keep EvalFile's
+  // A bad file is an error naming it, and the previous value network stays.
+  EXPECT_THROW(e.setOption("MCTS ValueFile", path + ".missing"), Error);
+  EXPECT_EQ(e.evaluationName(), after);
+  // The value scale reaches the leaves.
+  e.setOption("MCTS Value Scale", "187");
+  EXPECT_NE(e.evaluationName().find("expected score sigmoid(cp / 187)"), std::string::npos) << e.evaluationName();
+  // The search runs with it.
+  SearchResult result;
+  e.onBestMove([&](const SearchResult& r) { result = r; });
+  SearchLimits l;
+  l.nodes = 200;
+  e.go(l);
+  e.wait();
+  EXPECT_TRUE(result.best);
+  // Empty: EvalFile's network values the leaves again.
+  e.setOption("MCTS ValueFile", "");
+  EXPECT_EQ(e.evaluationName().rfind("MCTS backend uniform: NNUE " + defaultNet, 0), 0u) << e.evaluationName();
+}
+
 }  // namespace
 }  // namespace janus
 

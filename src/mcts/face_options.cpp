@@ -116,6 +116,10 @@ const FaceOption kOptions[] = {
      "With MCTS Prior Temperature > 0: the one-ply search's window below the best score so far, in prior "
      "temperatures (moves below it get an upper bound)",
      JANUS_LEAF(windowTemperatures, int)},
+    {"MCTS Value Scale", Kind::kInteger, 0, 100000,
+     "Centipawns; > 0: a leaf's NNUE score is the expected score sigmoid(cp / this), the logistic the network was "
+     "trained with (187; a value network trained on results), 0: win/draw/loss by the UCI_ShowWDL model",
+     JANUS_LEAF(valueScale, int)},
 };
 
 #undef JANUS_PUCT

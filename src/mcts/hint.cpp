@@ -167,6 +167,7 @@ std::string HintSearcher::describe() const {
                               "least {}%)",
                               p.depth, p.nodes, p.visits, p.sharePercent);
   if (p.growth >= 2) s += fmt::format(", again at {}x the visits with {}x the nodes", p.growth, p.growth);
+  s += fmt::format(", by NNUE {}", m_net->name());
   if (p.ttSharePercent > 0 || p.ttValue)
     s += fmt::format("; TT hints at a draft of {} plies (prior at least {}%{})", p.ttDepth, p.ttSharePercent,
                      p.ttValue ? ", value within the bound" : "");

@@ -159,7 +159,8 @@ class HintSearcher {
 
   /// Alpha-beta nodes of every hint so far (all threads, all searches).
   [[nodiscard]] u64 nodes() const { return m_nodes.load(std::memory_order_relaxed); }
-  /// One line for reports: "" without hints, else "; alpha-beta hints of depth ... (...)".
+  /// One line for reports: "" without hints, else "; alpha-beta hints of depth ... (...), by NNUE
+  /// <network name>; TT hints ...".
   [[nodiscard]] std::string describe() const;
 
  private:

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <utility>
 
 #include <fmt/format.h>
@@ -121,9 +122,27 @@ int leafQuiescence(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchPar
   return score;
 }
 
-Wdl centipawnsToWdl(int cp, const Position& pos) {
-  const WdlProbability p = scoreToWdlProbability(cp, wdlMaterial(pos));
-  return Wdl{float(p.win), float(p.draw), float(p.loss)};
+Wdl centipawnsToWdl(int cp, const Position& pos) { return leafWdl(cp, wdlMaterial(pos), 0); }
+
+namespace {
+
+/// The expected score of leafWdl's logistic (valueScale > 0, not a mate score).
+double expectedScore(int cp, int valueScale) { return 1.0 / (1.0 + std::exp(-double(cp) / valueScale)); }
+
+/// W - L of leafWdl in double precision (the one-ply move values).
+double leafQ(int cp, int material, int valueScale) {
+  if (valueScale <= 0 || isMateScore(cp)) return scoreToWdlProbability(cp, material).q();
+  return 2.0 * expectedScore(cp, valueScale) - 1.0;
+}
+
+}  // namespace
+
+Wdl leafWdl(int cp, int material, int valueScale) {
+  const WdlProbability p = scoreToWdlProbability(cp, material);
+  if (valueScale <= 0 || isMateScore(cp)) return Wdl{float(p.win), float(p.draw), float(p.loss)};
+  const double e = expectedScore(cp, valueScale);
+  const double draw = std::min(p.draw, 2.0 * std::min(e, 1.0 - e));
+  return Wdl{float(e - draw / 2), float(draw), float(1.0 - e - draw / 2)};
 }
 
 // ---- The backend ------------------------------------------------------------------------------
@@ -165,7 +184,7 @@ class NnueValueBackend::Computation final : public BackendComputation {
     } else {
       cp = leafQuiescence(scratch, *m_eval, params, &m_nodes);
     }
-    e.wdl = centipawnsToWdl(std::clamp(cp, -kMate, kMate), pos);
+    e.wdl = leafWdl(std::clamp(cp, -kMate, kMate), wdlMaterial(pos), params.valueScale);
     m_entries.push_back(e);
     return int(m_entries.size()) - 1;
   }
@@ -213,14 +232,13 @@ class NnueValueBackend::Computation final : public BackendComputation {
   }
 
   /// Appends the Q of the last `count` one-ply scores (BackendComputation::moveValues), by the
-  /// same model as the value (centipawnsToWdl at the leaf's material).
+  /// same mapping as the value (leafWdl at the leaf's material).
   void appendMoveValues(Entry& e, const Position& pos, size_t count) {
     e.valueOffset = m_values.size();
     e.valueCount = count;
     const int material = wdlMaterial(pos);
     for (size_t k = m_scores.size() - count; k < m_scores.size(); ++k) {
-      const WdlProbability p = scoreToWdlProbability(std::clamp(m_scores[k], -kMate, kMate), material);
-      m_values.push_back(float(p.q()));
+      m_values.push_back(float(leafQ(std::clamp(m_scores[k], -kMate, kMate), material, m_owner.m_params.valueScale)));
     }
   }
 
@@ -240,10 +258,10 @@ NnueValueBackend::NnueValueBackend(std::shared_ptr<Backend> policy, std::shared_
   if (!m_policy) throw Error("nnue value backend: no policy backend");
   if (!m_net) throw Error("nnue value backend: no NNUE network (this build embeds none: set EvalFile)");
   const LeafSearchParams& p = m_params;
-  if (p.maxPly < 0 || p.nodeLimit < 1 || p.priorTemperature < 0)
-    throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0, its node limit {} >= 1 and the prior "
-                            "temperature {} >= 0",
-                            p.maxPly, p.nodeLimit, p.priorTemperature));
+  if (p.maxPly < 0 || p.nodeLimit < 1 || p.priorTemperature < 0 || p.valueScale < 0)
+    throw Error(fmt::format("nnue value backend: quiescence depth {} must be >= 0, its node limit {} >= 1, the prior "
+                            "temperature {} >= 0 and the value scale {} >= 0",
+                            p.maxPly, p.nodeLimit, p.priorTemperature, p.valueScale));
 }
 
 NnueValueBackend::~NnueValueBackend() = default;
@@ -252,12 +270,14 @@ std::unique_ptr<BackendComputation> NnueValueBackend::newComputation() { return 
 
 BackendAttributes NnueValueBackend::attributes() const {
   BackendAttributes a = m_policy->attributes();
+  const std::string mapping =
+      m_params.valueScale > 0 ? fmt::format(", expected score sigmoid(cp / {})", m_params.valueScale) : "";
   if (m_params.priorTemperature > 0)
-    a.description = fmt::format("NNUE {} one-ply search (quiescence {} plies, prior temperature {} cp) with {} priors",
-                                m_net->name(), m_params.maxPly, m_params.priorTemperature, a.description);
+    a.description = fmt::format("NNUE {} one-ply search (quiescence {} plies, prior temperature {} cp{}) with {} priors",
+                                m_net->name(), m_params.maxPly, m_params.priorTemperature, mapping, a.description);
   else
-    a.description = fmt::format("NNUE {} value (quiescence {} plies) with {} priors", m_net->name(), m_params.maxPly,
-                                a.description);
+    a.description = fmt::format("NNUE {} value (quiescence {} plies{}) with {} priors", m_net->name(), m_params.maxPly,
+                                mapping, a.description);
   return a;
 }
 

@@ -51,6 +51,11 @@ struct LeafSearchParams {
   /// whose score falls below it gets that upper bound (and a prior of at most e^-window of the
   /// best's). Narrower windows cut the quiescence searches of bad moves short.
   int windowTemperatures = 8;
+  /// How a leaf's centipawns become win/draw/loss (leafWdl): 0, the UCI_ShowWDL model
+  /// (search/wdl.h); > 0, centipawns: the expected score sigmoid(cp / valueScale), the logistic
+  /// of train-nnue's targets (`--sigmoid-scale`, 187 for Janus's networks), so that a network
+  /// trained on game results (lambda 1) is read as the probability it was trained to predict.
+  int valueScale = 0;
 
   bool operator==(const LeafSearchParams&) const = default;
 };
@@ -72,6 +77,14 @@ int leafOnePly(Position& pos, nnue::NnueEvaluator& eval, const LeafSearchParams&
 /// Win/draw/loss (side to move's view) for a centipawn score by search/wdl.h's model at the
 /// material of `pos` (not rounded to per mille).
 [[nodiscard]] Wdl centipawnsToWdl(int cp, const Position& pos);
+
+/// Win/draw/loss (side to move's view) of a leaf score `cp` (centipawns or a mate score of
+/// search/score.h) at `material` (wdlMaterial) by LeafSearchParams::valueScale: 0, the
+/// UCI_ShowWDL model; s > 0, the expected score E = 1 / (1 + e^(-cp / s)) (the logistic of
+/// Stockfish-style NNUE training, chessprogramming wiki "NNUE"), given as W - L = 2E - 1 with the
+/// model's draw probability, capped at 2 min(E, 1 - E) so that W and L stay >= 0. Mate scores
+/// are 1/0/0 and 0/0/1 either way.
+[[nodiscard]] Wdl leafWdl(int cp, int material, int valueScale);
 
 /// The decorator: priors from `policy`, values from `net` after leafQuiescence. Thread-safe
 /// (each computation borrows an NnueEvaluator from a pool and returns it when destroyed).

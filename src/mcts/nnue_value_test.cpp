@@ -53,6 +53,37 @@ TEST(ValueMapping, PermilleIsTheRoundedProbability) {
   }
 }
 
+TEST(ValueMapping, LeafWdlIsTheModelOrTheLogisticOfTheValueScale) {
+  for (int material : {6, 30, 78})
+    for (int cp : {-3000, -600, -187, -40, 0, 40, 187, 600, 3000}) {
+      // Scale 0: the UCI_ShowWDL model, as centipawnsToWdl.
+      const WdlProbability m = scoreToWdlProbability(cp, material);
+      const Wdl model = leafWdl(cp, material, 0);
+      EXPECT_FLOAT_EQ(model.win, float(m.win));
+      EXPECT_FLOAT_EQ(model.draw, float(m.draw));
+      EXPECT_FLOAT_EQ(model.loss, float(m.loss));
+      // Scale 187: W - L = 2 sigmoid(cp / 187) - 1, probabilities that sum to 1, the model's draw
+      // share where the expected score leaves room for it.
+      const Wdl w = leafWdl(cp, material, 187);
+      const double e = 1.0 / (1.0 + std::exp(-cp / 187.0));
+      EXPECT_NEAR(w.q(), 2 * e - 1, 1e-6) << "cp " << cp << " material " << material;
+      EXPECT_GE(w.win, 0.0f);
+      EXPECT_GE(w.loss, 0.0f);
+      EXPECT_NEAR(w.win + w.draw + w.loss, 1.0, 1e-6);
+      EXPECT_LE(w.draw, float(m.draw) + 1e-6f);
+      if (cp == 0) {
+        EXPECT_FLOAT_EQ(w.draw, float(m.draw));
+      }
+    }
+  // 187 cp is the logistic's unit: an expected score of 1 / (1 + e^-1) = 0.731.
+  EXPECT_NEAR((leafWdl(187, 40, 187).q() + 1) / 2, 0.7310586, 1e-6);
+  // A larger scale reads the same centipawns as less certain.
+  EXPECT_LT(leafWdl(300, 40, 400).q(), leafWdl(300, 40, 187).q());
+  // Mate scores are certain results at any scale.
+  EXPECT_EQ(leafWdl(mateIn(5), 40, 187), (Wdl{1, 0, 0}));
+  EXPECT_EQ(leafWdl(matedIn(4), 40, 187), (Wdl{0, 0, 1}));
+}
+
 TEST(LeafQuiescence, SeesTheCaptureTheStaticEvaluationMisses) {
   const auto net = testNetwork();
   nnue::NnueEvaluator eval(net);
@@ -128,6 +159,39 @@ TEST(NnueValueBackend, PriorsFromThePolicyAndValuesFromTheNetwork) {
   EXPECT_THROW(NnueValueBackend(nullptr, net), Error);
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), nullptr), Error);
   EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, LeafSearchParams{-1, 10}), Error);
+  LeafSearchParams negativeScale;
+  negativeScale.valueScale = -1;
+  EXPECT_THROW(NnueValueBackend(std::make_shared<UniformBackend>(), net, negativeScale), Error);
+}
+
+TEST(NnueValueBackend, AValueScaleReadsTheScoreAsAnExpectedScore) {
+  const auto net = testNetwork();
+  LeafSearchParams params;
+  params.valueScale = 187;
+  NnueValueBackend backend(std::make_shared<UniformBackend>(), net, params);
+  EXPECT_NE(backend.attributes().description.find("expected score sigmoid(cp / 187)"), std::string::npos)
+      << backend.attributes().description;
+  Position pos = Position::fromFen("k7/8/8/3q4/8/8/8/3RK3 w - - 0 1");
+  const MoveList list = legalMoves(pos);
+  auto c = backend.newComputation();
+  c->addInput(pos, std::vector<Move>(list.begin(), list.end()));
+  c->compute();
+  nnue::NnueEvaluator eval(net);
+  const int cp = leafQuiescence(pos, eval, params);
+  EXPECT_NEAR(c->wdl(0).q(), 2.0 / (1.0 + std::exp(-cp / 187.0)) - 1.0, 1e-6) << "cp " << cp;
+  // The one-ply move values follow the same mapping.
+  params.priorTemperature = 100000;
+  NnueValueBackend onePly(std::make_shared<UniformBackend>(), net, params);
+  auto c1 = onePly.newComputation();
+  const std::vector<Move> moves(list.begin(), list.end());
+  c1->addInput(pos, moves);
+  c1->compute();
+  std::vector<int> scores(moves.size());
+  leafOnePly(pos, eval, params, moves, scores);
+  const auto values = c1->moveValues(0);
+  ASSERT_EQ(values.size(), moves.size());
+  for (size_t i = 0; i < moves.size(); ++i)
+    EXPECT_NEAR(values[i], 2.0 / (1.0 + std::exp(-scores[i] / 187.0)) - 1.0, 1e-6) << toUci(moves[i], false);
 }
 
 TEST(LeafOnePly, ScoresEveryMoveByTheQuiescenceSearchAfterIt) {

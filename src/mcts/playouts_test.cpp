@@ -83,7 +83,9 @@ TEST(MctsPlayouts, NCountsPlayoutsWithHintsAndTreeReuse) {
     const Node* child = nullptr;
     for (const Node::Edge& e : root.edges())
       if (e.move == m.move) child = e.node.get();
-    if (m.visits) ASSERT_TRUE(m.searchQ) << toUci(m.move, false);
+    if (m.visits) {
+      ASSERT_TRUE(m.searchQ) << toUci(m.move, false);
+    }
     if (!child || !m.searchQ) continue;
     if (child->priorVisits() == 0) EXPECT_NEAR(*m.searchQ, m.q, 1e-6) << toUci(m.move, false);
     else blended += std::abs(*m.searchQ - m.q) > 1e-4f;
