@@ -23,6 +23,7 @@ struct RlArgs {
   rl::RlConfig config;
   std::vector<std::string> sprt;  ///< elo0 elo1 [alpha beta]
   std::string trainArgs;          ///< one string, split at blanks (quotes group)
+  std::string valueTrainArgs;     ///< the same for the value network's recipe
   std::string sbatchArgs;         ///< the same for the slurm launcher's sbatch options
   std::vector<std::string> mctsOptions;  ///< --mcts-option NAME=VALUE
 };
@@ -33,6 +34,7 @@ int runRl(RlArgs& a) {
   if (c.janus.empty()) c.janus = self.string();
   if (c.trainer.empty()) c.trainer = (self.parent_path() / "janus-train-az").string();
   if (!a.trainArgs.empty()) (c.face == "ab" ? c.nnueTrainArgs : c.trainArgs) = match::splitQuoted(a.trainArgs);
+  if (!a.valueTrainArgs.empty()) c.valueTrainArgs = match::splitQuoted(a.valueTrainArgs);
   // One --threads and one --seed for both faces' self-play.
   c.datagen.threads = c.selfplay.threads;
   c.datagen.seed = c.selfplay.seed;
@@ -102,6 +104,14 @@ void addRlCommand(CLI::App& app, Commands& out) {
                   "it) or nnue (the engine's default: NNUE one-ply and quiescence searches, the network gives the priors)")
       ->check(CLI::IsMember({"net", "nnue"}));
   cmd->add_option("--eval-file", sp.evalFile, "--value nnue: the NNUE network (.jnn; default: the embedded one)");
+  cmd->add_option("--value-init", c.valueInit,
+                  "--value nnue: generation 0's value network (.jnn) of the MCTS leaves (MCTS ValueFile; the hints keep "
+                  "--eval-file's): each generation then fine-tunes it on the games' results and gates it with the policy; "
+                  "needs --mcts-option \"MCTS Value Scale=187\"");
+  cmd->add_option("--value-train-args", a->valueTrainArgs,
+                  "--value-init: the value network's train-nnue recipe after --init/--data/--seed/--threads/--out-dir, "
+                  "replacing the default \"--lambda 1.0 --sigmoid-scale 187 --mirror --superbatches 10 --lr 0.0001 "
+                  "--lr-final 0.000001 --qat\"");
   cmd->add_option("--mcts-option", a->mctsOptions,
                   "A tuning setting of the MCTS face for self-play and every match, NAME=VALUE with the engine's option "
                   "name (repeatable), e.g. --mcts-option \"MCTS Hint Visits=0\"; default: the engine's default face");

@@ -109,6 +109,9 @@ void addSelfplayCommand(CLI::App& app, Commands& out) {
                   "one-ply and quiescence searches, as MCTS Value nnue; the network gives the priors)")
       ->check(CLI::IsMember({"net", "nnue"}));
   cmd->add_option("--eval-file", c.evalFile, "--value nnue: the NNUE network (.jnn; default: the embedded one)");
+  cmd->add_option("--value-file", c.valueFile,
+                  "--value nnue: the network (.jnn) that values the leaves (MCTS ValueFile; the hints keep --eval-file's); "
+                  "default: --eval-file's");
   cmd->add_option("--mcts-option", a->mctsOptions,
                   "A tuning setting of the MCTS face, NAME=VALUE with the engine's option name (repeatable), e.g. "
                   "--mcts-option \"MCTS Hint Visits=0\"; `janus --show-hidden` then `uci` lists them; default: the "

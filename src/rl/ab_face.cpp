@@ -44,13 +44,14 @@ DataCount countDatagenRun(const std::string& dir) {
   return n;
 }
 
-std::vector<std::string> abTrainCommand(const RlConfig& c, const std::string& best, const std::vector<std::string>& data,
-                                        const std::string& outDir, int gen) {
-  std::vector<std::string> argv = {c.janus, "train-nnue", "--init", best, "--data"};
+std::vector<std::string> nnueTrainCommand(const RlConfig& c, const std::string& init, const std::vector<std::string>& data,
+                                          const std::string& outDir, const std::string& description,
+                                          const std::vector<std::string>& recipe) {
+  std::vector<std::string> argv = {c.janus, "train-nnue", "--init", init, "--data"};
   argv.insert(argv.end(), data.begin(), data.end());
   argv.insert(argv.end(), {"--seed", "1", "--threads", std::to_string(std::max(1, c.datagen.threads)), "--out-dir", outDir,
-                           "--description", fmt::format("rl-ab gen {}", gen)});
-  argv.insert(argv.end(), c.nnueTrainArgs.begin(), c.nnueTrainArgs.end());
+                           "--description", description});
+  argv.insert(argv.end(), recipe.begin(), recipe.end());
   if (fs::exists(fs::path(outDir) / "checkpoint.bin")) argv.push_back("--resume");
   return argv;
 }

@@ -34,13 +34,15 @@ struct DataCount {
 };
 [[nodiscard]] DataCount countDatagenRun(const std::string& dir);
 
-/// The command line that fine-tunes `best` (a .jnn file) into `outDir`: c.janus train-nnue
-/// --init best --data <files> --seed 1 --threads <c.datagen.threads> --out-dir outDir
-/// --description "rl-ab gen <gen>" followed by c.nnueTrainArgs (the recipe: loss, learning-rate
-/// schedule, superbatches, QAT), and --resume when outDir holds a checkpoint.
-[[nodiscard]] std::vector<std::string> abTrainCommand(const RlConfig& c, const std::string& best,
-                                                      const std::vector<std::string>& data, const std::string& outDir,
-                                                      int gen);
+/// The command line that fine-tunes `init` (a .jnn file) into `outDir`: c.janus train-nnue
+/// --init init --data <files> --seed 1 --threads <c.datagen.threads> --out-dir outDir
+/// --description `description` followed by `recipe` (loss, learning-rate schedule, superbatches,
+/// QAT: c.nnueTrainArgs for the alpha-beta network, c.valueTrainArgs for the MCTS face's value
+/// network), and --resume when outDir holds a checkpoint.
+[[nodiscard]] std::vector<std::string> nnueTrainCommand(const RlConfig& c, const std::string& init,
+                                                        const std::vector<std::string>& data, const std::string& outDir,
+                                                        const std::string& description,
+                                                        const std::vector<std::string>& recipe);
 
 /// Whether two network files have the same shape (hidden size, output buckets, king buckets,
 /// activation):

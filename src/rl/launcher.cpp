@@ -120,6 +120,7 @@ std::vector<std::string> selfplayTaskCommand(const selfplay::SelfplayConfig& sc,
   if (!sc.openings.empty()) argv.insert(argv.end(), {"--openings", sc.openings});
   argv.insert(argv.end(), {"--value", sc.value});
   if (sc.value == "nnue" && !sc.evalFile.empty()) argv.insert(argv.end(), {"--eval-file", sc.evalFile});
+  if (sc.value == "nnue" && !sc.valueFile.empty()) argv.insert(argv.end(), {"--value-file", sc.valueFile});
   // The face's settings that differ from the default face's, by the table (mcts/face_options.h).
   for (const auto& [name, value] : mcts::changedFaceOptions(sc.face)) argv.insert(argv.end(), {"--mcts-option", name + "=" + value});
   return argv;

@@ -18,6 +18,8 @@
 #include "nnue/network.h"
 #include "rl/ab_face.h"
 #include "rl/launcher.h"
+#include "records/janusdat.h"
+#include "selfplay/export.h"
 #include "training/report.h"
 #include "util/error.h"
 #include "util/zstd_stream.h"
@@ -127,6 +129,14 @@ void checkConfig(const RlConfig& c) {
   for (const std::string& f : c.heldout)
     if (!fs::is_regular_file(f)) throw fail(fmt::format("--heldout '{}' is not a file", f));
   if (c.face == "mcts") selfplay::checkConfig(c.selfplay);
+  if (!c.valueInit.empty()) {
+    if (c.face != "mcts" || c.selfplay.value != "nnue")
+      throw fail("--value-init trains the MCTS face's value network: it needs --face mcts --value nnue");
+    (void)nnue::Network::fromFile(c.valueInit);  // throws naming what is wrong
+    if (c.selfplay.face.leaf.valueScale <= 0)
+      throw fail("--value-init: a value network is read as the expected score sigmoid(cp / s) of its training: give "
+                 "--mcts-option \"MCTS Value Scale=187\" (train-nnue's --sigmoid-scale)");
+  }
   if (c.face == "ab" && c.launcher == "slurm")
     throw fail("--launcher slurm runs MCTS self-play shards; for --face ab run tools/gen-nnue-data.sh shards (docs/slurm.md)");
   if (c.launcher != "local" && c.launcher != "slurm") throw fail(fmt::format("--launcher '{}' is neither local nor slurm", c.launcher));
@@ -156,7 +166,8 @@ void writeReport(const RlConfig& c, const RlState& s) {
 
 }  // namespace
 
-match::EngineConfig mctsMatchEngine(const RlConfig& c, const std::string& name, const std::string& net) {
+match::EngineConfig mctsMatchEngine(const RlConfig& c, const std::string& name, const std::string& net,
+                                    const std::string& valueNet) {
   match::EngineConfig e;
   e.name = name;
   e.command = c.janus;
@@ -167,6 +178,7 @@ match::EngineConfig mctsMatchEngine(const RlConfig& c, const std::string& name, 
   const selfplay::SelfplayConfig& sc = c.selfplay;
   e.options.emplace_back("MCTS Value", sc.value);
   if (sc.value == "nnue" && !sc.evalFile.empty()) e.options.emplace_back("EvalFile", fs::absolute(sc.evalFile).string());
+  if (!valueNet.empty()) e.options.emplace_back("MCTS ValueFile", fs::absolute(valueNet).string());
   for (const mcts::FaceOption& o : mcts::faceOptions()) e.options.emplace_back(o.name, mcts::faceOptionText(o, sc.face));
   if (net.empty())
     e.options.emplace_back("MCTS Backend", "uniform");
@@ -207,6 +219,7 @@ class Loop {
       fs::create_directories(genDir());
       if (m_s.step == "selfplay") selfplay(g);
       if (m_s.step == "train" && !outOfTime()) train(g);
+      if (m_s.step == "train-value" && !outOfTime()) trainValue(g);
       if (m_s.step == "gate" && !outOfTime()) gate(g);
       if (m_s.step == "measure" && !outOfTime()) measure(g);
     }
@@ -226,6 +239,8 @@ class Loop {
   const double m_start = now();
 
   [[nodiscard]] bool ab() const { return m_c.face == "ab"; }
+  /// mcts: whether a value network learns with the policy (RlConfig::valueInit).
+  [[nodiscard]] bool valueOn() const { return !m_c.valueInit.empty(); }
   [[nodiscard]] bool outOfTime() const { return m_c.hours > 0 && now() - m_start >= m_c.hours * 3600; }
   [[nodiscard]] fs::path genDir(int gen) const { return fs::path(m_c.dir) / fmt::format("gen-{:03d}", gen); }
   [[nodiscard]] fs::path genDir() const { return genDir(m_s.generation); }
@@ -236,10 +251,12 @@ class Loop {
   /// The subfolder of a generation's self-play records.
   [[nodiscard]] const char* recordsSub() const { return ab() ? "data" : "selfplay"; }
 
-  /// The engine of the loop's matches for network `net`: the face the self-play played. An
-  /// alpha-beta network of `speed` relative to the other side's plays gateNodes x speed nodes.
-  [[nodiscard]] match::EngineConfig engine(const std::string& name, const std::string& net, double speed = 1) const {
-    if (!ab()) return mctsMatchEngine(m_c, name, net);
+  /// The engine of the loop's matches for network `net` (mcts: with value network `valueNet`):
+  /// the face the self-play played. An alpha-beta network of `speed` relative to the other
+  /// side's plays gateNodes x speed nodes.
+  [[nodiscard]] match::EngineConfig engine(const std::string& name, const std::string& net, double speed = 1,
+                                           const std::string& valueNet = "") const {
+    if (!ab()) return mctsMatchEngine(m_c, name, net, valueNet);
     match::EngineConfig e = abMatchEngine(m_c, name, net);
     if (speed != 1) e.nodes = abScaledNodes(m_c.gateNodes, speed);
     return e;
@@ -345,6 +362,10 @@ class Loop {
   void start() {
     if (auto loaded = loadState(m_c.dir)) {
       m_s = *loaded;
+      if (m_s.bestValue.empty() == valueOn())
+        throw Error(fmt::format("rl: the run in {} {} a value network: {}", m_c.dir,
+                                valueOn() ? "was started without" : "trains",
+                                valueOn() ? "--value-init cannot be added to it" : "give its --value-init"));
       m_out << fmt::format("rl: resuming {} at generation {}, step {} (best {})\n", m_c.dir, m_s.generation, m_s.step,
                            shortNet(m_s.best))
             << std::flush;
@@ -352,8 +373,10 @@ class Loop {
       Generation zero;
       zero.number = 0;
       zero.net = storedPath(m_c.initNet);
+      zero.valueNet = storedPath(m_c.valueInit);
       zero.promoted = true;
       m_s.best = zero.net;
+      m_s.bestValue = zero.valueNet;
       m_s.history.push_back(zero);
       m_s.current.number = 1;
       m_out << fmt::format("rl: new run in {}, generation 0 = {}\n", m_c.dir, shortNet(m_s.best)) << std::flush;
@@ -361,7 +384,7 @@ class Loop {
     }
     for (Generation& done : m_s.history) {
       if (anchorDue(m_c, done.number) && !done.anchorElo) {
-        anchorMatch(done, done.net);
+        anchorMatch(done, done.net, done.valueNet);
         saveState(m_c.dir, m_s);
       }
       // A run given --heldout later is evaluated as if it had had it from the start.
@@ -425,6 +448,7 @@ class Loop {
     sc.games = m_c.gamesPerGeneration;
     sc.backend = m_s.best.empty() ? "uniform" : "pvnet";
     sc.weights = m_s.best;
+    sc.valueFile = m_s.bestValue;
     sc.seed = m_c.selfplay.seed * 1000003ULL + u64(gen);
     const u64 positionsBefore = countSelfplay(gen).positions;
     const double t0 = now();
@@ -491,7 +515,7 @@ class Loop {
     if (data.empty()) throw Error(fmt::format("rl: generation {}: no self-play records to train on", gen));
     std::vector<std::string> argv;
     if (ab()) {
-      argv = abTrainCommand(m_c, m_s.best, data, trainDir.string(), gen);
+      argv = nnueTrainCommand(m_c, m_s.best, data, trainDir.string(), fmt::format("rl-ab gen {}", gen), m_c.nnueTrainArgs);
     } else {
       argv = {m_c.trainer, "--data"};
       argv.insert(argv.end(), data.begin(), data.end());
@@ -506,25 +530,7 @@ class Loop {
     const int status = runLogged(argv, logPath);
     g.trainSeconds += now() - t0;
     if (status != 0) throw Error(fmt::format("rl: generation {}: the trainer failed (exit {}); see {}", gen, status, logPath));
-    const std::string extension = ab() ? ".jnn" : ".jpv";
-    fs::path newest;
-    fs::file_time_type newestTime{};
-    for (const auto& e : fs::directory_iterator(trainDir))
-      if (e.path().extension() == extension && (newest.empty() || e.last_write_time() > newestTime)) {
-        newest = e.path();
-        newestTime = e.last_write_time();
-      }
-    if (newest.empty())
-      throw Error(fmt::format("rl: generation {}: the trainer wrote no {} network into {}", gen, extension, trainDir.string()));
-    if (!m_c.netsDir.empty()) {
-      fs::create_directories(m_c.netsDir);
-      const fs::path copy = fs::path(m_c.netsDir) / newest.filename();
-      fs::copy_file(newest, copy, fs::copy_options::overwrite_existing);
-      newest = copy;
-    }
-    if (ab()) (void)nnue::Network::fromFile(newest.string());
-    else (void)mcts::pvnet::PvNetwork::fromFile(newest.string());
-    g.candidate = storedPath(newest.string());
+    g.candidate = trainedNetwork(trainDir, ab() ? ".jnn" : ".jpv");
     if (ab()) measureSpeed(g);
     // The training curve beside the state: metrics.csv is small and the run's folder is not kept.
     if (fs::exists(trainDir / "metrics.csv")) {
@@ -535,6 +541,73 @@ class Loop {
                          data.size(), g.trainSeconds, logPath)
           << std::flush;
     if (!ab() && !m_c.heldout.empty()) g.heldout = evaluateHeldout(gen, g.candidate);
+    m_s.step = valueOn() ? "train-value" : "gate";
+    saveState(m_c.dir, m_s);
+  }
+
+  /// The newest network (`extension`: .jnn or .jpv) a trainer wrote into `trainDir`, copied to
+  /// netsDir when there is one and loaded once (a broken file is an error here, not in a match),
+  /// as the state names it.
+  std::string trainedNetwork(const fs::path& trainDir, const std::string& extension) const {
+    fs::path newest;
+    fs::file_time_type newestTime{};
+    for (const auto& e : fs::directory_iterator(trainDir))
+      if (e.path().extension() == extension && (newest.empty() || e.last_write_time() > newestTime)) {
+        newest = e.path();
+        newestTime = e.last_write_time();
+      }
+    if (newest.empty())
+      throw Error(fmt::format("rl: generation {}: the trainer wrote no {} network into {}", m_s.generation, extension,
+                              trainDir.string()));
+    if (!m_c.netsDir.empty()) {
+      fs::create_directories(m_c.netsDir);
+      const fs::path copy = fs::path(m_c.netsDir) / newest.filename();
+      fs::copy_file(newest, copy, fs::copy_options::overwrite_existing);
+      newest = copy;
+    }
+    if (extension == ".jnn") (void)nnue::Network::fromFile(newest.string());
+    else (void)mcts::pvnet::PvNetwork::fromFile(newest.string());
+    return storedPath(newest.string());
+  }
+
+  /// Step 2b (mcts with a value network): the best value network fine-tuned by train-nnue
+  /// (valueTrainArgs: the game results) on the window's self-play games, each chunk converted once
+  /// to JANUSDAT (selfplay/export.h: every position with its root Q as the score and the game's
+  /// result) beside it in gen-NNN/value-data.
+  void trainValue(Generation& g) {
+    const int gen = g.number;
+    std::vector<std::string> data;
+    for (const std::string& chunk : trainingWindow(dataRoot().string(), gen, m_c.window, "selfplay")) {
+      const fs::path source(chunk);
+      const fs::path dir = source.parent_path().parent_path() / "value-data";
+      const fs::path out = dir / (source.stem().stem().string() + ".janusdat");  // chunk-000000.janussp.zst
+      if (!fs::exists(out)) {
+        fs::create_directories(dir);
+        records::DataWriter writer(out.string());
+        (void)selfplay::exportSelfplayPositions(chunk, false, [&](const records::PackedRecord& r) { writer.write(r); });
+        writer.commit();  // atomic: a killed conversion leaves no partial file
+      }
+      data.push_back(out.string());
+    }
+    if (data.empty()) throw Error(fmt::format("rl: generation {}: no self-play games to train the value network on", gen));
+    const fs::path trainDir = genData() / "value-train";
+    const std::vector<std::string> argv = nnueTrainCommand(m_c, m_s.bestValue, data, trainDir.string(),
+                                                           fmt::format("rl value gen {}", gen), m_c.valueTrainArgs);
+    const double t0 = now();
+    const std::string logPath = (genData() / "value-train.log").string();
+    const int status = runLogged(argv, logPath);
+    g.trainSeconds += now() - t0;
+    if (status != 0)
+      throw Error(fmt::format("rl: generation {}: the value network's trainer failed (exit {}); see {}", gen, status, logPath));
+    g.valueCandidate = trainedNetwork(trainDir, ".jnn");
+    if (fs::exists(trainDir / "metrics.csv")) {
+      fs::copy_file(trainDir / "metrics.csv", genDir() / "value-metrics.csv", fs::copy_options::overwrite_existing);
+      readLosses(trainDir / "metrics.csv", g);
+    }
+    m_out << fmt::format("rl: generation {} value: {} on {} files (val loss {:.6f} -> {:.6f}; log {})\n", gen,
+                         shortNet(g.valueCandidate), data.size(), g.firstValLoss.value_or(NAN), g.valLoss.value_or(NAN),
+                         logPath)
+          << std::flush;
     m_s.step = "gate";
     saveState(m_c.dir, m_s);
   }
@@ -584,8 +657,10 @@ class Loop {
     std::string log;
     const double t0 = now();
     const match::MatchResult r =
-        play(gen, engine(fmt::format("gen{}-{}", gen, shortNet(g.candidate)), g.candidate, g.candidateSpeed / speedOf(m_s.best)),
-             engine(fmt::format("best-{}", shortNet(m_s.best)), m_s.best), gateNodes(), m_c.gateGames,
+        play(gen,
+             engine(fmt::format("gen{}-{}", gen, shortNet(g.candidate)), g.candidate, g.candidateSpeed / speedOf(m_s.best),
+                    g.valueCandidate),
+             engine(fmt::format("best-{}", shortNet(m_s.best)), m_s.best, 1, m_s.bestValue), gateNodes(), m_c.gateGames,
              m_c.gateSprt, genDir() / "gate.pgn", &log);
     g.gateSeconds = now() - t0;
     writeAtomically((genDir() / "gate.txt").string(), log);
@@ -593,8 +668,12 @@ class Loop {
     const int games = r.wins + r.draws + r.losses;
     const double score = games ? (r.wins + 0.5 * r.draws) / games : 0.0;
     g.promoted = r.decision == match::SprtDecision::kAcceptH1;
-    if (g.promoted) m_s.best = g.candidate;
+    if (g.promoted) {
+      m_s.best = g.candidate;
+      if (valueOn()) m_s.bestValue = g.valueCandidate;  // the two networks were gated together
+    }
     g.net = m_s.best;
+    g.valueNet = m_s.bestValue;
     m_out << fmt::format("rl: generation {} gate: {} vs {}: +{} ={} -{} ({:.1f}%), Elo {}, SPRT {}: {}\n", gen,
                          shortNet(g.candidate), shortNet(g.parent), r.wins, r.draws, r.losses, 100 * score,
                          eloText(e.elo, e.errorMargin),
@@ -614,25 +693,25 @@ class Loop {
     const Generation& zero = m_s.history.front();
     const Generation* same = nullptr;  // the latest finished generation with the same best network
     for (const Generation& h : m_s.history)
-      if (h.net == g.net) same = &h;
+      if (h.net == g.net && h.valueNet == g.valueNet) same = &h;
     if (same && same->number > 0) {
       g.gen0Elo = same->gen0Elo;
       g.gen0Error = same->gen0Error;
       g.gen0Wins = same->gen0Wins;
       g.gen0Draws = same->gen0Draws;
       g.gen0Losses = same->gen0Losses;
-    } else if (g.net != zero.net) {
+    } else if (g.net != zero.net || g.valueNet != zero.valueNet) {
       const match::MatchResult r =
-          play(gen, engine(fmt::format("gen{}-{}", gen, shortNet(g.net)), g.net, speedOf(g.net)),
-               engine(fmt::format("gen0-{}", shortNet(zero.net)), zero.net), gateNodes(), m_c.gen0Games,
-               std::nullopt, genDir() / "gen0.pgn");
+          play(gen, engine(fmt::format("gen{}-{}", gen, shortNet(g.net)), g.net, speedOf(g.net), g.valueNet),
+               engine(fmt::format("gen0-{}", shortNet(zero.net)), zero.net, 1, zero.valueNet), gateNodes(),
+               m_c.gen0Games, std::nullopt, genDir() / "gen0.pgn");
       const match::EloEstimate e = record(r, g.gen0Wins, g.gen0Draws, g.gen0Losses, g.gen0Elo, g.gen0Error);
       m_out << fmt::format("rl: generation {} vs generation 0: {} vs {}: +{} ={} -{}, Elo {}\n", gen, shortNet(g.net),
                            shortNet(zero.net), r.wins, r.draws, r.losses, eloText(e.elo, e.errorMargin))
             << std::flush;
     }
     saveState(m_c.dir, m_s);
-    if (anchorDue(m_c, gen)) anchorMatch(g, m_s.best);
+    if (anchorDue(m_c, gen)) anchorMatch(g, m_s.best, m_s.bestValue);
     m_s.history.push_back(g);
     m_s.current = Generation{};
     m_s.current.number = gen + 1;
@@ -640,10 +719,11 @@ class Loop {
     advance("selfplay");
   }
 
-  /// `net` against the outside anchor at the anchor's clock; the result goes into `g`.
-  void anchorMatch(Generation& g, const std::string& net) {
+  /// `net` (mcts: with value network `valueNet`) against the outside anchor at the anchor's
+  /// clock; the result goes into `g`.
+  void anchorMatch(Generation& g, const std::string& net, const std::string& valueNet) {
     const match::EngineConfig anchor = match::parseEngineSpec(m_c.anchor);
-    const match::MatchResult r = play(g.number, engine("janus-" + shortNet(net), net), anchor,
+    const match::MatchResult r = play(g.number, engine("janus-" + shortNet(net), net, 1, valueNet), anchor,
                                       match::TimeControl::parse(m_c.anchorTc), m_c.anchorGames, std::nullopt,
                                       genDir(g.number) / "anchor.pgn");
     const match::EloEstimate e = record(r, g.anchorWins, g.anchorDraws, g.anchorLosses, g.anchorElo, g.anchorError);

@@ -75,6 +75,19 @@ struct RlConfig {
   /// 30,000-game generation), cosine lr 0.0005 -> 1e-5, QAT.
   std::vector<std::string> nnueTrainArgs = {"--lambda", "0.3", "--sigmoid-scale", "187", "--mirror", "--superbatches",
                                             "10", "--lr", "0.0005", "--lr-final", "0.00001", "--qat"};
+  /// mcts with selfplay.value "nnue": generation 0's value network (.jnn) of the MCTS leaves
+  /// (MCTS ValueFile; the hints keep selfplay.evalFile's network), which then learns with the
+  /// policy: each generation fine-tunes the best value network on the window's game results
+  /// (train-nnue, valueTrainArgs) and the gate plays both new networks against both old ones.
+  /// "" = no value network: the leaves keep evalFile's network and only the policy learns.
+  /// Needs MCTS Value Scale > 0 in selfplay.face (the logistic the network is trained with).
+  std::string valueInit;
+  /// The value network's train-nnue recipe after --init/--data/--seed/--threads/--out-dir: game
+  /// results alone (lambda 1; Monty found result-only value targets +28 Elo over a 50/50 blend),
+  /// sigmoid scale 187 cp, mirrored boards, 10 superbatches, cosine lr 0.0001 -> 1e-6, QAT (the
+  /// recipe of nn-3cfb15f621a707c5, docs/lab/rl-log.md).
+  std::vector<std::string> valueTrainArgs = {"--lambda", "1.0", "--sigmoid-scale", "187", "--mirror", "--superbatches",
+                                             "10", "--lr", "0.0001", "--lr-final", "0.000001", "--qat"};
   int window = 4;                   ///< generations of self-play records the trainer sees
   std::string trainer;              ///< path of janus-train-az
   std::vector<std::string> trainArgs;  ///< more trainer arguments (sizes, epochs, lr, ...)
@@ -121,12 +134,15 @@ struct Generation {
   std::string net;        ///< this generation's best network after gating ("" = uniform)
   std::string candidate;  ///< the trained candidate (may be rejected)
   std::string parent;     ///< the best network the candidate started from and played
+  std::string valueNet;        ///< mcts: the best value network after gating ("" = none: EvalFile's values)
+  std::string valueCandidate;  ///< mcts: the value network trained with the candidate ("" = none)
   /// ab: the candidate's search speed relative to generation 0's network (abRelativeSpeed;
   /// 1 for generation 0, the parent's for a candidate of the parent's shape). The matches give a
   /// network gateNodes x its speed (relative to the other side's) nodes a move: equal time.
   double candidateSpeed = 1;
-  /// ab: the trainer's losses after its last superbatch (metrics.csv: train_loss, val_loss on the
-  /// 2% of the training games it holds out), and val_loss after its first superbatch.
+  /// The NNUE trainer's losses (ab: the network's; mcts: the value network's) after its last
+  /// superbatch (metrics.csv: train_loss, val_loss on the 2% of the training games it holds out),
+  /// and val_loss after its first superbatch.
   std::optional<double> trainLoss, valLoss, firstValLoss;
   u64 selfplayGames = 0, selfplayPositions = 0, selfplayTargets = 0;
   /// Positions made within selfplaySeconds: a self-play step killed before its end loses its
@@ -149,8 +165,9 @@ struct Generation {
 /// The loop's state: the generation and step it is in, and every finished generation.
 struct RlState {
   int generation = 1;           ///< the generation being made
-  std::string step = "selfplay";  ///< selfplay, train, gate, measure
+  std::string step = "selfplay";  ///< selfplay, train, train-value (mcts with a value network), gate, measure
   std::string best;             ///< the current best network ("" = uniform)
+  std::string bestValue;        ///< mcts: the current best value network ("" = none)
   std::vector<Generation> history;  ///< generation 0 first
   Generation current;           ///< the generation in progress
 };
@@ -169,10 +186,12 @@ void writeAtomically(const std::string& path, const std::string& text);
 /// A network's name for reports: the file's stem (pv-<hash>), "uniform" for "".
 [[nodiscard]] std::string shortNet(const std::string& net);
 /// The engine of the loop's matches (gates, generation 0, anchor) for network `net` (a .jpv
-/// file; "" = the uniform backend): `c.janus` with Search mcts, 1 thread, and the leaf values
-/// of the self-play (`c.selfplay.value`, with its NNUE file and leaf searches for nnue), so that
-/// a match measures the face the self-play trained.
-[[nodiscard]] match::EngineConfig mctsMatchEngine(const RlConfig& c, const std::string& name, const std::string& net);
+/// file; "" = the uniform backend) and value network `valueNet` (a .jnn file, MCTS ValueFile;
+/// "" = none): `c.janus` with Search mcts, 1 thread, and the leaf values of the self-play
+/// (`c.selfplay.value`, with its NNUE file and leaf searches for nnue), so that a match measures
+/// the face the self-play trained.
+[[nodiscard]] match::EngineConfig mctsMatchEngine(const RlConfig& c, const std::string& name, const std::string& net,
+                                                  const std::string& valueNet = "");
 /// The figures of the first network in a CSV file of `janus-train-az --evaluate-csv` (its first
 /// data row; "nan" where the data had no moves). Throws janus::Error naming the file when it is missing or malformed.
 [[nodiscard]] HeldoutFigures readHeldoutCsv(const std::string& path);

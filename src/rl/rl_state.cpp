@@ -33,6 +33,8 @@ json toJson(const Generation& g) {
             {"net", g.net},
             {"candidate", g.candidate},
             {"parent", g.parent},
+            {"value_net", g.valueNet},
+            {"value_candidate", g.valueCandidate},
             {"candidate_speed", g.candidateSpeed},
             {"selfplay_games", g.selfplayGames},
             {"selfplay_positions", g.selfplayPositions},
@@ -85,6 +87,9 @@ Generation fromJson(const json& j) {
   g.net = j.at("net").get<std::string>();
   g.candidate = j.at("candidate").get<std::string>();
   g.parent = j.at("parent").get<std::string>();
+  // States before the MCTS face's value networks have none.
+  g.valueNet = j.value("value_net", std::string());
+  g.valueCandidate = j.value("value_candidate", std::string());
   g.candidateSpeed = j.value("candidate_speed", 1.0);  // states before the field: networks of one shape
   g.selfplayGames = j.at("selfplay_games").get<u64>();
   g.selfplayPositions = j.at("selfplay_positions").get<u64>();
@@ -142,10 +147,11 @@ std::optional<RlState> loadState(const std::string& dir) {
     s.generation = j.at("generation").get<int>();
     s.step = j.at("step").get<std::string>();
     s.best = j.at("best").get<std::string>();
+    s.bestValue = j.value("best_value", std::string());
     for (const json& g : j.at("history")) s.history.push_back(fromJson(g));
     s.current = fromJson(j.at("current"));
     if (s.step == "anchor") s.step = "measure";  // the step's name before it also measured against generation 0
-    if (s.step != "selfplay" && s.step != "train" && s.step != "gate" && s.step != "measure")
+    if (s.step != "selfplay" && s.step != "train" && s.step != "train-value" && s.step != "gate" && s.step != "measure")
       throw Error("unknown step '" + s.step + "'");
     return s;
   } catch (const std::exception& e) {
@@ -156,23 +162,28 @@ std::optional<RlState> loadState(const std::string& dir) {
 void saveState(const std::string& dir, const RlState& s) {
   json history = json::array();
   for (const Generation& g : s.history) history.push_back(toJson(g));
-  const json j = {{"generation", s.generation}, {"step", s.step}, {"best", s.best}, {"history", history},
-                  {"current", toJson(s.current)}};
+  const json j = {{"generation", s.generation}, {"step", s.step},    {"best", s.best},
+                  {"best_value", s.bestValue},  {"history", history}, {"current", toJson(s.current)}};
   writeAtomically((fs::path(dir) / kStateFile).string(), j.dump(2) + "\n");
 }
 
 std::string reportMarkdown(const std::vector<Generation>& history) {
   std::string t =
-      "| gen | best network | candidate | self-play games / positions / targets | self-play s (positions/s) | train s (ab: losses) | gate W/D/L | "
+      "| gen | best network | candidate | self-play games / positions / targets | self-play s (positions/s) | train s (NNUE losses) | gate W/D/L | "
       "gate Elo | promoted | vs gen 0 W/D/L | Elo vs gen 0 | vs anchor W/D/L | anchor Elo | held-out policy CE / top-1 / "
       "value CE |\n"
       "| ---: | --- | --- | --- | ---: | ---: | --- | ---: | --- | --- | ---: | --- | ---: | --- |\n";
   for (const Generation& g : history) {
     const bool zero = g.number == 0;
-    t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", g.number, shortNet(g.net),
+    // The MCTS face's value network (if any) after its policy network: "pv-... + nn-...".
+    const auto withValue = [](const std::string& net, const std::string& value) {
+      return value.empty() ? shortNet(net) : shortNet(net) + " + " + shortNet(value);
+    };
+    t += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", g.number,
+                     withValue(g.net, g.valueNet),
                      zero               ? "-"
                      : g.candidateSpeed != 1 ? fmt::format("{} ({:.0f}% speed)", shortNet(g.candidate), 100 * g.candidateSpeed)
-                                             : shortNet(g.candidate),
+                                             : withValue(g.candidate, g.valueCandidate),
                      zero ? "-" : fmt::format("{} / {} / {}", g.selfplayGames, g.selfplayPositions, g.selfplayTargets),
                      zero ? "-"
                           : fmt::format("{:.0f} ({:.1f})", g.selfplaySeconds,

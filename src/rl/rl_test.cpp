@@ -46,7 +46,10 @@ TEST(RlState, RoundTripKeepsEveryField) {
   s.generation = 3;
   s.step = "gate";
   s.best = "/nets/pv-2.jpv";
+  s.bestValue = "/nets/nn-2.jnn";
   s.history = {gen(0, true, 0), gen(1, true, 55.5), gen(2, false, -10)};
+  s.history[1].valueNet = "/nets/nn-2.jnn";
+  s.history[1].valueCandidate = "/nets/nn-2.jnn";
   s.history[1].anchorElo = -120.25;
   s.history[1].anchorError = 80;
   s.history[1].gen0Elo = 48.5;
@@ -68,7 +71,11 @@ TEST(RlState, RoundTripKeepsEveryField) {
   EXPECT_EQ(t->generation, 3);
   EXPECT_EQ(t->step, "gate");
   EXPECT_EQ(t->best, "/nets/pv-2.jpv");
+  EXPECT_EQ(t->bestValue, "/nets/nn-2.jnn");
   ASSERT_EQ(t->history.size(), 3u);
+  EXPECT_EQ(t->history[1].valueNet, "/nets/nn-2.jnn");
+  EXPECT_EQ(t->history[1].valueCandidate, "/nets/nn-2.jnn");
+  EXPECT_EQ(t->history[2].valueNet, "");
   EXPECT_DOUBLE_EQ(t->history[1].gateElo, 55.5);
   EXPECT_DOUBLE_EQ(*t->history[1].anchorElo, -120.25);
   EXPECT_FALSE(t->history[2].anchorElo);
@@ -95,6 +102,7 @@ TEST(RlState, RoundTripKeepsEveryField) {
   const std::string report = reportMarkdown(t->history);
   EXPECT_NE(report.find("(92% speed)"), std::string::npos) << report;
   EXPECT_NE(report.find("val nan -> 0.012500"), std::string::npos) << report;
+  EXPECT_NE(report.find("| pv-0000000000000001 + nn-2 |"), std::string::npos) << report;  // the best policy and value networks
   EXPECT_FALSE(loadState((dir.dir() / "none").string()));
 }
 
@@ -241,6 +249,29 @@ TEST(RlConfig, BadSettingsAreErrors) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("missing.janusdat"), std::string::npos) << e.what();
   }
+  c.heldout.clear();
+  // A value network needs NNUE leaves, a file that loads and a value scale.
+  c.valueInit = (dir.dir() / "missing.jnn").string();
+  try {
+    (void)runLoop(c, out);
+    ADD_FAILURE() << "a value network with --value net was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--value nnue"), std::string::npos) << e.what();
+  }
+  c.selfplay.value = "nnue";
+  EXPECT_THROW((void)runLoop(c, out), Error);  // the file is missing
+  // The repository's default network (nets/default.txt names it) loads; without a value scale
+  // its centipawns would be read by the UCI_ShowWDL model, not as the result it was trained on.
+  const fs::path nets = fs::path(JANUS_TEST_DATA) / ".." / ".." / "nets";
+  std::string name;
+  std::ifstream(nets / "default.txt") >> name;
+  c.valueInit = (nets / name).string();
+  try {
+    (void)runLoop(c, out);
+    ADD_FAILURE() << "a value network without a value scale was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("MCTS Value Scale"), std::string::npos) << e.what();
+  }
   EXPECT_FALSE(fs::exists(dir.dir() / "rl-state.json"));
 }
 
@@ -294,6 +325,14 @@ TEST(RlSlurm, TheTaskCommandCarriesEverySelfplaySetting) {
   EXPECT_EQ(std::find(argv.begin(), argv.end(), "--openings"), argv.end());
   sc.backendParams["cache"] = "1";
   EXPECT_THROW((void)selfplayTaskCommand(sc, "/bin/janus", "/d", 10), Error);
+  // A value network reaches the tasks.
+  sc.backendParams.clear();
+  sc.value = "nnue";
+  sc.valueFile = "/nets/nn-2.jnn";
+  const auto valued = selfplayTaskCommand(sc, "/bin/janus", "/d", 10);
+  const auto at = std::find(valued.begin(), valued.end(), "--value-file");
+  ASSERT_NE(at, valued.end());
+  EXPECT_EQ(*(at + 1), "/nets/nn-2.jnn");
 }
 
 TEST(RlMatches, TheMatchEnginesPlayTheFaceTheSelfplayPlayed) {
@@ -326,6 +365,11 @@ TEST(RlMatches, TheMatchEnginesPlayTheFaceTheSelfplayPlayed) {
   EXPECT_EQ(option(nnue, "MCTS Prior Temperature"), "70");
   EXPECT_EQ(option(nnue, "MCTS Hint Visits"), "300");  // the default face's, as in self-play
   EXPECT_EQ(option(nnue, "MCTS Backend"), "uniform");  // generation 0 without a network
+  EXPECT_EQ(option(nnue, "MCTS ValueFile"), "(absent)");  // no value network: EvalFile's values the leaves
+  // A value network of the face's own values the leaves of its side (MCTS ValueFile).
+  const match::EngineConfig valued = mctsMatchEngine(c, "gen1", "/nets/pv-1.jpv", "/nets/nn-2.jnn");
+  EXPECT_EQ(option(valued, "MCTS ValueFile"), "/nets/nn-2.jnn");
+  EXPECT_EQ(option(valued, "EvalFile"), "/nets/nn-1.jnn");  // the hints' network stays
 }
 
 TEST(RlSlurm, MissingShardsAreTheShardsOfMissingChunks) {

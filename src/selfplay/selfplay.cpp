@@ -41,6 +41,7 @@ void checkConfig(const SelfplayConfig& c) {
   if (c.maxPlies < 1 || u32(c.maxPlies) > kMaxGamePlies) throw fail(fmt::format("--max-plies must be 1..{}", kMaxGamePlies));
   if (c.batch < 1) throw fail("--batch must be at least 1");
   if (c.value != "net" && c.value != "nnue") throw fail("--value must be net or nnue, not '" + c.value + "'");
+  if (!c.valueFile.empty() && c.value != "nnue") throw fail("--value-file values the leaves of --value nnue only");
 }
 
 namespace {
@@ -207,15 +208,16 @@ SelfplayProgress generateSelfplay(const SelfplayConfig& config, const records::C
   const int workers = std::max(1, std::min(config.threads, run.chunkGames));
   std::vector<std::unique_ptr<mcts::MctsSearch>> searches;
   std::string network;
-  std::shared_ptr<const nnue::Network> nnueNet;
+  std::shared_ptr<const nnue::Network> nnueNet, valueNet;
   if (config.value == "nnue") {
     nnueNet = config.evalFile.empty() ? nnue::defaultNetwork() : nnue::Network::fromFile(config.evalFile);
     if (!nnueNet) throw Error("selfplay: --value nnue: this build embeds no NNUE network; give one with --eval-file");
+    valueNet = config.valueFile.empty() ? nnueNet : nnue::Network::fromFile(config.valueFile);
   }
   for (int t = 0; t < workers; ++t) {
     std::shared_ptr<mcts::Backend> backend =
         mcts::BackendRegistry::instance().create(config.backend, {config.weights, config.backendParams});
-    if (nnueNet) backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), nnueNet, config.face.leaf);
+    if (nnueNet) backend = std::make_shared<mcts::NnueValueBackend>(std::move(backend), valueNet, config.face.leaf);
     searches.push_back(std::make_unique<mcts::MctsSearch>(std::move(backend), config.face.params));
     searches.back()->setHintNetwork(nnueNet);  // hints with --value nnue only, as the engine's MCTS Value
     network = searches.back()->backend().attributes().description + searches.back()->hints().describe();

@@ -52,6 +52,10 @@ struct SelfplayConfig {
   /// priors only). The records are the same either way: visit distributions and game results.
   std::string value = "net";
   std::string evalFile;  ///< value nnue: the NNUE network (.jnn); "" = the one embedded in the build
+  /// value nnue: the network (.jnn) that values the leaves (the engine's MCTS ValueFile, e.g. a
+  /// value network trained on results, read with the face's MCTS Value Scale); the alpha-beta
+  /// hints keep evalFile's. "" = evalFile's network values the leaves too.
+  std::string valueFile;
   /// The face's tuning settings (mcts/face_options.h; `--mcts-option NAME=VALUE`), by default the
   /// engine's default face (mcts/face.h): PUCT, hints and, with value nnue, the leaf searches
   /// (one-ply priors, quiescence, alpha-beta hints). Each move's search overrides noise (on for

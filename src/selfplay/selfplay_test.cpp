@@ -11,6 +11,7 @@
 #include <numeric>
 
 #include "mcts/uniform_backend.h"
+#include "nnue/network.h"
 #include "nnue/test_net.h"
 #include "util/error.h"
 #include "util/test_temp_dir.h"
@@ -212,6 +213,25 @@ TEST(Selfplay, NnueValueRunsTheEnginesLeafSearchesAndNamesThemInTheManifest) {
   c.evalFile = dir.file("missing.jnn");
   EXPECT_THROW((void)generateSelfplay(c, {dir.file("never"), 2, 1, 1, false}), Error);
   EXPECT_FALSE(fs::exists(dir.dir() / "never"));
+
+  // A value network (--value-file) values the leaves and the manifest names it; the hints keep
+  // --eval-file's network.
+  const auto valueBytes = nnue::testing::quantise(nnue::testing::randomFloatNet(32, 8, nnue::Activation::kSCReLU, 6));
+  const std::string valueFile = dir.file("nn-value.jnn");
+  std::ofstream(valueFile, std::ios::binary)
+      .write(reinterpret_cast<const char*>(valueBytes.data()), std::streamsize(valueBytes.size()));
+  c.evalFile = netFile;
+  c.valueFile = valueFile;
+  c.face.params.hints.visits = 300;
+  (void)generateSelfplay(c, {dir.file("valued"), 2, 1, 1, false});
+  std::ifstream manifest3(dir.dir() / "valued" / kRunManifestName);
+  const std::string text3((std::istreambuf_iterator<char>(manifest3)), std::istreambuf_iterator<char>());
+  const std::string valueName = nnue::Network::fromFile(valueFile)->name(), evalName = nnue::Network::fromFile(netFile)->name();
+  EXPECT_NE(text3.find("NNUE " + valueName + " one-ply search"), std::string::npos) << text3;
+  EXPECT_NE(text3.find("by NNUE " + evalName), std::string::npos) << text3;
+  // It values the leaves of --value nnue only.
+  c.value = "net";
+  EXPECT_THROW(checkConfig(c), Error);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,14 @@ inline int waitProgram(pid_t pid) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/// The repository's default NNUE network (nets/default.txt names it), as an absolute path.
+inline std::filesystem::path defaultNetwork() {
+  const std::filesystem::path nets = std::filesystem::path(JANUS_TEST_DATA) / ".." / ".." / "nets";
+  std::string name;
+  std::ifstream(nets / "default.txt") >> name;
+  return std::filesystem::canonical(nets / name);
 }
 
 }  // namespace janus::test

@@ -30,20 +30,13 @@ int run(const std::vector<std::string>& args, const fs::path& log) {
   return test::waitProgram(test::startProgram(args, log, log.parent_path()));
 }
 
-/// The repository's default network (nets/default.txt names it).
-fs::path defaultNet() {
-  const fs::path nets = fs::path(JANUS_TEST_DATA) / ".." / ".." / "nets";
-  std::string name = slurp(nets / "default.txt");
-  while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-  return fs::canonical(nets / name);
-}
 
 TEST(RlAbLoop, ATinyGenerationKeepsStateAndNetsApartFromItsData) {
   const fs::path root = fs::temp_directory_path() / ("janus-rl-ab-" + std::to_string(::getpid()));
   fs::remove_all(root);
   fs::create_directories(root);
   const fs::path state = root / "state", data = root / "data", nets = root / "nets";
-  const std::string net = defaultNet().string();
+  const std::string net = test::defaultNetwork().string();
   std::vector<std::string> args = {JANUS_BINARY, "rl", "--face", "ab", "--dir", state.string(), "--data-dir", data.string(),
                                    "--nets-dir", nets.string(), "--init-net", net, "--generations", "1",
                                    "--games-per-gen", "4", "--chunk-games", "2", "--threads", "1", "--nodes", "300",

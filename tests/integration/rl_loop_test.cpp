@@ -142,4 +142,43 @@ TEST(RlLoop, AKilledRunResumesAtItsStepAndKeepsFinishedChunks) {
   fs::remove_all(dir);
 }
 
+TEST(RlLoop, AValueNetworkLearnsFromTheGamesAndIsGatedWithThePolicy) {
+  const fs::path dir = tempDir("value");
+  fs::create_directories(dir);
+  const std::string init = janus::test::defaultNetwork().string();
+  std::vector<std::string> args = tinyArgs(dir, 1, 4);
+  args.insert(args.end(), {"--value", "nnue", "--value-init", init, "--mcts-option", "MCTS Value Scale=187",
+                           "--mcts-option", "MCTS Hint Depth=0", "--value-train-args",
+                           "--lambda 1.0 --sigmoid-scale 187 --superbatches 1 --superbatch-size 1000 --batch 256"});
+  ASSERT_EQ(wait(start(args, dir / "out.log")), 0) << slurp(dir / "out.log");
+  const std::string log = slurp(dir / "out.log");
+  EXPECT_NE(log.find("generation 1 value: nn-"), std::string::npos) << log;
+  const nlohmann::json state = nlohmann::json::parse(slurp(dir / "rl-state.json"));
+  ASSERT_EQ(state["history"].size(), 2u);
+  // Generation 0's value network (the state names files inside the working directory relatively).
+  EXPECT_TRUE(fs::equivalent(state["history"][0]["value_net"].get<std::string>(), init)) << state.dump();
+  const auto& g = state["history"][1];
+  const std::string candidate = g["value_candidate"].get<std::string>();
+  ASSERT_TRUE(fs::exists(candidate)) << g.dump();
+  EXPECT_NE(candidate, init);
+  EXPECT_TRUE(g.contains("val_loss")) << g.dump();  // the value network's training curve
+  EXPECT_TRUE(fs::exists(dir / "gen-001" / "value-metrics.csv"));
+  // Its data: one JANUSDAT file per self-play chunk (2 games each).
+  EXPECT_TRUE(fs::exists(dir / "gen-001" / "value-data" / "chunk-000000.janusdat"));
+  EXPECT_TRUE(fs::exists(dir / "gen-001" / "value-data" / "chunk-000001.janusdat"));
+  // Both networks are promoted or kept together.
+  const bool promoted = g["promoted"].get<bool>();
+  EXPECT_EQ(g["net"], promoted ? g["candidate"] : g["parent"]);
+  EXPECT_TRUE(fs::equivalent(g["value_net"].get<std::string>(), promoted ? candidate : init)) << g.dump();
+  EXPECT_EQ(state["best_value"], g["value_net"]);
+  // The gate: the candidate with its value network against the best with its own.
+  EXPECT_TRUE(fs::exists(dir / "gen-001" / "gate.pgn"));
+  EXPECT_EQ(g["gate_wins"].get<int>() + g["gate_draws"].get<int>() + g["gate_losses"].get<int>(), 4);
+  EXPECT_NE(slurp(dir / "rl-report.md").find(" + nn-"), std::string::npos) << slurp(dir / "rl-report.md");
+  // The run trains a value network: resuming it without one is an error that says so.
+  ASSERT_NE(wait(start(tinyArgs(dir, 2, 4), dir / "without.log")), 0);
+  EXPECT_NE(slurp(dir / "without.log").find("--value-init"), std::string::npos) << slurp(dir / "without.log");
+  fs::remove_all(dir);
+}
+
 }  // namespace
