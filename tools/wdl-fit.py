@@ -17,8 +17,11 @@ Input: JANUSDAT files from `janus datagen` (docs/tuning.md: 40-byte records, 32 
 result 0/1/2 = Black win/draw/White win). Mate and missing scores are skipped. Prints the number
 of positions, a per-material-bucket table (positions, fitted a and b, observed and model draw
 rate), the mean log-loss of the interpolated model against the data, the same for the table now in
-src/search/wdl.cpp (is a refit worth it?), and the C++ table for src/search/wdl.cpp. Pure Python:
-positions are binned (material, score) first.
+src/search/wdl.cpp (is a refit worth it?), and the C++ table for src/search/wdl.cpp. Then the
+calibration of the expected score alone (MCTS's Q = 2E - 1 uses nothing else): the mean
+cross-entropy of E against the result (1, 1/2, 0) for the fitted model and the table (E = W + D/2)
+and for the logistic E = 1 / (1 + exp(-s / k)) of `MCTS Value Scale` k at k = 187 (train-nnue's
+--sigmoid-scale) and at the best k. Pure Python: positions are binned (material, score) first.
 """
 import math
 import re
@@ -115,6 +118,26 @@ def mean_loss(buckets, xs, as_, bs):
     return loss / max(n, 1)
 
 
+def score_ce(buckets, expected):
+    """Mean cross-entropy of the expected score expected(m, s) against the results (win 1, draw 1/2, loss 0)."""
+    total, n = 0.0, 0
+    for m, bins in buckets.items():
+        for sc, (w, d, l) in bins.items():
+            e = min(1 - 1e-9, max(1e-9, expected(m, sc)))
+            total -= w * math.log(e) + l * math.log(1 - e) + d * 0.5 * (math.log(e) + math.log(1 - e))
+            n += w + d + l
+    return total / max(n, 1)
+
+
+def model_score(xs, as_, bs):
+    """E = P(win) + P(draw) / 2 of the model with bucket centres xs and parameters as_, bs."""
+    def e(m, s):
+        a, b = interp(m, xs, as_), interp(m, xs, bs)
+        pw, pl = sigmoid((s - a) / b), sigmoid((-s - a) / b)
+        return pw + (1 - pw - pl) / 2
+    return e
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
@@ -157,6 +180,11 @@ def main():
         if table:
             cx, ca, cb = zip(*table)
             print(f"mean log-loss of the table in {current.name}: {mean_loss(buckets, cx, ca, cb):.4f} per position")
+            print(f"expected-score cross-entropy of the table: {score_ce(buckets, model_score(cx, ca, cb)):.4f}")
+    print(f"expected-score cross-entropy of the fitted model: {score_ce(buckets, model_score(xs, as_, bs)):.4f}")
+    logistic = lambda k: score_ce(buckets, lambda m, sc: sigmoid(sc / k))
+    best_k = min(range(50, 1001, 5), key=logistic)
+    print(f"expected-score cross-entropy of sigmoid(s / 187): {logistic(187):.4f}; best k {best_k}: {logistic(best_k):.4f}")
     print("C++ (src/search/wdl.cpp): {material, a, b}")
     print("  " + ", ".join(f"{{{m}, {a:.1f}, {b:.1f}}}" for m, a, b in zip(xs, as_, bs)))
 
