@@ -269,7 +269,9 @@ TEST_F(ServerTest, PlaysAgainstMctsAndAnalysesWithEitherFaceOrBoth) {
     EXPECT_LE(r["prior"].get<double>(), 1.0);
     // The value the search chose with (hints blended in): set for every visited move.
     ASSERT_TRUE(r.contains("searchQ")) << r.dump();
-    if (r["visits"].get<u64>() > 0) EXPECT_TRUE(r["searchQ"].is_number()) << r.dump();
+    if (r["visits"].get<u64>() > 0) {
+      EXPECT_TRUE(r["searchQ"].is_number()) << r.dump();
+    }
     if (i > 0) {
       EXPECT_LE(r["visits"].get<u64>(), rows[i - 1]["visits"].get<u64>()) << rows.dump();
     }
