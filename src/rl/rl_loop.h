@@ -220,6 +220,11 @@ void writeAtomically(const std::string& path, const std::string& text);
 /// into `shards` that lack at least one chunk file (chunk k belongs to shard k mod shards + 1).
 [[nodiscard]] std::vector<int> missingSelfplayShards(const std::string& dir, int chunks, int shards);
 
+/// Checks `c` before a run writes anything: face, sizes, executables (janus, the trainer), the
+/// networks (they must load), the match book's size for fixed-node games, held-out files, the
+/// value network's settings and the launcher. Throws janus::Error naming what is wrong.
+void checkRlConfig(const RlConfig& c);
+
 /// Runs (or resumes) the loop until config.generations generations are done. Prints one line per
 /// step to `out`. Throws janus::Error for a bad configuration, a trainer that fails (its exit
 /// status), a network that does not load, or a match that cannot run.
